@@ -1,0 +1,3 @@
+module github.com/tenferro-go/tenferro
+
+go 1.26
