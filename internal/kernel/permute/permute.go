@@ -1,0 +1,202 @@
+// Package permute copies between strided views: dst[i] = src[i] for every
+// multi-index i of a shape, whatever the two views' strides. A permutation
+// (transpose) of a tensor is such a copy where the destination is compact and
+// the source is a permuted view.
+//
+// # Method
+//
+// The iteration space is normalised (size-1 dimensions dropped, dimensions
+// reversed so dst strides are non-negative, sorted by dst stride, contiguous
+// runs fused; see strided.Layout). Then:
+//
+//   - if both views are unit-stride along the fastest dimension, each row is
+//     a copy() call;
+//   - if the source's fastest dimension is another one, the two dimensions
+//     are tiled in Block x Block tiles so that the rows written and the rows
+//     read by one tile both stay in L1;
+//   - otherwise a strided row loop runs.
+//
+// Above ParallelBytes moved, the work is split along the largest dimension
+// across the runner's workers.
+//
+// # Preconditions
+//
+// Callers validate: len(dst.Strides) == len(src.Strides) == len(shape), both
+// views stay inside their Data (strided.Ref.Validate), at most
+// strided.MaxRank extents differ from 1, dst does not overlap itself (no
+// zero strides along extents > 1, no aliasing index points) and dst does not
+// overlap src. Copy panics when the rank limit is exceeded.
+package permute
+
+import (
+	"sync"
+
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/par"
+)
+
+// ParallelBytes is the number of bytes moved (read plus written) above which
+// Copy fans out to the runner. Waking parked workers costs on the order of
+// 100 microseconds on the target machines, about the time one core needs to
+// move 1 MiB, so the work must be well above that to gain; see
+// docs/permute.md for the measurement.
+var ParallelBytes = 4 << 20
+
+// block returns the tile edge for the blocked transpose: a tile of dst and
+// a tile of src then take about 2*Block*Block*size bytes, sized for L1.
+func block[T strided.Scalar]() int {
+	switch strided.ElemSize[T]() {
+	case 4:
+		return 64
+	case 8:
+		return 32
+	default:
+		return 16
+	}
+}
+
+type copyTask[T strided.Scalar] struct {
+	l        strided.Layout
+	dst, src []T
+	split    int
+}
+
+func (t *copyTask[T]) RunPart(p, parts int) {
+	l := t.l
+	lo, hi := par.Split(l.Shape[t.split], p, parts)
+	if lo == hi {
+		return
+	}
+	l.Restrict(t.split, lo, hi)
+	run(&l, t.dst, t.src)
+}
+
+var copyPools [4]sync.Pool
+
+// Copy sets dst[i] = src[i] for every multi-index i of shape. See the
+// package comment for preconditions. r may be nil (serial).
+func Copy[T strided.Scalar](r par.Runner, shape []int, dst, src strided.Ref[T]) {
+	var l strided.Layout
+	if !l.Init(shape) {
+		panic("permute.Copy: more than strided.MaxRank extents differ from 1")
+	}
+	if l.Empty {
+		return
+	}
+	l.Add(dst.Off, dst.Strides)
+	l.Add(src.Off, src.Strides)
+	l.Normalize()
+	n := l.Size()
+	split := l.SplitDim(0)
+	parts := 1
+	if split >= 0 {
+		parts = strided.Parts(r, 2*n*strided.ElemSize[T](), ParallelBytes, l.Shape[split])
+	}
+	if parts <= 1 {
+		run(&l, dst.Data, src.Data)
+		return
+	}
+	pool := &copyPools[strided.Kind[T]()]
+	t, _ := pool.Get().(*copyTask[T])
+	if t == nil {
+		t = new(copyTask[T])
+	}
+	t.l, t.dst, t.src, t.split = l, dst.Data, src.Data, split
+	r.Run(t, parts)
+	t.dst, t.src = nil, nil
+	pool.Put(t)
+}
+
+// run copies over a normalised layout with operands dst (0) and src (1).
+func run[T strided.Scalar](l *strided.Layout, dst, src []T) {
+	if l.Rank == 0 {
+		dst[l.Off[0]] = src[l.Off[1]]
+		return
+	}
+	n0 := l.Shape[0]
+	ds, ss := l.Strides[0][0], l.Strides[1][0]
+	if ds == 1 && ss == 1 {
+		l.Outer(1, func() {
+			off := &l.Cur
+			copy(dst[off[0]:off[0]+n0], src[off[1]:off[1]+n0])
+		})
+		return
+	}
+	// The source's fastest dimension.
+	p := 0
+	for d := 1; d < l.Rank; d++ {
+		if abs(l.Strides[1][d]) < abs(l.Strides[1][p]) {
+			p = d
+		}
+	}
+	if p != 0 && n0 >= 4 && l.Shape[p] >= 4 {
+		l.Swap(1, p)
+		n1 := l.Shape[1]
+		d1, s1 := l.Strides[0][1], l.Strides[1][1]
+		b := block[T]()
+		l.Outer(2, func() {
+			off := &l.Cur
+			tile(b, n0, n1, dst, off[0], ds, d1, src, off[1], ss, s1)
+		})
+		return
+	}
+	l.Outer(1, func() {
+		off := &l.Cur
+		row(n0, dst, off[0], ds, src, off[1], ss)
+	})
+}
+
+// row copies n elements: dst[do+i*ds] = src[so+i*ss].
+func row[T strided.Scalar](n int, dst []T, do, ds int, src []T, so, ss int) {
+	if ds == 1 {
+		d := dst[do : do+n]
+		if ss == 1 {
+			copy(d, src[so:so+n])
+			return
+		}
+		for i := range d {
+			d[i] = src[so]
+			so += ss
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		dst[do] = src[so]
+		do += ds
+		so += ss
+	}
+}
+
+// tile copies the n0 x n1 plane dst[do+i*d0+j*d1] = src[so+i*s0+j*s1] in
+// b x b tiles.
+func tile[T strided.Scalar](b, n0, n1 int, dst []T, do, d0, d1 int, src []T, so, s0, s1 int) {
+	for jb := 0; jb < n1; jb += b {
+		je := min(jb+b, n1)
+		for ib := 0; ib < n0; ib += b {
+			ie := min(ib+b, n0)
+			m := ie - ib
+			if d0 == 1 && s1 == 1 {
+				// Write columns, read rows: the classic transpose tile.
+				for j := jb; j < je; j++ {
+					dcol := dst[do+ib+j*d1 : do+ib+j*d1+m]
+					si := so + ib*s0 + j
+					for i := range dcol {
+						dcol[i] = src[si]
+						si += s0
+					}
+				}
+				continue
+			}
+			for j := jb; j < je; j++ {
+				row(m, dst, do+ib*d0+j*d1, d0, src, so+ib*s0+j*s1, s0)
+			}
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
