@@ -1,0 +1,331 @@
+// Package gemm computes dense general matrix products
+//
+//	C = alpha*A*B + beta*C,  A m×k, B k×n, C m×n,
+//
+// for float32, float64, complex64 and complex128, on strided operands, with a
+// GotoBLAS/BLIS-style blocked driver and register-blocked micro-kernels
+// (AVX-512 and AVX2+FMA assembly on amd64, a pure-Go twin everywhere).
+//
+// # Layout
+//
+// Operands are [Mat] values: element (i, j) lives at Data[Off+i*RS+j*CS].
+// Column-major storage has RS = 1, CS = ld; a transposed view swaps the two.
+// Read operands (A, B) may use any strides, including zero and negative ones.
+// C must have strides under which distinct (i, j) in the m×n range address
+// distinct elements, and C must not overlap A or B. Only the m×n elements of
+// C are written.
+//
+// # Validation
+//
+// This is an internal kernel package: callers validate shapes and bounds
+// beforehand. An out-of-range operand panics with a Go bounds error; it never
+// reads or writes memory outside Data.
+//
+// # Algorithm
+//
+// The product is cut into Kc×Nc blocks of B packed into NR-column panels and
+// Mc×Kc blocks of A packed into MR-row panels (zero padded at the edges); a
+// micro-kernel multiplies an MR×Kc panel by a Kc×NR panel into an MR×NR tile
+// held in registers. Packing absorbs any layout. See docs/gemm.md.
+package gemm
+
+import (
+	"unsafe"
+
+	"github.com/tenferro-go/tenferro/internal/par"
+)
+
+// Scalar is the set of element types the kernels support.
+type Scalar interface {
+	float32 | float64 | complex64 | complex128
+}
+
+// Mat is a strided matrix operand: element (i, j) is Data[Off+i*RS+j*CS].
+// Strides may be any int (column-major has RS = 1, CS = ld; a transposed view
+// swaps them; zero or negative strides are allowed for read operands).
+type Mat[T Scalar] struct {
+	Data   []T
+	Off    int
+	RS, CS int
+}
+
+// shift returns m with its origin moved to element (i, j).
+func (m Mat[T]) shift(i, j int) Mat[T] {
+	m.Off += i*m.RS + j*m.CS
+	return m
+}
+
+// Workspace owns the packing buffers (one set per worker) that persist across
+// calls, and the task records used to fan out, so that a warm workspace makes
+// [Gemm] allocation free. One per engine; not safe for concurrent use. The
+// zero value is ready to use.
+type Workspace struct {
+	workers []workerBuf
+	t32     gemmTask[float32]
+	t64     gemmTask[float64]
+	tc64    gemmTask[complex64]
+	tc128   gemmTask[complex128]
+}
+
+// workerBuf is one worker's packing storage, shared by all dtypes. The
+// buffers are 64-byte aligned views into uint64 backing arrays.
+type workerBuf struct {
+	a, b []uint64
+	tile []uint64
+}
+
+// ensure returns ws.workers grown to at least n entries.
+func (ws *Workspace) ensure(n int) []workerBuf {
+	if len(ws.workers) < n {
+		w := make([]workerBuf, n)
+		copy(w, ws.workers)
+		ws.workers = w
+	}
+	return ws.workers
+}
+
+// typedBuf returns a 64-byte aligned []T of length n carved from *store,
+// growing it (once) when it is too small.
+func typedBuf[T Scalar](store *[]uint64, n int) []T {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	words := (n*size+7)/8 + 8
+	if len(*store) < words {
+		*store = make([]uint64, words+words/4)
+	}
+	s := *store
+	p := uintptr(unsafe.Pointer(&s[0]))
+	skip := int((64-p%64)%64) / 8
+	return unsafe.Slice((*T)(unsafe.Pointer(&s[skip])), n)
+}
+
+// ParallelThreshold is the product size, in floating-point operations
+// (2*m*n*k, times 4 for complex types), below which [Gemm] never fans out to
+// the runner. It was calibrated on a 2-vCPU AMD EPYC (Zen 5) guest by timing
+// serial against two-worker float64 products with parked workers (see
+// docs/gemm.md): waking a parked worker costs about 100 µs there, so only
+// products well above that much serial work gain from a second thread.
+var ParallelThreshold = 8_000_000
+
+// flops returns the floating-point operation count of one m×n×k product.
+func flops[T Scalar](m, n, k int) int {
+	f := 2 * m * n * k
+	if isComplex[T]() {
+		f *= 4
+	}
+	return f
+}
+
+func isComplex[T Scalar]() bool {
+	var z T
+	switch any(z).(type) {
+	case complex64, complex128:
+		return true
+	}
+	return false
+}
+
+// Gemm computes C = alpha*A*B + beta*C with A m×k, B k×n and C m×n.
+//
+// When beta == 0, C is not read (NaN or Inf in C do not propagate); when
+// alpha == 0 or k == 0, A and B are not read and C = beta*C. C must not alias
+// A or B. Only the m×n elements of C are written. r may be nil (serial); it is
+// used only when the product exceeds [ParallelThreshold] and r.Width() > 1.
+// Once ws is warm for the sizes in use, Gemm allocates nothing.
+func Gemm[T Scalar](ws *Workspace, r par.Runner, m, n, k int, alpha T, a, b Mat[T], beta T, c Mat[T]) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	kb := kernelFor[T](activeVariant())
+	if k <= 0 || alpha == 0 {
+		scaleC(m, n, beta, c)
+		return
+	}
+	parts := parallelParts[T](r, kb, m, n, k)
+	if parts <= 1 {
+		w := &ws.ensure(1)[0]
+		gemmSerial(kb, w, m, n, k, alpha, a, b, beta, c)
+		return
+	}
+	ws.ensure(parts)
+	t := taskFor[T](ws)
+	*t = gemmTask[T]{ws: ws, kb: kb, m: m, n: n, k: k, alpha: alpha, beta: beta, a: a, b: b, c: c}
+	par.Run(r, t, parts)
+	t.clear()
+}
+
+// parallelParts decides how many parts a single product is split into.
+func parallelParts[T Scalar](r par.Runner, kb *kernelInfo[T], m, n, k int) int {
+	w := par.Width(r)
+	if w <= 1 || flops[T](m, n, k) < ParallelThreshold {
+		return 1
+	}
+	units := max((n+kb.nr-1)/kb.nr, (m+kb.mr-1)/kb.mr)
+	return min(w, units)
+}
+
+// scaleC sets C = beta*C over the m×n range (C = 0 when beta == 0, without
+// reading C).
+func scaleC[T Scalar](m, n int, beta T, c Mat[T]) {
+	if beta == 1 {
+		return
+	}
+	for j := 0; j < n; j++ {
+		base := c.Off + j*c.CS
+		if beta == 0 {
+			for i := 0; i < m; i++ {
+				c.Data[base+i*c.RS] = 0
+			}
+			continue
+		}
+		for i := 0; i < m; i++ {
+			c.Data[base+i*c.RS] *= beta
+		}
+	}
+}
+
+// gemmSerial runs the blocked algorithm on the calling goroutine using the
+// packing buffers of w. It assumes m, n, k > 0 and alpha != 0.
+func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T, a, b Mat[T], beta T, c Mat[T]) {
+	mr, nr := kb.mr, kb.nr
+	kc := min(kb.kc, k)
+	// Balance the K blocks so that the last one is not a sliver.
+	if nk := (k + kc - 1) / kc; nk > 1 {
+		kc = (k + nk - 1) / nk
+	}
+	mc := min(kb.mc, (m+mr-1)/mr*mr)
+	nc := min(kb.nc, (n+nr-1)/nr*nr)
+	abuf := typedBuf[T](&w.a, mc*kc)
+	bbuf := typedBuf[T](&w.b, kc*nc)
+	tile := typedBuf[T](&w.tile, mr*nr)
+	for jc := 0; jc < n; jc += nc {
+		ncb := min(nc, n-jc)
+		for pc := 0; pc < k; pc += kc {
+			kcb := min(kc, k-pc)
+			packB(bbuf, b, pc, kcb, jc, ncb, nr)
+			betaEff, loadC := beta, beta != 0
+			if pc > 0 {
+				betaEff, loadC = 1, true
+			}
+			for ic := 0; ic < m; ic += mc {
+				mcb := min(mc, m-ic)
+				packA(abuf, a, ic, mcb, pc, kcb, mr)
+				macroKernel(kb, kcb, mcb, ncb, abuf, bbuf, tile, alpha, betaEff, loadC, c.shift(ic, jc))
+			}
+		}
+	}
+}
+
+// macroKernel multiplies the packed mcb×kcb block of A by the packed kcb×ncb
+// block of B into C (already shifted to the block origin).
+func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf, bbuf, tile []T, alpha, beta T, loadC bool, c Mat[T]) {
+	mr, nr := kb.mr, kb.nr
+	kern := kb.kern
+	direct := c.RS == 1 && c.CS >= mr
+	for jr := 0; jr < ncb; jr += nr {
+		nrb := min(nr, ncb-jr)
+		bp := bbuf[jr*kcb:]
+		for ir := 0; ir < mcb; ir += mr {
+			mrb := min(mr, mcb-ir)
+			ap := abuf[ir*kcb:]
+			off := c.Off + ir*c.RS + jr*c.CS
+			if direct && mrb == mr && nrb == nr {
+				kern(kcb, ap, bp, c.Data[off:off+(nr-1)*c.CS+mr], c.CS, alpha, beta, loadC)
+				continue
+			}
+			kern(kcb, ap, bp, tile, mr, 1, 0, false)
+			for j := 0; j < nrb; j++ {
+				cj := off + j*c.CS
+				tj := tile[j*mr : j*mr+mrb]
+				if loadC {
+					for i, v := range tj {
+						p := &c.Data[cj+i*c.RS]
+						*p = alpha*v + beta**p
+					}
+				} else {
+					for i, v := range tj {
+						c.Data[cj+i*c.RS] = alpha * v
+					}
+				}
+			}
+		}
+	}
+}
+
+// packA copies rows [i0, i0+mc) and columns [p0, p0+kc) of a into dst as
+// ceil(mc/mr) panels; panel q holds, for each p, the mr values of rows
+// q*mr..q*mr+mr-1 (rows beyond mc are zero).
+func packA[T Scalar](dst []T, a Mat[T], i0, mc, p0, kc, mr int) {
+	for ir := 0; ir < mc; ir += mr {
+		rows := min(mr, mc-ir)
+		pan := dst[ir*kc : ir*kc+mr*kc]
+		base := a.Off + (i0+ir)*a.RS + p0*a.CS
+		switch {
+		case a.RS == 1 && rows == mr:
+			for p := 0; p < kc; p++ {
+				s := base + p*a.CS
+				copy(pan[p*mr:p*mr+mr], a.Data[s:s+mr])
+			}
+		case a.CS == 1:
+			for i := 0; i < rows; i++ {
+				src := a.Data[base+i*a.RS : base+i*a.RS+kc]
+				for p, v := range src {
+					pan[p*mr+i] = v
+				}
+			}
+			for i := rows; i < mr; i++ {
+				for p := 0; p < kc; p++ {
+					pan[p*mr+i] = 0
+				}
+			}
+		default:
+			for p := 0; p < kc; p++ {
+				s := base + p*a.CS
+				d := pan[p*mr : p*mr+mr]
+				for i := 0; i < rows; i++ {
+					d[i] = a.Data[s+i*a.RS]
+				}
+				clear(d[rows:])
+			}
+		}
+	}
+}
+
+// packB copies rows [p0, p0+kc) and columns [j0, j0+nc) of b into dst as
+// ceil(nc/nr) panels; panel q holds, for each p, the nr values of columns
+// q*nr..q*nr+nr-1 (columns beyond nc are zero).
+func packB[T Scalar](dst []T, b Mat[T], p0, kc, j0, nc, nr int) {
+	for jr := 0; jr < nc; jr += nr {
+		cols := min(nr, nc-jr)
+		pan := dst[jr*kc : jr*kc+nr*kc]
+		base := b.Off + p0*b.RS + (j0+jr)*b.CS
+		switch {
+		case b.CS == 1 && cols == nr:
+			for p := 0; p < kc; p++ {
+				s := base + p*b.RS
+				copy(pan[p*nr:p*nr+nr], b.Data[s:s+nr])
+			}
+		case b.RS == 1:
+			for j := 0; j < cols; j++ {
+				src := b.Data[base+j*b.CS : base+j*b.CS+kc]
+				for p, v := range src {
+					pan[p*nr+j] = v
+				}
+			}
+			for j := cols; j < nr; j++ {
+				for p := 0; p < kc; p++ {
+					pan[p*nr+j] = 0
+				}
+			}
+		default:
+			for p := 0; p < kc; p++ {
+				s := base + p*b.RS
+				d := pan[p*nr : p*nr+nr]
+				for j := 0; j < cols; j++ {
+					d[j] = b.Data[s+j*b.CS]
+				}
+				clear(d[cols:])
+			}
+		}
+	}
+}

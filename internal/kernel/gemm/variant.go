@@ -1,0 +1,121 @@
+package gemm
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// microKernel computes the mr×nr tile
+//
+//	AB[i,j] = sum_{p<kc} a[p*mr+i] * b[p*nr+j]
+//
+// from packed panels a (mr×kc) and b (kc×nr) and stores
+// c[i+j*ldc] = alpha*AB[i,j] + beta*c[i+j*ldc] when loadC, or alpha*AB[i,j]
+// without reading c otherwise. It assumes kc >= 1, len(a) >= kc*mr,
+// len(b) >= kc*nr and len(c) >= (nr-1)*ldc+mr; assembly kernels rely on it.
+type microKernel[T Scalar] func(kc int, a, b, c []T, ldc int, alpha, beta T, loadC bool)
+
+// kernelInfo is one dtype's micro-kernel with its register tile (mr×nr) and
+// cache blocking (kc, mc, nc).
+type kernelInfo[T Scalar] struct {
+	mr, nr     int
+	kc, mc, nc int
+	kern       microKernel[T]
+}
+
+// variant is a complete set of kernels for the four dtypes.
+type variant struct {
+	name      string
+	supported bool
+	f32       kernelInfo[float32]
+	f64       kernelInfo[float64]
+	c64       kernelInfo[complex64]
+	c128      kernelInfo[complex128]
+}
+
+// Variant describes one micro-kernel family and whether this CPU runs it.
+type Variant struct {
+	Name      string
+	Supported bool
+}
+
+// variants lists the families, best first; the first supported one is the
+// default.
+var variants = append(archVariants(), genericVariant())
+
+var active atomic.Pointer[variant]
+
+func init() {
+	for _, v := range variants {
+		if v.supported {
+			active.Store(v)
+			break
+		}
+	}
+}
+
+func activeVariant() *variant { return active.Load() }
+
+// Variants lists the micro-kernel families built into this binary, best
+// first, with whether the running CPU supports each.
+func Variants() []Variant {
+	out := make([]Variant, len(variants))
+	for i, v := range variants {
+		out[i] = Variant{Name: v.name, Supported: v.supported}
+	}
+	return out
+}
+
+// ActiveVariant names the family [Gemm] uses now.
+func ActiveVariant() string { return activeVariant().name }
+
+// SetVariant makes [Gemm] use the named family from now on, for testing and
+// benchmarking. It returns the previous name, or an error naming the
+// families if name is unknown or unsupported on this CPU. It must not be
+// called while products are running.
+func SetVariant(name string) (prev string, err error) {
+	for _, v := range variants {
+		if v.name != name {
+			continue
+		}
+		if !v.supported {
+			return "", fmt.Errorf("gemm.SetVariant: variant %q is not supported by this CPU", name)
+		}
+		prev = activeVariant().name
+		active.Store(v)
+		return prev, nil
+	}
+	return "", fmt.Errorf("gemm.SetVariant: unknown variant %q (have %v)", name, Variants())
+}
+
+// kernelFor returns v's kernel for T.
+func kernelFor[T Scalar](v *variant) *kernelInfo[T] {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(&v.f32).(*kernelInfo[T])
+	case float64:
+		return any(&v.f64).(*kernelInfo[T])
+	case complex64:
+		return any(&v.c64).(*kernelInfo[T])
+	default:
+		return any(&v.c128).(*kernelInfo[T])
+	}
+}
+
+// genericVariant is the pure-Go family, available everywhere.
+func genericVariant() *variant {
+	return &variant{
+		name:      "generic",
+		supported: true,
+		f32:       kernelInfo[float32]{mr: 4, nr: 4, kc: 256, mc: 128, nc: 2048, kern: kernGeneric4x4[float32]},
+		f64:       kernelInfo[float64]{mr: 4, nr: 4, kc: 256, mc: 96, nc: 2048, kern: kernGeneric4x4[float64]},
+		c64:       complexKernel[complex64](),
+		c128:      complexKernel[complex128](),
+	}
+}
+
+// complexKernel is the pure-Go complex kernel used by every family.
+func complexKernel[T complex64 | complex128]() kernelInfo[T] {
+	return kernelInfo[T]{mr: 4, nr: 2, kc: 192, mc: 64, nc: 1024, kern: kernGeneric4x2[T]}
+}
