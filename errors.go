@@ -1,0 +1,100 @@
+package tenferro
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error kinds. Every error the library returns matches exactly one of these
+// with [errors.Is]; use [errors.As] with *[Error] to read the details.
+var (
+	// ErrShape: extents, ranks or sizes that do not fit together.
+	ErrShape = errors.New("shape mismatch")
+	// ErrDType: an element type that is not allowed here.
+	ErrDType = errors.New("dtype mismatch")
+	// ErrArgument: any other invalid argument (axis out of range, bad stride,
+	// bad option value).
+	ErrArgument = errors.New("invalid argument")
+	// ErrReleased: the tensor's storage was returned with Release.
+	ErrReleased = errors.New("tensor released")
+	// ErrEngineBusy: the engine is in use by another goroutine.
+	ErrEngineBusy = errors.New("engine busy")
+	// ErrClosed: the engine (or team) was closed.
+	ErrClosed = errors.New("closed")
+	// ErrLayout: the operation needs a layout the view does not have
+	// (Data on a strided view, a Reshape that would need a copy).
+	ErrLayout = errors.New("layout")
+	// ErrAlias: a destination overlaps an input in a way the operation does
+	// not allow.
+	ErrAlias = errors.New("aliasing")
+)
+
+// Error describes a failed operation: which operation, which argument, what
+// was expected and what was found. Kind is one of the Err* values above and
+// is what errors.Is matches.
+type Error struct {
+	Op       string // operation, e.g. "Matmul"
+	Arg      string // argument, e.g. "b" or "dst"
+	Expected string // what the operation needed
+	Actual   string // what it got
+	Kind     error  // ErrShape, ErrDType, ...
+	Err      error  // optional underlying cause
+}
+
+func newError(op, arg, expected, actual string, kind error) *Error {
+	return &Error{Op: op, Arg: arg, Expected: expected, Actual: actual, Kind: kind}
+}
+
+// Errorf is a helper for engines and packages built on this one: it returns
+// an *Error of the given kind.
+func Errorf(kind error, op, arg, expected string, actualFormat string, args ...any) error {
+	return newError(op, arg, expected, fmt.Sprintf(actualFormat, args...), kind)
+}
+
+// WrapError returns an *Error for op that carries err as its cause; kind is
+// taken from err when err already is (or wraps) an *Error.
+func WrapError(op, arg string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Op == op {
+			return err
+		}
+		return &Error{Op: op, Arg: firstNonEmpty(arg, e.Arg), Expected: e.Expected, Actual: e.Actual, Kind: e.Kind, Err: err}
+	}
+	return &Error{Op: op, Arg: arg, Kind: ErrArgument, Err: err}
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func (e *Error) Error() string {
+	msg := "tenferro: " + e.Op
+	if e.Arg != "" {
+		msg += ": " + e.Arg
+	}
+	if e.Kind != nil {
+		msg += ": " + e.Kind.Error()
+	}
+	if e.Expected != "" || e.Actual != "" {
+		msg += fmt.Sprintf(": expected %s, got %s", e.Expected, e.Actual)
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+// Unwrap returns the kind and the cause, so errors.Is matches both.
+func (e *Error) Unwrap() []error {
+	if e.Err != nil {
+		return []error{e.Kind, e.Err}
+	}
+	return []error{e.Kind}
+}
