@@ -1,0 +1,256 @@
+package team
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tenferro-go/tenferro/internal/par"
+)
+
+// Worker states. A worker's state word is the only thing the caller and the
+// worker synchronize on:
+//
+//	idle   -> job     the caller posts a part (Swap; wakes the worker if parked)
+//	job    -> idle    the worker finished the part (Store, after clearing it)
+//	idle   -> parked  the worker's spin window ran out (CAS)
+//	parked -> job     the caller posts a part and sends a wake-up token
+//	any    -> stop    the crew is shut down (only while no part is posted)
+const (
+	stIdle uint32 = iota
+	stJob
+	stParked
+	stStop
+)
+
+// Spin loop pacing: the clock is read every clockEvery polls, and an idle
+// worker yields its processor every yieldEvery, so other goroutines queued
+// on that processor still run while the worker waits for parts.
+const (
+	clockEvery = 64
+	yieldEvery = 2 * time.Microsecond
+)
+
+// worker is one parked-or-spinning goroutine of a crew. The fields after
+// state are written by the caller before it posts a part and by the worker
+// before it marks the part done; the atomic state orders those writes.
+type worker struct {
+	state atomic.Uint32
+	_     [60]byte // keep the polled word on its own cache line
+
+	task     par.Task
+	part     int
+	parts    int
+	panicked *PanicError
+	wake     chan struct{} // capacity 1: one token per park
+	_        [64]byte
+}
+
+// crew is the set of workers behind a team of width len(workers)+1. A crew
+// with default settings moves between teams through the process cache; a
+// dedicated crew lives and dies with its team.
+type crew struct {
+	workers []*worker
+	spin    time.Duration
+	lock    bool
+	onStart func(int)
+	labels  context.Context // nil for default crews: workers clear their labels
+
+	started  sync.WaitGroup // counts workers that have not finished starting
+	exited   sync.WaitGroup // counts live worker goroutines
+	startErr atomic.Pointer[error]
+}
+
+// liveWorkers counts worker goroutines started and not yet finished.
+var liveWorkers atomic.Int64
+
+// newCrew starts width-1 workers. For a dedicated crew it waits until every
+// worker has finished its start (hooks included) and reports a hook panic.
+func newCrew(width int, cfg *config, wait bool) (*crew, error) {
+	c := &crew{
+		workers: make([]*worker, width-1),
+		spin:    cfg.spin,
+		lock:    cfg.lock,
+		onStart: cfg.onStart,
+	}
+	if len(cfg.labels) > 0 {
+		c.labels = pprof.WithLabels(context.Background(), pprof.Labels(cfg.labels...))
+	}
+	c.started.Add(width - 1)
+	for i := range c.workers {
+		w := &worker{wake: make(chan struct{}, 1)}
+		c.workers[i] = w
+		c.spawn(w, i+1, true)
+	}
+	if !wait {
+		return c, nil
+	}
+	c.started.Wait()
+	if e := c.startErr.Load(); e != nil {
+		c.stop()
+		c.exited.Wait()
+		return nil, *e
+	}
+	return c, nil
+}
+
+// spawn starts a worker goroutine for slot w.
+func (c *crew) spawn(w *worker, id int, first bool) {
+	c.exited.Add(1)
+	liveWorkers.Add(1)
+	cache.spawned.Add(1)
+	go c.work(w, id, first)
+}
+
+// work is the body of a worker goroutine: start, then take parts until
+// stopped. first is false for a goroutine that replaces one that left
+// through runtime.Goexit inside a part.
+func (c *crew) work(w *worker, id int, first bool) {
+	defer c.exited.Done()
+	defer liveWorkers.Add(-1)
+	if c.lock {
+		runtime.LockOSThread()
+	}
+	if c.labels != nil {
+		pprof.SetGoroutineLabels(c.labels)
+	} else {
+		// A new goroutine inherits its creator's labels; cached workers
+		// serve many teams and must not carry them.
+		pprof.SetGoroutineLabels(context.Background())
+	}
+	if c.onStart != nil {
+		c.runHook(id)
+	}
+	if first {
+		c.started.Done()
+	}
+	for {
+		if w.await(c.spin) == stStop {
+			return
+		}
+		w.runPart(c, id)
+	}
+}
+
+func (c *crew) runHook(id int) {
+	defer func() {
+		if r := recover(); r != nil {
+			err := fmt.Errorf("team.New: OnStart(worker %d): %w: %v", id, ErrOnStart, r)
+			c.startErr.CompareAndSwap(nil, &err)
+		}
+	}()
+	c.onStart(id)
+}
+
+// await returns the worker's next state other than idle: job or stop. It
+// busy-polls for spin, then parks until the caller posts a part.
+func (w *worker) await(spin time.Duration) uint32 {
+	if s := w.state.Load(); s != stIdle {
+		return s
+	}
+	if spin > 0 {
+		start := time.Now()
+		lastYield := time.Duration(0)
+		for i := 1; ; i++ {
+			if s := w.state.Load(); s != stIdle {
+				return s
+			}
+			if i%clockEvery == 0 {
+				el := time.Since(start)
+				if el >= spin {
+					break
+				}
+				if el-lastYield >= yieldEvery {
+					lastYield = el
+					runtime.Gosched()
+				}
+			}
+			spinPause(8)
+		}
+	}
+	if w.state.CompareAndSwap(stIdle, stParked) {
+		<-w.wake
+	}
+	return w.state.Load()
+}
+
+// runPart runs the posted part and marks it done. A panic is recovered and
+// kept for the caller. If the part calls runtime.Goexit, this goroutine ends
+// and a fresh one takes over the worker's slot, so the crew stays whole.
+func (w *worker) runPart(c *crew, id int) {
+	returned := false
+	defer w.done(c, id, &returned)
+	w.task.RunPart(w.part, w.parts)
+	returned = true
+}
+
+// done is deferred by runPart; it must call recover directly.
+func (w *worker) done(c *crew, id int, returned *bool) {
+	if !*returned {
+		if r := recover(); r != nil {
+			w.panicked = &PanicError{Part: w.part, Value: r, Stack: debug.Stack()}
+		} else {
+			w.panicked = &PanicError{Part: w.part, Value: "runtime.Goexit called inside a part"}
+			c.spawn(w, id, false)
+		}
+	}
+	w.task = nil
+	w.state.Store(stIdle)
+}
+
+// post hands part of parts of t to the worker and wakes it if it parked.
+// The worker must be idle or parked (no part of it outstanding).
+func (w *worker) post(t par.Task, part, parts int) {
+	w.task, w.part, w.parts = t, part, parts
+	if w.state.Swap(stJob) == stParked {
+		w.wake <- struct{}{}
+	}
+}
+
+// join waits until the worker has finished its posted part. It polls: if
+// the worker was parked, this includes the wake-up latency.
+func (w *worker) join() {
+	for i := 1; w.state.Load() == stJob; i++ {
+		if i%clockEvery == 0 {
+			// Let a worker that was woken onto this processor run here.
+			runtime.Gosched()
+		} else {
+			spinPause(8)
+		}
+	}
+}
+
+// stop tells every worker to exit. No part may be outstanding. It does not
+// wait; use c.exited for that.
+func (c *crew) stop() {
+	for _, w := range c.workers {
+		if w.state.Swap(stStop) == stParked {
+			w.wake <- struct{}{}
+		}
+	}
+}
+
+// PanicError is the value with which Run re-panics on the calling goroutine
+// when a part other than part 0 panicked on a worker. Run waits for all
+// parts first, so the team stays usable. A panic in part 0 propagates
+// unchanged.
+type PanicError struct {
+	Part  int    // the part that panicked
+	Value any    // the value it panicked with
+	Stack []byte // the worker's stack at the panic (nil for Goexit)
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("team: part %d panicked: %v\n\nworker stack:\n%s", e.Part, e.Value, e.Stack)
+}
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}

@@ -1,0 +1,163 @@
+package team
+
+import (
+	"github.com/tenferro-go/tenferro/internal/par"
+)
+
+var _ par.Runner = (*Team)(nil)
+
+// Team state bits. busy is held by the Run that fans out (and forever once
+// the team is closed); closed marks a closed team.
+const (
+	stateBusy   uint32 = 1
+	stateClosed uint32 = 2
+)
+
+// Team is a fixed-width group of goroutines that runs [par.Task] parts: the
+// caller of Run plus width-1 worker goroutines. A Team is safe for use by
+// several goroutines, but only one Run at a time fans out; the others run
+// inline (see the package documentation). The zero Team is not usable; build
+// one with [New].
+type Team struct {
+	state     busyState
+	width     int
+	dedicated bool
+	crew      *crew // nil for width 1 and after Close
+}
+
+// New builds a team. With default settings (no [OnStart], [Labels] or
+// [LockOSThread], spin [DefaultSpin]) it takes idle workers of the same
+// width from the process cache when there are any, which costs about a
+// microsecond; otherwise it starts fresh worker goroutines. A team with any
+// other setting is dedicated: its workers are started now (New returns after
+// their OnStart hooks) and stopped by Close. A width-1 team has no workers.
+//
+// New fails with an error wrapping [ErrThreads], [ErrSpin], [ErrLabels] or
+// [ErrOnStart]; options are checked in that order, before any work.
+func New(opts ...Option) (*Team, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	t := &Team{width: cfg.threads, dedicated: cfg.dedicated()}
+	if t.width == 1 {
+		return t, nil
+	}
+	if !t.dedicated {
+		if c := cacheGet(t.width); c != nil {
+			t.crew = c
+			return t, nil
+		}
+	}
+	c, err := newCrew(t.width, &cfg, t.dedicated)
+	if err != nil {
+		return nil, err
+	}
+	t.crew = c
+	return t, nil
+}
+
+// Width is the number of goroutines, the caller included, that a Run can
+// use. It does not change, not even after Close.
+func (t *Team) Width() int { return t.width }
+
+// Dedicated reports whether the team was built with a non-default setting
+// and therefore owns its workers instead of sharing the process cache.
+func (t *Team) Dedicated() bool { return t.dedicated }
+
+// Run calls task.RunPart(p, parts) exactly once for every p in [0, parts)
+// and returns when all have returned. parts is first clamped to
+// [1, Width()]. The calling goroutine runs part 0 and workers 1..parts-1
+// run the others concurrently, so parts must write disjoint memory; all
+// their writes happen before Run returns.
+//
+// Run runs every part inline on the calling goroutine, in order, when
+// parts is 1, when the team is closed, or when the team is already running
+// a task (a Run from inside a part, or from another goroutine at the same
+// time). It therefore never deadlocks.
+//
+// Run allocates nothing. After part 0 it waits by polling for the workers'
+// parts; a worker that had parked takes a wake-up to start, and Run waits
+// for it. If a part other than 0 panics, Run waits for the remaining parts
+// and re-panics on the caller with a *[PanicError].
+func (t *Team) Run(task par.Task, parts int) {
+	if parts > t.width {
+		parts = t.width
+	}
+	if parts <= 1 || !t.state.acquire() {
+		runInline(task, parts)
+		return
+	}
+	c := t.crew
+	defer t.end(c, parts)
+	for p := 1; p < parts; p++ {
+		c.workers[p-1].post(task, p, parts)
+	}
+	task.RunPart(0, parts)
+}
+
+// end waits for parts 1..parts-1, gives back the busy flag (or finishes a
+// Close that came during the Run) and re-panics a worker's panic.
+func (t *Team) end(c *crew, parts int) {
+	var pe *PanicError
+	for p := 1; p < parts; p++ {
+		w := c.workers[p-1]
+		w.join()
+		if w.panicked != nil {
+			if pe == nil {
+				pe = w.panicked
+			}
+			w.panicked = nil
+		}
+	}
+	if !t.state.releaseBusy() {
+		t.release()
+	}
+	if pe != nil {
+		panic(pe)
+	}
+}
+
+func runInline(task par.Task, parts int) {
+	if parts < 1 {
+		parts = 1
+	}
+	for p := 0; p < parts; p++ {
+		task.RunPart(p, parts)
+	}
+}
+
+// Close closes the team and always returns nil; closing again is a no-op
+// that returns nil. A closed team keeps its Width and runs every Run inline.
+//
+// A default-setting team gives its workers back to the process cache
+// (stopping them if the cache already holds enough of that width); a
+// dedicated team stops its workers and waits until they have exited. If a
+// Run is in progress, Close marks the team closed and returns at once; the
+// Run in progress releases the workers when its parts end.
+func (t *Team) Close() error {
+	if t.state.close() {
+		t.release()
+	}
+	return nil
+}
+
+// release disposes of the crew. The caller holds the busy flag for good.
+func (t *Team) release() {
+	c := t.crew
+	t.crew = nil
+	if c == nil {
+		return
+	}
+	if t.dedicated {
+		c.stop()
+		c.exited.Wait()
+		return
+	}
+	cachePut(c)
+}
