@@ -1,0 +1,200 @@
+// Command _gen writes kern_amd64.s, the amd64 micro-kernels of package gemm.
+//
+// Every kernel follows the microKernel contract of the package: it multiplies
+// a packed mr×kc panel of A by a packed kc×nr panel of B into an mr×nr tile
+// of accumulators held in vector registers (mr = vectors per column × lanes),
+// then stores c = alpha*AB (+ beta*c when loadC != 0) column by column with
+// stride ldc elements. Run it with `go generate` in the package directory.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+)
+
+// kernel describes one generated micro-kernel.
+type kernel struct {
+	name   string
+	elem   int    // element size in bytes: 4 or 8
+	isa    string // "avx512" or "avx2"
+	vecs   int    // vectors per tile column (mr = vecs*lanes)
+	nr     int    // tile columns
+	unroll int    // k iterations per loop trip
+}
+
+func (k kernel) vbytes() int {
+	if k.isa == "avx512" {
+		return 64
+	}
+	return 32
+}
+
+func (k kernel) lanes() int { return k.vbytes() / k.elem }
+func (k kernel) mr() int    { return k.vecs * k.lanes() }
+
+// Kernels lists the generated kernels; the Go side (kern_amd64.go) declares
+// a stub for each.
+var kernels = []kernel{
+	{name: "kernF64Avx512x16x14", elem: 8, isa: "avx512", vecs: 2, nr: 14, unroll: 2},
+	{name: "kernF64Avx512x24x8", elem: 8, isa: "avx512", vecs: 3, nr: 8, unroll: 2},
+	{name: "kernF32Avx512x32x14", elem: 4, isa: "avx512", vecs: 2, nr: 14, unroll: 2},
+	{name: "kernF32Avx512x48x8", elem: 4, isa: "avx512", vecs: 3, nr: 8, unroll: 2},
+	{name: "kernF64Avx2x8x6", elem: 8, isa: "avx2", vecs: 2, nr: 6, unroll: 2},
+	{name: "kernF32Avx2x16x6", elem: 4, isa: "avx2", vecs: 2, nr: 6, unroll: 2},
+}
+
+type gen struct{ bytes.Buffer }
+
+func (g *gen) f(format string, args ...any) { fmt.Fprintf(&g.Buffer, format+"\n", args...) }
+
+func (k kernel) reg(i int) string {
+	if k.isa == "avx512" {
+		return fmt.Sprintf("Z%d", i)
+	}
+	return fmt.Sprintf("Y%d", i)
+}
+
+func (k kernel) sfx() string {
+	if k.elem == 8 {
+		return "PD"
+	}
+	return "PS"
+}
+
+func (k kernel) bcast() string {
+	if k.elem == 8 {
+		return "VBROADCASTSD"
+	}
+	return "VBROADCASTSS"
+}
+
+func (g *gen) kernel(k kernel) {
+	nacc := k.vecs * k.nr
+	areg := nacc // first A register
+	s := k.sfx()
+	// Frame: kc, a, b, c, ldc (8 bytes each), alpha, beta (elem each), loadC.
+	alphaOff := 40
+	betaOff := alphaOff + k.elem
+	loadOff := (betaOff + k.elem + 7) &^ 7
+	size := loadOff + 8
+	ctype := map[int]string{4: "float32", 8: "float64"}[k.elem]
+	g.f("// func %s(kc int, a, b, c *%s, ldc int, alpha, beta %s, loadC int)", k.name, ctype, ctype)
+	g.f("// %s %dx%d tile, %d accumulators.", k.isa, k.mr(), k.nr, nacc)
+	g.f("TEXT ·%s(SB), NOSPLIT, $0-%d", k.name, size)
+	g.f("\tMOVQ kc+0(FP), CX")
+	g.f("\tMOVQ a+8(FP), SI")
+	g.f("\tMOVQ b+16(FP), DI")
+	g.f("\tMOVQ c+24(FP), DX")
+	g.f("\tMOVQ ldc+32(FP), R8")
+	shift := map[int]int{4: 2, 8: 3}[k.elem]
+	g.f("\tSHLQ $%d, R8", shift)
+	for i := 0; i < nacc; i++ {
+		if k.isa == "avx512" {
+			g.f("\tVPXORQ %s, %s, %s", k.reg(i), k.reg(i), k.reg(i))
+		} else {
+			g.f("\tVXORPD %s, %s, %s", k.reg(i), k.reg(i), k.reg(i))
+		}
+	}
+	astep := k.mr() * k.elem
+	bstep := k.nr * k.elem
+	step := func(u int) {
+		for v := 0; v < k.vecs; v++ {
+			g.f("\tVMOVUP%s %d(SI), %s", s[1:], u*astep+v*k.vbytes(), k.reg(areg+v))
+		}
+		for j := 0; j < k.nr; j++ {
+			boff := u*bstep + j*k.elem
+			if k.isa == "avx512" {
+				for v := 0; v < k.vecs; v++ {
+					g.f("\tVFMADD231%s.BCST %d(DI), %s, %s", s, boff, k.reg(areg+v), k.reg(j*k.vecs+v))
+				}
+				continue
+			}
+			br := k.reg(areg + k.vecs + j%2)
+			g.f("\t%s %d(DI), %s", k.bcast(), boff, br)
+			for v := 0; v < k.vecs; v++ {
+				g.f("\tVFMADD231%s %s, %s, %s", s, k.reg(areg+v), br, k.reg(j*k.vecs+v))
+			}
+		}
+	}
+	if k.unroll > 1 {
+		g.f("\tCMPQ CX, $%d", k.unroll)
+		g.f("\tJLT %s_tail", k.name)
+		g.f("%s_loop:", k.name)
+		g.f("\tPREFETCHT0 %d(SI)", k.unroll*astep+256)
+		for u := 0; u < k.unroll; u++ {
+			step(u)
+		}
+		g.f("\tADDQ $%d, SI", k.unroll*astep)
+		g.f("\tADDQ $%d, DI", k.unroll*bstep)
+		g.f("\tSUBQ $%d, CX", k.unroll)
+		g.f("\tCMPQ CX, $%d", k.unroll)
+		g.f("\tJGE %s_loop", k.name)
+		g.f("%s_tail:", k.name)
+		g.f("\tTESTQ CX, CX")
+		g.f("\tJZ %s_store", k.name)
+	}
+	g.f("%s_one:", k.name)
+	step(0)
+	g.f("\tADDQ $%d, SI", astep)
+	g.f("\tADDQ $%d, DI", bstep)
+	g.f("\tDECQ CX")
+	g.f("\tJNZ %s_one", k.name)
+	g.f("%s_store:", k.name)
+	al, be := k.reg(areg), k.reg(areg+1)
+	g.f("\t%s alpha+%d(FP), %s", k.bcast(), alphaOff, al)
+	g.f("\tMOVQ loadC+%d(FP), AX", loadOff)
+	g.f("\tTESTQ AX, AX")
+	g.f("\tJZ %s_nobeta", k.name)
+	g.f("\t%s beta+%d(FP), %s", k.bcast(), betaOff, be)
+	for j := 0; j < k.nr; j++ {
+		for v := 0; v < k.vecs; v++ {
+			acc := k.reg(j*k.vecs + v)
+			g.f("\tVMUL%s %s, %s, %s", s, al, acc, acc)
+			g.f("\tVFMADD231%s %d(DX), %s, %s", s, v*k.vbytes(), be, acc)
+			g.f("\tVMOVUP%s %s, %d(DX)", s[1:], acc, v*k.vbytes())
+		}
+		if j < k.nr-1 {
+			g.f("\tADDQ R8, DX")
+		}
+	}
+	g.f("\tVZEROUPPER")
+	g.f("\tRET")
+	g.f("%s_nobeta:", k.name)
+	for j := 0; j < k.nr; j++ {
+		for v := 0; v < k.vecs; v++ {
+			acc := k.reg(j*k.vecs + v)
+			g.f("\tVMUL%s %s, %s, %s", s, al, acc, acc)
+			g.f("\tVMOVUP%s %s, %d(DX)", s[1:], acc, v*k.vbytes())
+		}
+		if j < k.nr-1 {
+			g.f("\tADDQ R8, DX")
+		}
+	}
+	g.f("\tVZEROUPPER")
+	g.f("\tRET")
+	g.f("")
+}
+
+func main() {
+	out := flag.String("out", "kern_amd64.s", "output file")
+	flag.Parse()
+	var g gen
+	g.f("// Code generated by _gen/main.go; DO NOT EDIT.")
+	g.f("")
+	g.f("//go:build amd64 && !purego")
+	g.f("")
+	g.f("#include \"textflag.h\"")
+	g.f("")
+	for _, k := range kernels {
+		if k.vecs*k.nr+k.vecs+2 > map[string]int{"avx512": 32, "avx2": 16}[k.isa] {
+			log.Fatalf("%s: too many registers", k.name)
+		}
+		g.kernel(k)
+	}
+	if err := os.WriteFile(*out, g.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
