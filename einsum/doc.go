@@ -1,0 +1,84 @@
+// Package einsum parses Einstein-summation subscripts, binds them to
+// operand shapes, optimizes the order of pairwise contractions and lowers
+// every step to plain label lists and extents that an executor maps onto
+// batched GEMM and permutation kernels. It plans only; it never touches
+// tensor data, and it imports only the standard library.
+//
+// The flow is Parse (or FromLabels) → (*Expr).Bind → NewPlan. Every
+// result is immutable and safe for concurrent readers, so plans can be
+// cached and shared.
+//
+// # Grammar
+//
+// Subscripts look like "ij,jk->ik". A label is any Unicode letter
+// (unicode.IsLetter), so expressions are not limited to 52 labels; white
+// space is ignored. Operands are separated by ','; an empty operand is a
+// scalar (",i->i", "->"). "..." may appear at most once per operand and
+// once in the output. A label repeated inside an operand takes a diagonal
+// ("ii->i", "iii->i", "jii->ij"); a label repeated in the output embeds a
+// diagonal ("i->ii", zero elsewhere; NumPy rejects this form). Without
+// "->" the output is implicit, as in NumPy: the ellipsis axes first, then
+// the labels that occur exactly once over all operands, sorted by code
+// point (so 'A'-'Z' come before 'a'-'z'). FromLabels is the integer form
+// (NumPy's sublist form), with Ellipsis as the "..." sentinel.
+//
+// # Broadcasting
+//
+// Bind resolves one extent per label. Extents of a label must agree across
+// operands, except that an extent of 1 broadcasts: 1 against n gives n and
+// 1 against 0 gives 0 (Problem.Broadcast marks stretched axes, read with
+// stride 0). The axes of one operand that share a label must have equal
+// extents. An ellipsis covers an operand's remaining axes; ellipses of
+// different operands are right-aligned and broadcast like named labels;
+// ellipsis axes left out of an explicit output are summed. Zero extents
+// are valid everywhere. Errors are *Error values that name the operand,
+// the label and both extents, and wrap ErrSyntax, ErrRank, ErrShape,
+// ErrPath, ErrMemoryLimit or ErrOption.
+//
+// # Paths
+//
+// A path is a sequence of pairwise contractions in NumPy/opt_einsum
+// linear format: each pair names two positions in the current operand
+// list; both operands are removed and their result is appended. Greedy
+// repeatedly contracts the pair of tensors sharing a label that minimises
+// size(result) - size(a) - size(b) (ties by FLOPs), then finishes
+// disconnected parts with outer products of the smallest tensors. Optimal
+// is exact: dynamic programming over all subsets of operands, outer
+// products included, for up to OptimalMax operands. RandomGreedy keeps the
+// best of the greedy path and randomized greedy restarts (a seeded
+// Boltzmann choice among the best candidates); it handles hundreds of
+// tensors in milliseconds. Auto uses Optimal up to AutoOptimalMax operands
+// and RandomGreedy above. Given takes the caller's path and validates it
+// (positions in range, distinct, exactly n-1 steps). Options.MemoryLimit
+// bounds every intermediate; a path that cannot respect it is an
+// ErrMemoryLimit error.
+//
+// # Costs
+//
+// Costs follow numpy.einsum_path. A pairwise step touching the labels L
+// (the union of both operands' distinct labels) costs
+//
+//	flops = prod_{l in L} extent(l) * (2 if the step sums some label, else 1)
+//
+// that is, one multiply and one add per point of the iteration space when
+// something is summed, one multiply otherwise. A path's FLOPs are the sum
+// over its steps (NumPy reports this sum plus one). The naive cost of an
+// expression with n operands is prod_{all labels} extent * (max(1, n-1) +
+// 1 if some label occurs in two operands). A single-operand expression
+// costs the size of its diagonal-extracted operand. Sizes count elements.
+//
+// # Plans
+//
+// NewPlan returns a Plan: the path, its cost, and for every step a Step
+// that spells out the lowering: the two operand slots, each side's labels
+// after diagonal extraction, the labels each side sums before the product
+// (present in that operand only, and in no later operand nor the output),
+// the classification of the remaining labels into batch, left-free,
+// right-free and contracted, the permutations that lay out each side as
+// an M×K (K×N) matrix per batch item, and the result's label order
+// [left-free..., right-free..., batch...] (column-major, batch axes last),
+// chosen within each group to match the consumer. A Final unary step maps
+// the last tensor to the output (permutation, diagonal embedding, and for
+// single-operand expressions the diagonal and the sums). Report and
+// Summary print the plan like numpy.einsum_path.
+package einsum

@@ -1,0 +1,212 @@
+package einsum
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Strategy selects the path optimizer.
+type Strategy int
+
+const (
+	// Auto uses Optimal for up to AutoOptimalMax operands and
+	// RandomGreedy above.
+	Auto Strategy = iota
+	// Greedy repeatedly contracts the pair that minimises
+	// size(result) - size(a) - size(b), ties by FLOPs.
+	Greedy
+	// Optimal finds a path of minimal FLOPs by dynamic programming over
+	// subsets of operands (outer products included). Above OptimalMax
+	// operands it falls back to RandomGreedy.
+	Optimal
+	// RandomGreedy keeps the best of the deterministic greedy path and
+	// Options.Restarts-1 randomized greedy runs (Boltzmann choice among
+	// the best candidates, seeded by Options.Seed).
+	RandomGreedy
+	// Given uses Options.Path, a caller-given linear path.
+	Given
+)
+
+const (
+	// OptimalMax is the largest operand count Optimal searches exactly
+	// (the search visits 3^n subset pairs).
+	OptimalMax = 14
+	// AutoOptimalMax is the largest operand count for which Auto uses
+	// Optimal.
+	AutoOptimalMax = 10
+	// DefaultRestarts is the number of random-greedy runs when
+	// Options.Restarts is 0.
+	DefaultRestarts = 64
+)
+
+var strategyNames = [...]string{"auto", "greedy", "optimal", "random-greedy", "given"}
+
+func (s Strategy) String() string {
+	if s >= 0 && int(s) < len(strategyNames) {
+		return strategyNames[s]
+	}
+	return "Strategy(" + strconv.Itoa(int(s)) + ")"
+}
+
+// ParseStrategy maps "auto", "greedy", "optimal", "random-greedy" (or
+// "random") and "given" to a Strategy.
+func ParseStrategy(s string) (Strategy, error) {
+	for i, name := range strategyNames {
+		if s == name {
+			return Strategy(i), nil
+		}
+	}
+	if s == "random" {
+		return RandomGreedy, nil
+	}
+	return 0, newErr("plan", ErrOption, -1, "", "unknown strategy %q (want auto, greedy, optimal, random-greedy or given)", s)
+}
+
+// Options controls NewPlan. The zero value plans with Auto, no memory
+// limit and seed 0.
+type Options struct {
+	// Strategy selects the optimizer.
+	Strategy Strategy
+	// Path is the linear path used by Given, in NumPy/opt_einsum format:
+	// each pair holds two distinct positions into the current operand
+	// list; both are removed and their result is appended at the end. It
+	// must contract everything: n-1 pairs for n operands. The first
+	// position of a pair is the left operand of the step.
+	Path [][2]int
+	// MemoryLimit bounds the size, in elements, of every intermediate
+	// (the final pairwise result, whose labels are the output's, is
+	// exempt). 0 means no limit. Optimizers avoid paths that exceed it;
+	// when none exists, or a given path exceeds it, NewPlan returns an
+	// error wrapping ErrMemoryLimit.
+	MemoryLimit float64
+	// Seed seeds the random search; equal seeds give equal plans.
+	Seed uint64
+	// Restarts is the number of random-greedy runs (0: DefaultRestarts).
+	Restarts int
+}
+
+// Key renders the options that influence the plan, for cache keys.
+func (o Options) Key() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s/m%g/s%d/r%d", o.Strategy, o.MemoryLimit, o.Seed, o.Restarts)
+	if o.Strategy == Given {
+		b.WriteByte('/')
+		for _, pr := range o.Path {
+			fmt.Fprintf(&b, "%d.%d,", pr[0], pr[1])
+		}
+	}
+	return b.String()
+}
+
+// Plan is a complete, immutable contraction plan: the bound problem, the
+// pairwise path, the lowering of each step and the final unary step.
+// Its slices must not be modified; a Plan is safe for concurrent use.
+//
+// Tensor ids: operand k has id k; the result of Steps[s] has id
+// len(Problem.Inputs)+s. The last step's result (or operand 0 when there
+// are no steps) feeds Final, which produces the requested output.
+type Plan struct {
+	// Problem is the bound expression.
+	Problem *Problem
+	// Options are the options the plan was made with.
+	Options Options
+	// Strategy is the optimizer that produced the path (Auto resolved).
+	Strategy Strategy
+	// Path is the linear path (NumPy format), one pair per step, left
+	// operand first. With Given it is Options.Path, except that a pair may
+	// be swapped to choose the better left operand.
+	Path [][2]int
+	// Steps holds the lowering of each pairwise contraction, in order.
+	Steps []Step
+	// Final maps the last tensor to the output.
+	Final Final
+	// Flops is the path's cost and NaiveFlops the cost of one nested loop
+	// over all labels (see # Costs in the package documentation).
+	Flops, NaiveFlops float64
+	// Largest is the size in elements of the largest pairwise result (the
+	// output size when there are no steps).
+	Largest float64
+}
+
+// Key returns a string identifying the plan's inputs: the problem key and
+// the options key.
+func (pl *Plan) Key() string { return pl.Problem.Key() + "|" + pl.Options.Key() }
+
+// NewPlan optimizes a contraction path for the problem and lowers every
+// step. See Options for the strategies and the memory limit.
+func NewPlan(p *Problem, opts Options) (*Plan, error) {
+	if opts.MemoryLimit < 0 {
+		return nil, newErr("plan", ErrOption, -1, "", "memory limit %g is negative", opts.MemoryLimit)
+	}
+	if opts.Restarts < 0 {
+		return nil, newErr("plan", ErrOption, -1, "", "restarts %d is negative", opts.Restarts)
+	}
+	if opts.Strategy < Auto || opts.Strategy > Given {
+		return nil, newErr("plan", ErrOption, -1, "", "unknown strategy %d", int(opts.Strategy))
+	}
+	if opts.Path != nil && opts.Strategy != Given {
+		return nil, newErr("plan", ErrOption, -1, "", "a path was given with strategy %s (use Given)", opts.Strategy)
+	}
+	nw := newNetwork(p, opts.MemoryLimit)
+	strategy := opts.Strategy
+	if strategy == Auto {
+		strategy = RandomGreedy
+		if nw.n <= AutoOptimalMax {
+			strategy = Optimal
+		}
+	}
+	if strategy == Optimal && nw.n > OptimalMax {
+		strategy = RandomGreedy
+	}
+	restarts := opts.Restarts
+	if restarts == 0 {
+		restarts = DefaultRestarts
+	}
+	var ssa [][2]int
+	var err error
+	switch strategy {
+	case Greedy:
+		ssa, err = nw.greedy(greedyParams{costmod: 1})
+	case Optimal:
+		ssa, err = nw.optimal()
+	case RandomGreedy:
+		ssa, err = nw.randomGreedy(restarts, opts.Seed)
+	case Given:
+		ssa, err = linearToSSA(nw.n, opts.Path)
+		if err == nil && nw.limit > 0 {
+			err = nw.checkLimit(ssa)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	pl := &Plan{Problem: p, Options: opts, Strategy: strategy, Path: ssaToLinear(nw.n, ssa)}
+	if strategy == Given {
+		pl.Options.Path = append([][2]int{}, opts.Path...)
+	}
+	pl.Flops, pl.Largest = nw.evalSSA(ssa)
+	if len(ssa) == 0 {
+		pl.Flops = nw.sizeOf(p.Unique[0])
+	}
+	pl.NaiveFlops = nw.naiveFlops()
+	nw.lower(pl, ssa)
+	return pl, nil
+}
+
+// checkLimit reports the first step of a sequence whose result exceeds
+// the memory limit (the final pairwise result is exempt).
+func (nw *network) checkLimit(ssa [][2]int) error {
+	count := append([]int{}, nw.count0...)
+	tensors := append([][]int{}, nw.inputs...)
+	for k, pr := range ssa {
+		out := nw.contract(tensors[pr[0]], tensors[pr[1]], count)
+		if s := nw.sizeOf(out); s > nw.limit && k < len(ssa)-1 {
+			err := newErr("path", ErrMemoryLimit, -1, "",
+				"step %d produces %g elements, more than the memory limit of %g", k, s, nw.limit)
+			return err
+		}
+		tensors = append(tensors, out)
+	}
+	return nil
+}

@@ -1,0 +1,113 @@
+package einsum
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Report is a JSON-friendly summary of a plan, the data behind
+// (*Plan).Report.
+type Report struct {
+	Subscripts          string       `json:"subscripts"`
+	Shapes              [][]int      `json:"shapes"`
+	Strategy            string       `json:"strategy"`
+	Path                [][2]int     `json:"path"`
+	NaiveScaling        int          `json:"naive_scaling"`
+	OptimizedScaling    int          `json:"optimized_scaling"`
+	NaiveFlops          float64      `json:"naive_flops"`
+	OptimizedFlops      float64      `json:"optimized_flops"`
+	Speedup             float64      `json:"speedup"`
+	LargestIntermediate float64      `json:"largest_intermediate"`
+	Steps               []ReportStep `json:"steps"`
+	Final               string       `json:"final"`
+}
+
+// ReportStep is one row of the per-step table.
+type ReportStep struct {
+	Pair       [2]int  `json:"pair"`       // positions in the current operand list
+	Subscripts string  `json:"subscripts"` // e.g. "ij,jk->ik"
+	Remaining  string  `json:"remaining"`  // operand list after the step
+	Kind       string  `json:"kind"`
+	Scaling    int     `json:"scaling"`
+	Flops      float64 `json:"flops"`
+	Size       float64 `json:"size"`
+}
+
+// Summary returns the plan's report data.
+func (pl *Plan) Summary() Report {
+	p := pl.Problem
+	r := Report{
+		Subscripts:          p.Subscripts(),
+		Shapes:              p.Shapes,
+		Strategy:            pl.Strategy.String(),
+		Path:                pl.Path,
+		NaiveScaling:        p.NumLabels,
+		NaiveFlops:          pl.NaiveFlops,
+		OptimizedFlops:      pl.Flops,
+		LargestIntermediate: pl.Largest,
+		Steps:               []ReportStep{},
+	}
+	if pl.Flops > 0 {
+		r.Speedup = pl.NaiveFlops / pl.Flops
+	}
+	terms := make([]string, len(p.Inputs))
+	for k := range p.Inputs {
+		terms[k] = p.Term(p.Inputs[k])
+	}
+	if len(pl.Steps) == 0 {
+		r.OptimizedScaling = len(p.Unique[0])
+	}
+	for _, st := range pl.Steps {
+		lt, rt := terms[st.Left], terms[st.Right]
+		lo, hi := min(st.Left, st.Right), max(st.Left, st.Right)
+		terms = slices.Delete(terms, hi, hi+1)
+		terms = slices.Delete(terms, lo, lo+1)
+		terms = append(terms, p.Term(st.Out))
+		r.Steps = append(r.Steps, ReportStep{
+			Pair:       [2]int{st.Left, st.Right},
+			Subscripts: lt + "," + rt + "->" + p.Term(st.Out),
+			Remaining:  strings.Join(terms, ",") + "->" + p.Term(p.Output),
+			Kind:       st.Kind.String(),
+			Scaling:    st.Scaling,
+			Flops:      st.Flops,
+			Size:       st.Size,
+		})
+		r.OptimizedScaling = max(r.OptimizedScaling, st.Scaling)
+	}
+	f := pl.Final
+	r.Final = p.Term(f.Labels) + "->" + p.Term(f.Output)
+	switch {
+	case f.Identity:
+		r.Final += " (identity)"
+	case len(f.Reduce) > 0:
+		r.Final += " (sum " + p.Term(f.Reduce) + ")"
+	}
+	return r
+}
+
+// Report renders the plan like numpy.einsum_path: the complete
+// contraction, naive and optimized scaling and FLOPs, the theoretical
+// speedup, the largest intermediate and one row per pairwise step.
+func (pl *Plan) Report() string {
+	r := pl.Summary()
+	var b strings.Builder
+	fmt.Fprintf(&b, "  Complete contraction:  %s\n", r.Subscripts)
+	fmt.Fprintf(&b, "              Strategy:  %s\n", r.Strategy)
+	fmt.Fprintf(&b, "         Naive scaling:  %d\n", r.NaiveScaling)
+	fmt.Fprintf(&b, "     Optimized scaling:  %d\n", r.OptimizedScaling)
+	fmt.Fprintf(&b, "      Naive FLOP count:  %.3e\n", r.NaiveFlops)
+	fmt.Fprintf(&b, "  Optimized FLOP count:  %.3e\n", r.OptimizedFlops)
+	fmt.Fprintf(&b, "   Theoretical speedup:  %.3f\n", r.Speedup)
+	fmt.Fprintf(&b, "  Largest intermediate:  %.3e elements\n", r.LargestIntermediate)
+	line := strings.Repeat("-", 78) + "\n"
+	b.WriteString(line)
+	fmt.Fprintf(&b, "%-9s %-7s %-10s %-10s %-13s %s\n", "pair", "scaling", "flops", "size", "kind", "current -> remaining")
+	b.WriteString(line)
+	for _, s := range r.Steps {
+		fmt.Fprintf(&b, "%-9s %-7d %-10.3e %-10.3e %-13s %s   %s\n",
+			fmt.Sprintf("(%d,%d)", s.Pair[0], s.Pair[1]), s.Scaling, s.Flops, s.Size, s.Kind, s.Subscripts, s.Remaining)
+	}
+	fmt.Fprintf(&b, "final: %s\n", r.Final)
+	return b.String()
+}
