@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestVersionAndUsage(t *testing.T) {
+	code, out, _ := runCLI(t, "version")
+	if code != 0 || !strings.HasPrefix(out, "tenferro ") {
+		t.Fatalf("version: %d %q", code, out)
+	}
+	if code, _, errs := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(errs, "unknown command") {
+		t.Fatalf("unknown command: %d %q", code, errs)
+	}
+	if code, _, _ := runCLI(t, "bench", "nope"); code != 2 {
+		t.Fatalf("unknown bench: %d", code)
+	}
+	if code, _, _ := runCLI(t, "bench", "engine", "--threads", "0"); code != 2 {
+		t.Fatalf("--threads 0: %d", code)
+	}
+}
+
+func TestBenchEngineJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the engine benchmark")
+	}
+	code, out, errs := runCLI(t, "bench", "engine", "--json", "--threads", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]int{}
+	for _, r := range rows {
+		c := r["case"].(string)
+		cases[c]++
+		switch c {
+		case "pool-after-release":
+			if r["buffers"].(float64) != 1 || r["capacity_bytes"].(float64) != 32768 {
+				t.Errorf("pool-after-release: %v", r)
+			}
+		case "pool-fresh":
+			if r["buffers"].(float64) != 0 || r["capacity_bytes"].(float64) != 0 {
+				t.Errorf("pool-fresh: %v", r)
+			}
+		default:
+			if r["min_ns"].(float64) <= 0 || r["median_ns"].(float64) < r["min_ns"].(float64) {
+				t.Errorf("timing row %v", r)
+			}
+		}
+	}
+	for _, c := range []string{"reused-serial", "new-serial", "reused-team", "new-team", "new-dedicated-team"} {
+		if cases[c] != 2 {
+			t.Errorf("case %s appears %d times, want 2 (32 and 256)", c, cases[c])
+		}
+	}
+}
