@@ -7,7 +7,6 @@ import (
 	"testing"
 )
 
-
 // term parses a test shorthand: letters, with "." standing for Ellipsis.
 func term(s string) []int {
 	out := []int{}
@@ -44,10 +43,10 @@ func TestParseGrammar(t *testing.T) {
 		{"i...,...->...", []string{"i.", "."}, ".", false},
 		{"ij...->", []string{"ij."}, "", false},
 		{"ba", []string{"ba"}, "ab", true},
-		{"ba,Ab", []string{"ba", "Ab"}, "Aa", true},   // 'A' < 'a'
-		{"zZaA", []string{"zZaA"}, "AZaz", true},      // code point order
-		{"αβ,βγ", []string{"αβ", "βγ"}, "αγ", true},   // any Unicode letter
-		{"ǅж,жx", []string{"ǅж", "жx"}, "xǅ", true},   // 'x' (0x78) < 'ǅ' (0x1c5)
+		{"ba,Ab", []string{"ba", "Ab"}, "Aa", true}, // 'A' < 'a'
+		{"zZaA", []string{"zZaA"}, "AZaz", true},    // code point order
+		{"αβ,βγ", []string{"αβ", "βγ"}, "αγ", true}, // any Unicode letter
+		{"ǅж,жx", []string{"ǅж", "жx"}, "xǅ", true}, // 'x' (0x78) < 'ǅ' (0x1c5)
 		{"ij,ij->ij", []string{"ij", "ij"}, "ij", false},
 		{"i,i", []string{"i", "i"}, "", true},
 		{"ij->", []string{"ij"}, "", false},
