@@ -15,9 +15,9 @@ var extents = []int{1, 2, 3, 5, 7, 17, 33, 64, 67}
 func testShapes(rng *rand.Rand) [][]int {
 	shapes := [][]int{{}, {0}, {1}, {5, 0, 3}, {1, 1, 1}, {97}, {67, 71}, {64, 64}, {129, 3}, {3, 129},
 		{33, 17, 5}, {2, 3, 5, 7}, {1000, 2}}
-	big := make([]int, 32)
+	big := make([]int, 32) // rank 32, 2^10 elements
 	for i := range big {
-		big[i] = 1 + i%2
+		big[i] = 1 + (i%3+1)/3 // every third extent is 2
 	}
 	shapes = append(shapes, big)
 	for range 40 {

@@ -1,0 +1,213 @@
+// Package elementwise applies element-wise operations to strided views:
+// dst[i] = f(a[i]) ([Unary]), dst[i] = a[i] op b[i] ([Binary]), dst[i] = v
+// ([Fill]), and a fused evaluator of short instruction lists ([Eval]).
+//
+// # Broadcasting
+//
+// Inputs broadcast by zero strides: an input with stride 0 along an axis
+// repeats its element along that axis.
+//
+// # Preconditions
+//
+// Callers validate: every Ref has len(shape) strides and stays inside its
+// Data over shape (strided.Ref.Validate); at most strided.MaxRank extents
+// differ from 1 (the kernels panic otherwise); dst does not overlap itself
+// (no zero stride along an extent > 1). dst may coincide exactly with an
+// input (same Data, offset and strides: an in-place update) but must not
+// otherwise overlap one.
+//
+// # Threads
+//
+// Above ParallelBytes of traffic the work is split along the destination's
+// largest dimension across the runner's workers; a nil runner is serial.
+package elementwise
+
+import (
+	"sync"
+
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/par"
+)
+
+// ParallelBytes is the memory traffic (bytes read plus written) above which
+// the kernels fan out to the runner. Waking parked workers costs about 100
+// microseconds on the target machines, the time one core needs to stream a
+// few MiB, so fanning out pays only well above that.
+var ParallelBytes = 4 << 20
+
+// UnaryOp selects the function of Unary.
+type UnaryOp uint8
+
+const (
+	Copy   UnaryOp = iota // dst = a
+	Scale                 // dst = alpha*a
+	Negate                // dst = -a
+	Conj                  // dst = conj(a); the identity on real types
+)
+
+// BinaryOp selects the operator of Binary.
+type BinaryOp uint8
+
+const (
+	Add BinaryOp = iota // dst = a + b
+	Sub                 // dst = a - b
+	Mul                 // dst = a * b
+)
+
+// kernel ids for the shared task type.
+const (
+	kUnary = iota
+	kBinary
+	kFill
+)
+
+type task[T strided.Scalar] struct {
+	l       strided.Layout
+	kind    int
+	uop     UnaryOp
+	bop     BinaryOp
+	alpha   T
+	d, a, b []T
+	split   int
+}
+
+func (t *task[T]) RunPart(p, parts int) {
+	l := t.l
+	lo, hi := par.Split(l.Shape[t.split], p, parts)
+	if lo == hi {
+		return
+	}
+	l.Restrict(t.split, lo, hi)
+	t.run(&l)
+}
+
+func (t *task[T]) run(l *strided.Layout) {
+	switch t.kind {
+	case kUnary:
+		unaryRun(l, t.uop, t.alpha, t.d, t.a)
+	case kBinary:
+		binaryRun(l, t.bop, t.d, t.a, t.b)
+	default:
+		fillRun(l, t.alpha, t.d)
+	}
+}
+
+var pools [4]sync.Pool
+
+// dispatch runs t over its layout (already normalised, not empty), serially
+// or split across r.
+func dispatch[T strided.Scalar](r par.Runner, t *task[T], nops int) {
+	split := t.l.SplitDim(0)
+	parts := 1
+	if split >= 0 {
+		parts = strided.Parts(r, nops*t.l.Size()*strided.ElemSize[T](), ParallelBytes, t.l.Shape[split])
+	}
+	if parts <= 1 {
+		t.run(&t.l)
+		return
+	}
+	pool := &pools[strided.Kind[T]()]
+	pt, _ := pool.Get().(*task[T])
+	if pt == nil {
+		pt = new(task[T])
+	}
+	*pt = *t
+	pt.split = split
+	r.Run(pt, parts)
+	pt.d, pt.a, pt.b = nil, nil, nil
+	pool.Put(pt)
+}
+
+func initLayout(l *strided.Layout, op string, shape []int) bool {
+	if !l.Init(shape) {
+		panic("elementwise." + op + ": more than strided.MaxRank extents differ from 1")
+	}
+	return !l.Empty
+}
+
+// Unary sets dst[i] = f(a[i]) for every multi-index i of shape, where f is
+// selected by op (alpha is used by Scale only). See the package comment for
+// preconditions.
+func Unary[T strided.Scalar](r par.Runner, op UnaryOp, alpha T, shape []int, dst, a strided.Ref[T]) {
+	var t task[T]
+	if !initLayout(&t.l, "Unary", shape) {
+		return
+	}
+	t.l.Add(dst.Off, dst.Strides)
+	t.l.Add(a.Off, a.Strides)
+	t.l.Normalize()
+	t.kind, t.uop, t.alpha, t.d, t.a = kUnary, op, alpha, dst.Data, a.Data
+	dispatch(r, &t, 2)
+}
+
+// Binary sets dst[i] = a[i] op b[i] for every multi-index i of shape. a and
+// b may broadcast by zero strides. See the package comment for
+// preconditions.
+func Binary[T strided.Scalar](r par.Runner, op BinaryOp, shape []int, dst, a, b strided.Ref[T]) {
+	var t task[T]
+	if !initLayout(&t.l, "Binary", shape) {
+		return
+	}
+	t.l.Add(dst.Off, dst.Strides)
+	t.l.Add(a.Off, a.Strides)
+	t.l.Add(b.Off, b.Strides)
+	t.l.Normalize()
+	t.kind, t.bop, t.d, t.a, t.b = kBinary, op, dst.Data, a.Data, b.Data
+	dispatch(r, &t, 3)
+}
+
+// Fill sets dst[i] = v for every multi-index i of shape.
+func Fill[T strided.Scalar](r par.Runner, shape []int, dst strided.Ref[T], v T) {
+	var t task[T]
+	if !initLayout(&t.l, "Fill", shape) {
+		return
+	}
+	t.l.Add(dst.Off, dst.Strides)
+	t.l.Normalize()
+	t.kind, t.alpha, t.d = kFill, v, dst.Data
+	dispatch(r, &t, 1)
+}
+
+func fillRun[T strided.Scalar](l *strided.Layout, v T, d []T) {
+	if l.Rank == 0 {
+		d[l.Off[0]] = v
+		return
+	}
+	n, ds := l.Shape[0], l.Strides[0][0]
+	l.Outer(1, func() {
+		o := l.Cur[0]
+		if ds == 1 {
+			row := d[o : o+n]
+			for i := range row {
+				row[i] = v
+			}
+			return
+		}
+		for i := 0; i < n; i++ {
+			d[o] = v
+			o += ds
+		}
+	})
+}
+
+func unaryRun[T strided.Scalar](l *strided.Layout, op UnaryOp, alpha T, d, a []T) {
+	if l.Rank == 0 {
+		unaryRow(op, alpha, 1, d, l.Off[0], 1, a, l.Off[1], 1)
+		return
+	}
+	n, ds, as := l.Shape[0], l.Strides[0][0], l.Strides[1][0]
+	l.Outer(1, func() {
+		unaryRow(op, alpha, n, d, l.Cur[0], ds, a, l.Cur[1], as)
+	})
+}
+
+func binaryRun[T strided.Scalar](l *strided.Layout, op BinaryOp, d, a, b []T) {
+	if l.Rank == 0 {
+		binaryRow(op, 1, d, l.Off[0], 1, a, l.Off[1], 1, b, l.Off[2], 1)
+		return
+	}
+	n, ds, as, bs := l.Shape[0], l.Strides[0][0], l.Strides[1][0], l.Strides[2][0]
+	l.Outer(1, func() {
+		binaryRow(op, n, d, l.Cur[0], ds, a, l.Cur[1], as, b, l.Cur[2], bs)
+	})
+}
