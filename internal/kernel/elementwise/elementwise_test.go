@@ -145,7 +145,6 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
-
 func ExampleBinary() {
 	// c = a + b where b is a row vector broadcast over the rows of a 2x3 a.
 	a := []float64{1, 2, 3, 4, 5, 6}
