@@ -53,8 +53,8 @@ func archVariants() []*variant {
 	avx512 := &variant{
 		name:      "avx512",
 		supported: cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ,
-		f64:       asmInfo(kernF64Avx512x16x14, 16, 14, 256, 240, 3752),
-		f32:       asmInfo(kernF32Avx512x32x14, 32, 14, 384, 480, 3752),
+		f64:       asmInfo(kernF64Avx512x24x8, 24, 8, 256, 144, 4096),
+		f32:       asmInfo(kernF32Avx512x32x14, 32, 14, 384, 288, 3752),
 		c64:       complexKernel[complex64](),
 		c128:      complexKernel[complex128](),
 	}

@@ -23,6 +23,7 @@ type kernel struct {
 	vecs   int    // vectors per tile column (mr = vecs*lanes)
 	nr     int    // tile columns
 	unroll int    // k iterations per loop trip
+	memB   bool   // avx512: use embedded-broadcast memory operands for B
 }
 
 func (k kernel) vbytes() int {
@@ -91,6 +92,17 @@ func (g *gen) kernel(k kernel) {
 	g.f("\tMOVQ ldc+32(FP), R8")
 	shift := map[int]int{4: 2, 8: 3}[k.elem]
 	g.f("\tSHLQ $%d, R8", shift)
+	// Prefetch the C tile (its columns may be far apart) while computing.
+	g.f("\tMOVQ DX, R9")
+	for j := 0; j < k.nr; j++ {
+		for off := 0; off < k.mr()*k.elem; off += 64 {
+			g.f("\tPREFETCHT0 %d(R9)", off)
+		}
+		g.f("\tPREFETCHT0 %d(R9)", k.mr()*k.elem-1)
+		if j < k.nr-1 {
+			g.f("\tADDQ R8, R9")
+		}
+	}
 	for i := 0; i < nacc; i++ {
 		if k.isa == "avx512" {
 			g.f("\tVPXORQ %s, %s, %s", k.reg(i), k.reg(i), k.reg(i))
@@ -106,7 +118,7 @@ func (g *gen) kernel(k kernel) {
 		}
 		for j := 0; j < k.nr; j++ {
 			boff := u*bstep + j*k.elem
-			if k.isa == "avx512" {
+			if k.memB {
 				for v := 0; v < k.vecs; v++ {
 					g.f("\tVFMADD231%s.BCST %d(DI), %s, %s", s, boff, k.reg(areg+v), k.reg(j*k.vecs+v))
 				}

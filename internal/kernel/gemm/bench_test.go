@@ -1,0 +1,173 @@
+package gemm
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"syscall"
+	"testing"
+
+	"github.com/tenferro-go/tenferro/internal/par"
+)
+
+var benchSizes = []int{32, 64, 128, 256, 512, 1024}
+
+// benchmarkGemm times C = A*B (m×k times k×n, column-major C) with variant
+// active, dtype one of f32, f64, c64, c128, and A or B stored transposed when
+// asked; it reports GFLOP/s.
+func benchmarkGemm(b *testing.B, r par.Runner, variant, dtype string, m, n, k int, transA, transB bool) {
+	prev, err := SetVariant(variant)
+	if err != nil {
+		b.Skip(err)
+	}
+	defer SetVariant(prev)
+	switch dtype {
+	case "f32":
+		benchGemm[float32](b, r, m, n, k, transA, transB)
+	case "f64":
+		benchGemm[float64](b, r, m, n, k, transA, transB)
+	case "c64":
+		benchGemm[complex64](b, r, m, n, k, transA, transB)
+	case "c128":
+		benchGemm[complex128](b, r, m, n, k, transA, transB)
+	default:
+		b.Fatalf("unknown dtype %q", dtype)
+	}
+}
+
+func benchGemm[T Scalar](b *testing.B, r par.Runner, m, n, k int, transA, transB bool) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	mk := func(rows, cols int, trans bool) Mat[T] {
+		x := Mat[T]{Data: make([]T, rows*cols), RS: 1, CS: rows}
+		if trans {
+			x.RS, x.CS = cols, 1
+		}
+		for i := range x.Data {
+			x.Data[i] = randScalar[T](rng)
+		}
+		return x
+	}
+	a, bb, c := mk(m, k, transA), mk(k, n, transB), mk(m, n, false)
+	var ws Workspace
+	Gemm(&ws, r, m, n, k, 1, a, bb, 0, c)
+	cpu0 := cpuSeconds()
+	for b.Loop() {
+		Gemm(&ws, r, m, n, k, 1, a, bb, 0, c)
+	}
+	reportFlops(b, flops[T](m, n, k), cpu0)
+}
+
+// reportFlops reports GFLOP/s against wall time and, because this machine
+// is shared, against the process CPU time (GFLOP/cpu-s), which is what
+// a core delivered while it ran the benchmark. With w workers busy the CPU
+// figure is the per-core rate.
+func reportFlops(b *testing.B, fl int, cpu0 float64) {
+	total := float64(fl) * float64(b.N)
+	b.ReportMetric(total/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	if cs := cpuSeconds() - cpu0; cs > 0 {
+		b.ReportMetric(total/cs/1e9, "GFLOP/cpu-s")
+	}
+}
+
+// cpuSeconds is the user+system CPU time of the process so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+func benchVariants() []string {
+	var out []string
+	for _, v := range Variants() {
+		if v.Supported {
+			out = append(out, v.Name)
+		}
+	}
+	return out
+}
+
+func BenchmarkGemm(b *testing.B) {
+	for _, v := range benchVariants() {
+		for _, dt := range []string{"f64", "f32", "c128", "c64"} {
+			for _, n := range benchSizes {
+				if (v == "generic" || dt[0] == 'c') && n > 256 {
+					continue
+				}
+				b.Run(fmt.Sprintf("%s/%s/%d", v, dt, n), func(b *testing.B) {
+					benchmarkGemm(b, nil, v, dt, n, n, n, false, false)
+				})
+			}
+		}
+	}
+}
+
+func BenchmarkGemmTrans(b *testing.B) {
+	v := benchVariants()[0]
+	for _, dt := range []string{"f64", "f32"} {
+		for _, t := range [][2]bool{{false, true}, {true, false}, {true, true}} {
+			b.Run(fmt.Sprintf("%s/%s/512/T%v%v", v, dt, t[0], t[1]), func(b *testing.B) {
+				benchmarkGemm(b, nil, v, dt, 512, 512, 512, t[0], t[1])
+			})
+		}
+	}
+}
+
+func BenchmarkGemmParallel(b *testing.B) {
+	r := newTestRunner(b, 2)
+	v := benchVariants()[0]
+	for _, dt := range []string{"f64", "f32"} {
+		for _, n := range benchSizes {
+			b.Run(fmt.Sprintf("%s/%s/%d/w2", v, dt, n), func(b *testing.B) {
+				benchmarkGemm(b, r, v, dt, n, n, n, false, false)
+			})
+		}
+	}
+}
+
+// BenchmarkMicroKernel32 times the bare macro-kernel loop over a pre-packed
+// 32×32×32 float64 product.
+func BenchmarkMicroKernel32(b *testing.B) {
+	for _, v := range benchVariants() {
+		b.Run(v, func(b *testing.B) {
+			prev, _ := SetVariant(v)
+			defer SetVariant(prev)
+			l := NewMicroLoop32()
+			cpu0 := cpuSeconds()
+			for b.Loop() {
+				l.Run()
+			}
+			reportFlops(b, l.Flops(), cpu0)
+		})
+	}
+}
+
+// BenchmarkKernelPeak calls the float micro-kernels on L1-resident packed
+// panels (kc = 256), the ceiling for the blocked driver.
+func BenchmarkKernelPeak(b *testing.B) {
+	for _, v := range variants {
+		if !v.supported {
+			continue
+		}
+		b.Run(v.name+"/f64", func(b *testing.B) { kernelPeak(b, &v.f64) })
+		b.Run(v.name+"/f32", func(b *testing.B) { kernelPeak(b, &v.f32) })
+	}
+}
+
+func kernelPeak[T Scalar](b *testing.B, kb *kernelInfo[T]) {
+	const kc = 256
+	a := make([]T, kb.mr*kc)
+	bb := make([]T, kb.nr*kc)
+	c := make([]T, kb.mr*kb.nr)
+	for i := range a {
+		a[i] = 1
+	}
+	for i := range bb {
+		bb[i] = 1
+	}
+	cpu0 := cpuSeconds()
+	for b.Loop() {
+		kb.kern(kc, a, bb, c, kb.mr, 1, 1, true)
+	}
+	reportFlops(b, 2*kb.mr*kb.nr*kc, cpu0)
+}

@@ -1,0 +1,65 @@
+//go:build amd64 && !purego
+
+package gemm
+
+import (
+	"fmt"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+)
+
+func BenchmarkKernelShapes(b *testing.B) {
+	if !cpu.X86.HasAVX512F {
+		b.Skip("no AVX-512")
+	}
+	f64 := map[string]kernelInfo[float64]{
+		"16x14": asmInfo(kernF64Avx512x16x14, 16, 14, 256, 240, 3752),
+		"24x8":  asmInfo(kernF64Avx512x24x8, 24, 8, 256, 240, 3752),
+	}
+	f32 := map[string]kernelInfo[float32]{
+		"32x14": asmInfo(kernF32Avx512x32x14, 32, 14, 256, 240, 3752),
+		"48x8":  asmInfo(kernF32Avx512x48x8, 48, 8, 256, 240, 3752),
+	}
+	for name, kb := range f64 {
+		b.Run("f64/"+name, func(b *testing.B) { kernelPeak(b, &kb) })
+	}
+	for name, kb := range f32 {
+		b.Run("f32/"+name, func(b *testing.B) { kernelPeak(b, &kb) })
+	}
+	// Blocking sweep on full products (use -bench KernelShapes/sweep).
+	for _, n := range []int{256, 512, 1024} {
+		for name, kb := range f64 {
+			for _, kc := range []int{192, 256, 384} {
+				for _, mc := range []int{96, 144, 240} {
+					kb := kb
+					kb.kc, kb.mc = kc, mc-mc%kb.mr
+					b.Run(fmt.Sprintf("sweep/f64/%s/n%d/kc%d/mc%d", name, n, kc, kb.mc), func(b *testing.B) {
+						sweep(b, &kb, n)
+					})
+				}
+			}
+		}
+		for name, kb := range f32 {
+			for _, kc := range []int{256, 384, 512} {
+				for _, mc := range []int{192, 288, 480} {
+					kb := kb
+					kb.kc, kb.mc = kc, mc-mc%kb.mr
+					b.Run(fmt.Sprintf("sweep/f32/%s/n%d/kc%d/mc%d", name, n, kc, kb.mc), func(b *testing.B) {
+						sweep(b, &kb, n)
+					})
+				}
+			}
+		}
+	}
+}
+
+// sweep times an n×n×n product with the given kernel and blocking.
+func sweep[T float32 | float64](b *testing.B, kb *kernelInfo[T], n int) {
+	saved := activeVariant()
+	defer active.Store(saved)
+	v := *saved
+	*kernelFor[T](&v) = *kb
+	active.Store(&v)
+	benchGemm[T](b, nil, n, n, n, false, false)
+}
