@@ -20,35 +20,45 @@ import (
 //	job    -> idle    the worker finished the part (Store, after clearing it)
 //	idle   -> parked  the worker's spin window ran out (CAS)
 //	parked -> job     the caller posts a part and sends a wake-up token
+//	idle   -> yield   the worker yields its processor once (CAS), and back
+//	yield  -> job     the caller posts a part while the worker yields
 //	any    -> stop    the crew is shut down (only while no part is posted)
+//
+// Only idle means the worker is polling; a caller that posts to a parked
+// or yielding worker yields its own processor while it waits for the part.
 const (
 	stIdle uint32 = iota
 	stJob
 	stParked
+	stYield
 	stStop
 )
 
-// Spin loop pacing: the clock is read every clockEvery polls, and an idle
-// worker yields its processor every yieldEvery, so other goroutines queued
-// on that processor still run while the worker waits for parts.
+// Poll loop pacing: the clock is read every clockEvery polls. A caller
+// that waits for a part longer than joinPatience starts yielding.
+//
+// An idle worker does not yield while it spins: a yield puts it on the
+// global run queue, from where the caller's own processor may pick it up,
+// and the two goroutines then share one processor while the other sleeps.
+// The spin window bounds how long it holds its processor.
 const (
-	clockEvery = 64
-	yieldEvery = 2 * time.Microsecond
+	clockEvery   = 64
+	joinPatience = 50 * time.Microsecond
 )
 
 // worker is one parked-or-spinning goroutine of a crew. The fields after
 // state are written by the caller before it posts a part and by the worker
-// before it marks the part done; the atomic state orders those writes.
+// before it marks the part done; the atomic state orders those writes. All
+// of them share one cache line, so a hand-off moves a single line each way,
+// and the padding keeps other data off it.
 type worker struct {
-	state atomic.Uint32
-	_     [60]byte // keep the polled word on its own cache line
-
-	task     par.Task
+	state    atomic.Uint32
 	part     int
 	parts    int
+	task     par.Task
 	panicked *PanicError
 	wake     chan struct{} // capacity 1: one token per park
-	_        [64]byte
+	_        [128 - 56]byte
 }
 
 // crew is the set of workers behind a team of width len(workers)+1. A crew
@@ -56,6 +66,7 @@ type worker struct {
 // dedicated crew lives and dies with its team.
 type crew struct {
 	workers []*worker
+	woke    bool // the Run in progress posted to a worker that was not polling
 	spin    time.Duration
 	lock    bool
 	onStart func(int)
@@ -130,10 +141,22 @@ func (c *crew) work(w *worker, id int, first bool) {
 		c.started.Done()
 	}
 	for {
-		if w.await(c.spin) == stStop {
+		st, parked := w.await(c.spin)
+		if st == stStop {
 			return
 		}
 		w.runPart(c, id)
+		if parked {
+			// A woken worker often starts on the caller's processor, with
+			// the caller queued behind it; yield once so the caller is not
+			// kept waiting for this worker's spin window. While yielding
+			// the worker is not polling, and says so (idle -> yield), so a
+			// caller that posts meanwhile knows to yield while it waits.
+			if w.state.CompareAndSwap(stIdle, stYield) {
+				runtime.Gosched()
+				w.state.CompareAndSwap(stYield, stIdle)
+			}
+		}
 	}
 }
 
@@ -147,36 +170,30 @@ func (c *crew) runHook(id int) {
 	c.onStart(id)
 }
 
-// await returns the worker's next state other than idle: job or stop. It
-// busy-polls for spin, then parks until the caller posts a part.
-func (w *worker) await(spin time.Duration) uint32 {
+// await returns the worker's next state other than idle, job or stop, and
+// whether it parked on the way. It busy-polls for spin, then parks until
+// the caller posts a part.
+func (w *worker) await(spin time.Duration) (state uint32, parked bool) {
 	if s := w.state.Load(); s != stIdle {
-		return s
+		return s, false
 	}
 	if spin > 0 {
 		start := time.Now()
-		lastYield := time.Duration(0)
 		for i := 1; ; i++ {
 			if s := w.state.Load(); s != stIdle {
-				return s
+				return s, false
 			}
-			if i%clockEvery == 0 {
-				el := time.Since(start)
-				if el >= spin {
-					break
-				}
-				if el-lastYield >= yieldEvery {
-					lastYield = el
-					runtime.Gosched()
-				}
+			if i%clockEvery == 0 && time.Since(start) >= spin {
+				break
 			}
-			spinPause(8)
+			spinPause(1)
 		}
 	}
 	if w.state.CompareAndSwap(stIdle, stParked) {
 		<-w.wake
+		return w.state.Load(), true
 	}
-	return w.state.Load()
+	return w.state.Load(), false
 }
 
 // runPart runs the posted part and marks it done. A panic is recovered and
@@ -204,24 +221,43 @@ func (w *worker) done(c *crew, id int, returned *bool) {
 }
 
 // post hands part of parts of t to the worker and wakes it if it parked.
-// The worker must be idle or parked (no part of it outstanding).
-func (w *worker) post(t par.Task, part, parts int) {
+// It reports whether the worker was not polling (parked or yielding), so
+// that the caller yields while it waits. No part of the worker may be
+// outstanding.
+func (w *worker) post(t par.Task, part, parts int) (asleep bool) {
 	w.task, w.part, w.parts = t, part, parts
-	if w.state.Swap(stJob) == stParked {
+	switch w.state.Swap(stJob) {
+	case stParked:
 		w.wake <- struct{}{}
+		return true
+	case stYield:
+		return true
 	}
+	return false
 }
 
-// join waits until the worker has finished its posted part. It polls: if
-// the worker was parked, this includes the wake-up latency.
-func (w *worker) join() {
+// join waits until the worker has finished its posted part, by polling.
+// If the worker was not polling when the part was posted (woke), or once the wait outlasts
+// joinPatience, the poll yields the processor every few polls: a woken
+// worker is often queued on the caller's own processor, and a long wait
+// should not starve other goroutines. Yielding while a hot worker answers
+// would only invite the two goroutines to trade places, so it is not done
+// before then.
+func (w *worker) join(woke bool) {
+	var start time.Time
 	for i := 1; w.state.Load() == stJob; i++ {
 		if i%clockEvery == 0 {
-			// Let a worker that was woken onto this processor run here.
-			runtime.Gosched()
-		} else {
-			spinPause(8)
+			if woke {
+				runtime.Gosched()
+				continue
+			}
+			if i == clockEvery {
+				start = time.Now()
+			} else if time.Since(start) > joinPatience {
+				woke = true
+			}
 		}
+		spinPause(1)
 	}
 }
 

@@ -95,8 +95,11 @@ func (t *Team) Run(task par.Task, parts int) {
 	}
 	c := t.crew
 	defer t.end(c, parts)
+	c.woke = false
 	for p := 1; p < parts; p++ {
-		c.workers[p-1].post(task, p, parts)
+		if c.workers[p-1].post(task, p, parts) {
+			c.woke = true
+		}
 	}
 	task.RunPart(0, parts)
 }
@@ -107,7 +110,7 @@ func (t *Team) end(c *crew, parts int) {
 	var pe *PanicError
 	for p := 1; p < parts; p++ {
 		w := c.workers[p-1]
-		w.join()
+		w.join(c.woke)
 		if w.panicked != nil {
 			if pe == nil {
 				pe = w.panicked

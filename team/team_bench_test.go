@@ -1,0 +1,122 @@
+package team
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+type emptyTask struct{}
+
+func (emptyTask) RunPart(part, parts int) {}
+
+// BenchmarkNewCached measures New+Close of a default width-2 team, which
+// takes its worker from the process cache and gives it back.
+func BenchmarkNewCached(b *testing.B) {
+	mustNew(b, Threads(2)).Close() // warm the cache
+	st0 := ReadCacheStats()
+	for b.Loop() {
+		tm, err := New(Threads(2))
+		if err != nil {
+			b.Fatal(err)
+		}
+		tm.Close()
+	}
+	if st := ReadCacheStats(); st.Spawned != st0.Spawned {
+		b.Fatalf("cached New spawned %d workers", st.Spawned-st0.Spawned)
+	}
+}
+
+// BenchmarkNewDedicated measures New+Close of a width-2 team that owns its
+// worker: start a goroutine, wait for its hook, stop and join it.
+func BenchmarkNewDedicated(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		opt  Option
+	}{
+		{"OnStart", OnStart(func(int) {})},
+		{"LockOSThread", LockOSThread()},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				tm, err := New(Threads(2), c.opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tm.Close()
+			}
+		})
+	}
+}
+
+// BenchmarkRunEmpty measures a fork-join of an empty task from outside the
+// team: the dispatch cost alone. The Spin0 variants pay a wake-up per Run.
+func BenchmarkRunEmpty(b *testing.B) {
+	for _, c := range []struct {
+		width int
+		spin  time.Duration
+	}{{1, DefaultSpin}, {2, DefaultSpin}, {2, 0}} {
+		name := fmt.Sprintf("width=%d", c.width)
+		if c.spin == 0 {
+			name += "/Spin0"
+		}
+		b.Run(name, func(b *testing.B) {
+			tm := mustNew(b, Threads(c.width), Spin(c.spin))
+			defer tm.Close()
+			var task emptyTask
+			tm.Run(task, c.width)
+			for b.Loop() {
+				tm.Run(task, c.width)
+			}
+		})
+	}
+}
+
+// nestedBench runs b.N inner Runs from inside part 0 of one outer Run, so
+// every inner Run takes the inline path.
+type nestedBench struct {
+	tm *Team
+	b  *testing.B
+}
+
+func (n *nestedBench) RunPart(part, parts int) {
+	if part != 0 {
+		return
+	}
+	var task emptyTask
+	for n.b.Loop() {
+		n.tm.Run(task, 2)
+	}
+}
+
+// BenchmarkRunNested measures a Run issued from inside a part of the same
+// team: the busy flag sends it inline.
+func BenchmarkRunNested(b *testing.B) {
+	tm := mustNew(b, Threads(2))
+	defer tm.Close()
+	tm.Run(&nestedBench{tm: tm, b: b}, 2)
+}
+
+// BenchmarkRunLatency times every Run of an empty task on a width-2 team
+// and reports the median and 99th percentile, which on a shared machine say
+// more about the hand-off than the mean: a worker whose OS thread was
+// descheduled inflates the mean but not the median.
+func BenchmarkRunLatency(b *testing.B) {
+	for _, spin := range []time.Duration{DefaultSpin, 0} {
+		b.Run(fmt.Sprintf("spin=%v", spin), func(b *testing.B) {
+			tm := mustNew(b, Threads(2), Spin(spin))
+			defer tm.Close()
+			var task emptyTask
+			var lat []time.Duration
+			for b.Loop() {
+				s := time.Now()
+				tm.Run(task, 2)
+				lat = append(lat, time.Since(s))
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns")
+		})
+	}
+}
