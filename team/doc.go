@@ -15,7 +15,7 @@
 // [1, MaxThreads]; a bad width is an error from [New], never a silent
 // default. Run clamps parts to [1, Width]; a width-1 team has no workers and
 // runs everything on the caller. A width above GOMAXPROCS is allowed but
-// makes workers share processors.
+// makes workers, which spin while idle, compete for processors.
 //
 // # The process cache
 //

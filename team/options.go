@@ -70,8 +70,9 @@ func (c *config) dedicated() bool {
 
 // Threads sets the width of the team: the number of goroutines, the caller
 // included, that a Run can use. The default is runtime.GOMAXPROCS(0). A width
-// above GOMAXPROCS is allowed (workers then share processors). n must lie in
-// [1, MaxThreads]; anything else makes New fail with [ErrThreads].
+// above GOMAXPROCS is allowed but wasteful: spinning workers then hold
+// processors that other workers of the same Run are queued for. n must lie
+// in [1, MaxThreads]; anything else makes New fail with [ErrThreads].
 func Threads(n int) Option {
 	return func(c *config) {
 		c.threads = n

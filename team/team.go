@@ -1,6 +1,8 @@
 package team
 
 import (
+	"runtime"
+
 	"github.com/tenferro-go/tenferro/internal/par"
 )
 
@@ -23,6 +25,7 @@ type Team struct {
 	width     int
 	dedicated bool
 	crew      *crew // nil for width 1 and after Close
+	cleanup   runtime.Cleanup
 }
 
 // New builds a team. With default settings (no [OnStart], [Labels] or
@@ -48,18 +51,38 @@ func New(opts ...Option) (*Team, error) {
 	if t.width == 1 {
 		return t, nil
 	}
+	var c *crew
 	if !t.dedicated {
-		if c := cacheGet(t.width); c != nil {
-			t.crew = c
-			return t, nil
+		c = cacheGet(t.width)
+	}
+	if c == nil {
+		var err error
+		if c, err = newCrew(t.width, &cfg, t.dedicated); err != nil {
+			return nil, err
 		}
 	}
-	c, err := newCrew(t.width, &cfg, t.dedicated)
-	if err != nil {
-		return nil, err
-	}
 	t.crew = c
+	// Safety net: a team dropped without Close still lets go of its
+	// workers once it is collected. Close cancels this.
+	t.cleanup = runtime.AddCleanup(t, dropCrew, crewRef{c, t.dedicated})
 	return t, nil
+}
+
+// crewRef is what the cleanup of an unclosed team needs: the crew, and
+// whether it goes back to the cache.
+type crewRef struct {
+	c         *crew
+	dedicated bool
+}
+
+// dropCrew disposes of the crew of a team that was collected unclosed.
+// No Run can be in progress (it would keep the team reachable).
+func dropCrew(r crewRef) {
+	if r.dedicated {
+		r.c.stop()
+		return
+	}
+	cachePut(r.c)
 }
 
 // Width is the number of goroutines, the caller included, that a Run can
@@ -140,7 +163,9 @@ func runInline(task par.Task, parts int) {
 //
 // A default-setting team gives its workers back to the process cache
 // (stopping them if the cache already holds enough of that width); a
-// dedicated team stops its workers and waits until they have exited. If a
+// dedicated team stops its workers and waits until they have exited. A team
+// that becomes unreachable without Close is closed (without waiting) when
+// the garbage collector finds it, but that is a safety net only. If a
 // Run is in progress, Close marks the team closed and returns at once; the
 // Run in progress releases the workers when its parts end.
 func (t *Team) Close() error {
@@ -157,6 +182,7 @@ func (t *Team) release() {
 	if c == nil {
 		return
 	}
+	t.cleanup.Stop()
 	if t.dedicated {
 		c.stop()
 		c.exited.Wait()

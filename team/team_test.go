@@ -574,3 +574,51 @@ func (n *nestedAllocTask) RunPart(part, parts int) {
 		n.tm.Run(n.inner, 2)
 	}
 }
+
+func TestUnclosedTeamIsCollected(t *testing.T) {
+	before := liveWorkers.Load()
+	func() {
+		tm := mustNew(t, Threads(3), OnStart(func(int) {}))
+		tm.Run(emptyTask{}, 3)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for liveWorkers.Load() != before && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if got := liveWorkers.Load(); got != before {
+		t.Fatalf("dropped dedicated team: %d workers still live", got-before)
+	}
+}
+
+// TestCloseWhileRunning closes a team from one goroutine while another
+// runs tasks on it: every Run completes with every part once.
+func TestCloseWhileRunning(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		opts := []Option{Threads(3)}
+		if i%2 == 1 {
+			opts = append(opts, Spin(0))
+		}
+		tm := mustNew(t, opts...)
+		task := newCountTask(3)
+		task.parts = 3
+		done := make(chan string)
+		go func() {
+			for r := 0; r < 200; r++ {
+				tm.Run(task, 3)
+				for p := 0; p < 3; p++ {
+					if n := task.hits[p].Swap(0); n != 1 {
+						done <- fmt.Sprintf("run %d: part %d ran %d times", r, p, n)
+						return
+					}
+				}
+			}
+			done <- ""
+		}()
+		time.Sleep(time.Duration(i*10) * time.Microsecond)
+		tm.Close()
+		if msg := <-done; msg != "" {
+			t.Fatal(msg)
+		}
+	}
+}
