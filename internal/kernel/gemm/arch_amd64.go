@@ -55,16 +55,16 @@ func archVariants() []*variant {
 		supported: cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ,
 		f64:       asmInfo(kernF64Avx512x24x8, 24, 8, 256, 144, 4096),
 		f32:       asmInfo(kernF32Avx512x32x14, 32, 14, 384, 288, 3752),
-		c64:       complexKernel[complex64](),
-		c128:      complexKernel[complex128](),
 	}
 	avx2 := &variant{
 		name:      "avx2",
 		supported: cpu.X86.HasAVX2 && cpu.X86.HasFMA,
 		f64:       asmInfo(kernF64Avx2x8x6, 8, 6, 256, 144, 4080),
 		f32:       asmInfo(kernF32Avx2x16x6, 16, 6, 384, 288, 4080),
-		c64:       complexKernel[complex64](),
-		c128:      complexKernel[complex128](),
+	}
+	for _, v := range []*variant{avx512, avx2} {
+		v.c64 = complex1M[complex64](v.f32)
+		v.c128 = complex1M[complex128](v.f64)
 	}
 	return []*variant{avx512, avx2}
 }

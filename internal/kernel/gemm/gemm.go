@@ -195,21 +195,29 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 	}
 	mc := min(kb.mc, (m+mr-1)/mr*mr)
 	nc := min(kb.nc, (n+nr-1)/nr*nr)
-	abuf := typedBuf[T](&w.a, mc*kc)
+	as := max(1, kb.aScale)
+	pA, pB := kb.packA, kb.packB
+	if pA == nil {
+		pA = packA[T]
+	}
+	if pB == nil {
+		pB = packB[T]
+	}
+	abuf := typedBuf[T](&w.a, mc*kc*as)
 	bbuf := typedBuf[T](&w.b, kc*nc)
 	tile := typedBuf[T](&w.tile, mr*nr)
 	for jc := 0; jc < n; jc += nc {
 		ncb := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kc {
 			kcb := min(kc, k-pc)
-			packB(bbuf, b, pc, kcb, jc, ncb, nr)
+			pB(bbuf, b, pc, kcb, jc, ncb, nr)
 			betaEff, loadC := beta, beta != 0
 			if pc > 0 {
 				betaEff, loadC = 1, true
 			}
 			for ic := 0; ic < m; ic += mc {
 				mcb := min(mc, m-ic)
-				packA(abuf, a, ic, mcb, pc, kcb, mr)
+				pA(abuf, a, ic, mcb, pc, kcb, mr)
 				macroKernel(kb, kcb, mcb, ncb, abuf, bbuf, tile, alpha, betaEff, loadC, c.shift(ic, jc))
 			}
 		}
@@ -221,13 +229,14 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf, bbuf, tile []T, alpha, beta T, loadC bool, c Mat[T]) {
 	mr, nr := kb.mr, kb.nr
 	kern := kb.kern
-	direct := c.RS == 1 && c.CS >= mr
+	as := max(1, kb.aScale)
+	direct := c.RS == 1 && c.CS >= mr && (!kb.realScalars || isRealScalar(alpha) && isRealScalar(beta))
 	for jr := 0; jr < ncb; jr += nr {
 		nrb := min(nr, ncb-jr)
 		bp := bbuf[jr*kcb:]
 		for ir := 0; ir < mcb; ir += mr {
 			mrb := min(mr, mcb-ir)
-			ap := abuf[ir*kcb:]
+			ap := abuf[ir*kcb*as:]
 			off := c.Off + ir*c.RS + jr*c.CS
 			if direct && mrb == mr && nrb == nr {
 				kern(kcb, ap, bp, c.Data[off:off+(nr-1)*c.CS+mr], c.CS, alpha, beta, loadC)

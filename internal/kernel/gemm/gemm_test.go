@@ -265,6 +265,18 @@ func TestAllocs(t *testing.T) {
 		if got := testing.AllocsPerRun(20, func() { Gemm(&ws, r, m, n, k, 1.5, a, b, 0.5, c) }); got != 0 {
 			t.Errorf("threshold %d: Gemm with runner allocates %v per call", th, got)
 		}
+		if got := testing.AllocsPerRun(20, func() { GemmBatched(&ws, r, m, n, k, 3, 1.5, a, 0, b, 0, 0.5, c, 0) }); got != 0 {
+			t.Errorf("threshold %d: GemmBatched allocates %v per call", th, got)
+		}
+	}
+	rz := func() complex128 { return randScalar[complex128](rng) }
+	za := makeMat(m, k, colMajor, rz)
+	zb := makeMat(k, n, strided, rz)
+	zc := makeMat(m, n, colMajor, rz)
+	alpha, beta := complex(1.5, -0.5), complex(0.25, 1)
+	Gemm(&ws, r, m, n, k, alpha, za, zb, beta, zc)
+	if got := testing.AllocsPerRun(20, func() { Gemm(&ws, r, m, n, k, alpha, za, zb, beta, zc) }); got != 0 {
+		t.Errorf("complex128 Gemm allocates %v per call", got)
 	}
 }
 

@@ -21,6 +21,13 @@ type kernelInfo[T Scalar] struct {
 	mr, nr     int
 	kc, mc, nc int
 	kern       microKernel[T]
+	// Optional: packers for a kernel-specific panel layout (nil means
+	// packA/packB), the packed-A panel size as a multiple of mr*kc (0 means
+	// 1), and whether kern accepts only real alpha and beta.
+	packA       func(dst []T, a Mat[T], i0, mc, p0, kc, mr int)
+	packB       func(dst []T, b Mat[T], p0, kc, j0, nc, nr int)
+	aScale      int
+	realScalars bool
 }
 
 // variant is a complete set of kernels for the four dtypes.
