@@ -86,12 +86,17 @@ func dropCrew(r crewRef) {
 }
 
 // Width is the number of goroutines, the caller included, that a Run can
-// use. It does not change, not even after Close.
-func (t *Team) Width() int { return t.width }
+// use. It does not change, not even after Close. A nil *Team has width 1.
+func (t *Team) Width() int {
+	if t == nil {
+		return 1
+	}
+	return t.width
+}
 
 // Dedicated reports whether the team was built with a non-default setting
 // and therefore owns its workers instead of sharing the process cache.
-func (t *Team) Dedicated() bool { return t.dedicated }
+func (t *Team) Dedicated() bool { return t != nil && t.dedicated }
 
 // Run calls task.RunPart(p, parts) exactly once for every p in [0, parts)
 // and returns when all have returned. parts is first clamped to
@@ -102,13 +107,17 @@ func (t *Team) Dedicated() bool { return t.dedicated }
 // Run runs every part inline on the calling goroutine, in order, when
 // parts is 1, when the team is closed, or when the team is already running
 // a task (a Run from inside a part, or from another goroutine at the same
-// time). It therefore never deadlocks.
+// time). It therefore never deadlocks. A nil *Team runs inline too.
 //
 // Run allocates nothing. After part 0 it waits by polling for the workers'
 // parts; a worker that had parked takes a wake-up to start, and Run waits
 // for it. If a part other than 0 panics, Run waits for the remaining parts
 // and re-panics on the caller with a *[PanicError].
 func (t *Team) Run(task par.Task, parts int) {
+	if t == nil {
+		runInline(task, min(parts, 1))
+		return
+	}
 	if parts > t.width {
 		parts = t.width
 	}
@@ -159,7 +168,8 @@ func runInline(task par.Task, parts int) {
 }
 
 // Close closes the team and always returns nil; closing again is a no-op
-// that returns nil. A closed team keeps its Width and runs every Run inline.
+// that returns nil, as is closing a nil *Team. A closed team keeps its Width
+// and runs every Run inline.
 //
 // A default-setting team gives its workers back to the process cache
 // (stopping them if the cache already holds enough of that width); a
@@ -169,7 +179,7 @@ func runInline(task par.Task, parts int) {
 // Run is in progress, Close marks the team closed and returns at once; the
 // Run in progress releases the workers when its parts end.
 func (t *Team) Close() error {
-	if t.state.close() {
+	if t != nil && t.state.close() {
 		t.release()
 	}
 	return nil

@@ -438,3 +438,14 @@ func (n *nestedAllocTask) RunPart(part, parts int) {
 
 // TestCloseWhileRunning closes a team from one goroutine while another
 // runs tasks on it: every Run completes with every part once.
+
+func TestNilTeam(t *testing.T) {
+	var tm *Team
+	task := newCountTask(3)
+	task.parts = 1
+	tm.Run(task, 3)
+	task.check(t, 1, "nil team")
+	if tm.Width() != 1 || tm.Dedicated() || tm.Close() != nil {
+		t.Fatalf("nil team: Width %d Dedicated %v", tm.Width(), tm.Dedicated())
+	}
+}
