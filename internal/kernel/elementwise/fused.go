@@ -1,0 +1,277 @@
+package elementwise
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/par"
+)
+
+// OpCode is an instruction of a fused element-wise program.
+type OpCode uint8
+
+// The instructions of a fused program run on a stack of values, one value
+// per element of the output. Binary instructions pop b then a and push
+// a op b.
+const (
+	Load      OpCode = iota // push in[Arg]
+	Const                   // push Scalar
+	AddOp                   // push a + b
+	SubOp                   // push a - b
+	MulOp                   // push a * b
+	NegOp                   // top = -top
+	ConjOp                  // top = conj(top) (identity on reals)
+	ScaleBy                 // top = Scalar * top
+	AddScalar               // top = top + Scalar
+)
+
+// Instr is one instruction of a fused program. Arg is the input index of
+// Load; Scalar the constant of Const, ScaleBy and AddScalar.
+type Instr[T strided.Scalar] struct {
+	Op     OpCode
+	Arg    int
+	Scalar T
+}
+
+// Limits of fused programs.
+const (
+	MaxInputs = strided.MaxOps - 1 // inputs of one program
+	MaxStack  = 8                  // stack depth of one program
+	// EvalBlock is the number of elements evaluated per instruction
+	// dispatch.
+	EvalBlock = 256
+)
+
+// Scratch holds the evaluation stacks of Eval so that repeated evaluation
+// allocates nothing once the scratch has grown. A Scratch is used by one
+// call at a time; the zero value is ready to use.
+type Scratch[T strided.Scalar] struct {
+	buf []T
+}
+
+// Check validates prog for nin inputs: every Load names an input in [0,
+// nin), no instruction pops an empty stack, the depth stays within MaxStack
+// and exactly one value remains. It returns the maximum depth.
+func Check[T strided.Scalar](prog []Instr[T], nin int) (depth int, err error) {
+	if nin > MaxInputs {
+		return 0, fmt.Errorf("elementwise.Eval: %d inputs, at most %d supported", nin, MaxInputs)
+	}
+	sp := 0
+	for i, in := range prog {
+		need, push := 0, 0
+		switch in.Op {
+		case Load:
+			if in.Arg < 0 || in.Arg >= nin {
+				return 0, fmt.Errorf("elementwise.Eval: instruction %d loads input %d, expected 0 <= input < %d", i, in.Arg, nin)
+			}
+			push = 1
+		case Const:
+			push = 1
+		case AddOp, SubOp, MulOp:
+			need, push = 2, 1
+		case NegOp, ConjOp, ScaleBy, AddScalar:
+			need, push = 1, 1
+		default:
+			return 0, fmt.Errorf("elementwise.Eval: instruction %d has unknown op %d", i, in.Op)
+		}
+		if sp < need {
+			return 0, fmt.Errorf("elementwise.Eval: instruction %d (op %d) needs %d operands, stack has %d", i, in.Op, need, sp)
+		}
+		sp += push - need
+		if sp > MaxStack {
+			return 0, fmt.Errorf("elementwise.Eval: instruction %d exceeds the stack depth %d", i, MaxStack)
+		}
+		depth = max(depth, sp)
+	}
+	if sp != 1 {
+		return 0, fmt.Errorf("elementwise.Eval: program leaves %d values, expected 1", sp)
+	}
+	return depth, nil
+}
+
+type evalTask[T strided.Scalar] struct {
+	l     strided.Layout
+	prog  []Instr[T]
+	d     []T
+	in    [MaxInputs][]T
+	buf   []T
+	depth int
+	split int
+}
+
+func (t *evalTask[T]) RunPart(p, parts int) {
+	l := t.l
+	lo, hi := par.Split(l.Shape[t.split], p, parts)
+	if lo == hi {
+		return
+	}
+	l.Restrict(t.split, lo, hi)
+	w := t.depth * EvalBlock
+	evalRun(&l, t.prog, t.d, &t.in, t.buf[p*w:(p+1)*w])
+}
+
+var evalPools [4]sync.Pool
+
+// Eval sets dst[i] = prog(in[0][i], ..., in[n-1][i]) for every multi-index i
+// of shape in one pass: the program runs on blocks of up to EvalBlock
+// elements gathered from the strided inputs (which may broadcast by zero
+// strides) into s, and the result is scattered into dst. prog is checked
+// first (see Check); the views are the caller's to validate (package
+// comment). dst may coincide exactly with an input but must not otherwise
+// overlap one. Steady-state calls allocate nothing.
+func Eval[T strided.Scalar](r par.Runner, s *Scratch[T], prog []Instr[T], shape []int, dst strided.Ref[T], in []strided.Ref[T]) error {
+	depth, err := Check(prog, len(in))
+	if err != nil {
+		return err
+	}
+	var l strided.Layout
+	if !l.Init(shape) {
+		return fmt.Errorf("elementwise.Eval: shape %v has more than %d extents other than 1", shape, strided.MaxRank)
+	}
+	if l.Empty {
+		return nil
+	}
+	l.Add(dst.Off, dst.Strides)
+	for _, x := range in {
+		l.Add(x.Off, x.Strides)
+	}
+	l.Normalize()
+	split := l.SplitDim(0)
+	parts := 1
+	if split >= 0 {
+		parts = strided.Parts(r, (1+len(in))*l.Size()*strided.ElemSize[T](), ParallelBytes, l.Shape[split])
+	}
+	w := depth * EvalBlock
+	if len(s.buf) < parts*w {
+		s.buf = make([]T, parts*w)
+	}
+	if parts <= 1 {
+		var data [MaxInputs][]T
+		for i, x := range in {
+			data[i] = x.Data
+		}
+		evalRun(&l, prog, dst.Data, &data, s.buf[:w])
+		return nil
+	}
+	pool := &evalPools[strided.Kind[T]()]
+	t, _ := pool.Get().(*evalTask[T])
+	if t == nil {
+		t = new(evalTask[T])
+	}
+	t.l, t.prog, t.d, t.buf, t.depth, t.split = l, prog, dst.Data, s.buf, depth, split
+	for i, x := range in {
+		t.in[i] = x.Data
+	}
+	r.Run(t, parts)
+	*t = evalTask[T]{}
+	pool.Put(t)
+	return nil
+}
+
+// evalRun evaluates prog over the normalised layout l (operand 0 the
+// destination, operand 1+k input k) with stack buffer buf (depth*EvalBlock
+// elements).
+func evalRun[T strided.Scalar](l *strided.Layout, prog []Instr[T], d []T, in *[MaxInputs][]T, buf []T) {
+	if l.Rank == 0 {
+		evalBlock(l.Off[:], 1, 1, l, prog, d, in, buf)
+		return
+	}
+	n := l.Shape[0]
+	l.Outer(1, func() {
+		var off [strided.MaxOps]int
+		off = l.Cur
+		for lo := 0; lo < n; lo += EvalBlock {
+			m := min(EvalBlock, n-lo)
+			evalBlock(off[:], m, 0, l, prog, d, in, buf)
+			for o := 0; o < l.NOps; o++ {
+				off[o] += m * l.Strides[o][0]
+			}
+		}
+	})
+}
+
+// evalBlock evaluates m elements starting at operand offsets off. For rank
+// 0, unit is 1 and strides are ignored.
+func evalBlock[T strided.Scalar](off []int, m, unit int, l *strided.Layout, prog []Instr[T], d []T, in *[MaxInputs][]T, buf []T) {
+	sp := 0
+	stride := func(o int) int {
+		if unit == 1 {
+			return 1
+		}
+		return l.Strides[o][0]
+	}
+	for _, ins := range prog {
+		switch ins.Op {
+		case Load:
+			x := buf[sp*EvalBlock : sp*EvalBlock+m]
+			src, o, s := in[ins.Arg], off[1+ins.Arg], stride(1+ins.Arg)
+			switch s {
+			case 1:
+				copy(x, src[o:o+m])
+			case 0:
+				v := src[o]
+				for i := range x {
+					x[i] = v
+				}
+			default:
+				for i := range x {
+					x[i] = src[o]
+					o += s
+				}
+			}
+			sp++
+		case Const:
+			x := buf[sp*EvalBlock : sp*EvalBlock+m]
+			for i := range x {
+				x[i] = ins.Scalar
+			}
+			sp++
+		case AddOp, SubOp, MulOp:
+			sp--
+			x := buf[(sp-1)*EvalBlock : (sp-1)*EvalBlock+m]
+			y := buf[sp*EvalBlock : sp*EvalBlock+m]
+			switch ins.Op {
+			case AddOp:
+				for i := range x {
+					x[i] += y[i]
+				}
+			case SubOp:
+				for i := range x {
+					x[i] -= y[i]
+				}
+			default:
+				for i := range x {
+					x[i] *= y[i]
+				}
+			}
+		case NegOp:
+			x := buf[(sp-1)*EvalBlock : (sp-1)*EvalBlock+m]
+			for i := range x {
+				x[i] = -x[i]
+			}
+		case ConjOp:
+			conjRow(m, buf, (sp-1)*EvalBlock, 1, buf, (sp-1)*EvalBlock, 1)
+		case ScaleBy:
+			x := buf[(sp-1)*EvalBlock : (sp-1)*EvalBlock+m]
+			for i := range x {
+				x[i] *= ins.Scalar
+			}
+		case AddScalar:
+			x := buf[(sp-1)*EvalBlock : (sp-1)*EvalBlock+m]
+			for i := range x {
+				x[i] += ins.Scalar
+			}
+		}
+	}
+	x := buf[:m]
+	o, s := off[0], stride(0)
+	if s == 1 {
+		copy(d[o:o+m], x)
+		return
+	}
+	for i := range x {
+		d[o] = x[i]
+		o += s
+	}
+}
