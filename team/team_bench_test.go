@@ -120,3 +120,43 @@ func BenchmarkRunLatency(b *testing.B) {
 		})
 	}
 }
+
+// busyTask keeps each part busy for d (by the clock), like a kernel share.
+type busyTask struct{ d time.Duration }
+
+func (t *busyTask) RunPart(part, parts int) { busyFor(t.d) }
+
+func busyFor(d time.Duration) {
+	for s := time.Now(); time.Since(s) < d; {
+	}
+}
+
+// BenchmarkRunAfterGap is the measurement behind DefaultSpin. The caller
+// does gap of serial work, then runs a task whose two parts take 20 µs
+// each, and the median Run time is reported: about 20 µs when the worker
+// is still spinning, and 20 µs plus a wake-up (or the serial 40 µs, when
+// the woken worker runs after part 0 on the caller's processor) when it has
+// parked. A spin window longer than the gaps between a burst's operations
+// keeps the burst parallel; beyond about one wake-up's cost, spinning
+// longer buys little.
+func BenchmarkRunAfterGap(b *testing.B) {
+	const work = 20 * time.Microsecond
+	for _, gap := range []time.Duration{5 * time.Microsecond, 50 * time.Microsecond, 500 * time.Microsecond} {
+		for _, spin := range []time.Duration{DefaultSpin, 0} {
+			b.Run(fmt.Sprintf("gap=%v/spin=%v", gap, spin), func(b *testing.B) {
+				tm := mustNew(b, Threads(2), Spin(spin))
+				defer tm.Close()
+				task := &busyTask{d: work}
+				var lat []time.Duration
+				for b.Loop() {
+					busyFor(gap)
+					s := time.Now()
+					tm.Run(task, 2)
+					lat = append(lat, time.Since(s))
+				}
+				slices.Sort(lat)
+				b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
+			})
+		}
+	}
+}
