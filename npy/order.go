@@ -26,44 +26,74 @@ func (a *Array) ColumnMajor() any {
 }
 
 // rowToColMajor transposes src, row-major with the given shape, into a new
-// column-major slice. It assumes len(src) == product(shape).
+// column-major slice. It assumes len(src) == product(shape) and rank >= 2.
 //
 // A row-major array of shape (d0, ..., dk) is a column-major array of shape
-// (dk, ..., d0), so this is the axis-reversing permutation. The output is
-// walked in order with an odometer over axes 1..k; the innermost loop runs
-// over axis 0, whose input stride is product(d1..dk).
+// (dk, ..., d0), so this is the axis-reversing permutation. Element
+// (i0, ..., ik) moves from offset ((i0*d1 + i1)*d2 + ...)*dk + ik to
+// i0 + d0*(i1 + d1*(... + d(k-1)*ik)). The first and last axes are the
+// fastest ones of the output and the input: for every index of the middle
+// axes (an odometer) the (i0, ik) plane is transposed in square tiles, so
+// both sides are walked in cache-sized pieces.
 func rowToColMajor[T element](src []T, shape []int) []T {
 	dst := make([]T, len(src))
 	if len(src) == 0 {
 		return dst
 	}
-	k := len(shape)
-	// Row-major input strides.
-	stride := make([]int, k)
-	s := 1
-	for i := k - 1; i >= 0; i-- {
-		stride[i] = s
-		s *= shape[i]
-	}
-	idx := make([]int, k)
-	d0, s0 := shape[0], stride[0]
-	off := 0 // input offset of (0, idx[1], ..., idx[k-1])
-	for o := 0; o < len(dst); o += d0 {
-		row := dst[o : o+d0]
-		p := off
-		for i := range row {
-			row[i] = src[p]
-			p += s0
+	k := len(shape) - 1
+	d0, dk := shape[0], shape[k]
+	inS0 := len(src) / d0  // input stride of axis 0: d1*...*dk
+	outSk := len(src) / dk // output stride of axis k: d0*...*d(k-1)
+	mid := shape[1:k]
+	inStride := make([]int, len(mid))
+	outStride := make([]int, len(mid))
+	for m := range mid {
+		inStride[m], outStride[m] = 1, d0
+		for _, d := range shape[m+2:] {
+			inStride[m] *= d
 		}
-		for ax := 1; ax < k; ax++ {
-			idx[ax]++
-			off += stride[ax]
-			if idx[ax] < shape[ax] {
+		for _, d := range mid[:m] {
+			outStride[m] *= d
+		}
+	}
+	idx := make([]int, len(mid))
+	inBase, outBase := 0, 0
+	for {
+		transposeTiles(dst[outBase:], src[inBase:], d0, dk, inS0, outSk)
+		m := 0
+		for ; m < len(mid); m++ {
+			idx[m]++
+			inBase += inStride[m]
+			outBase += outStride[m]
+			if idx[m] < mid[m] {
 				break
 			}
-			off -= idx[ax] * stride[ax]
-			idx[ax] = 0
+			inBase -= idx[m] * inStride[m]
+			outBase -= idx[m] * outStride[m]
+			idx[m] = 0
+		}
+		if m == len(mid) {
+			return dst
 		}
 	}
-	return dst
+}
+
+// tile is the side of the square tiles of transposeTiles.
+const tile = 32
+
+// transposeTiles sets dst[i + j*dstStride] = src[i*srcStride + j] for
+// i < rows, j < cols, tile by tile.
+func transposeTiles[T element](dst, src []T, rows, cols, srcStride, dstStride int) {
+	for i0 := 0; i0 < rows; i0 += tile {
+		i1 := min(i0+tile, rows)
+		for j0 := 0; j0 < cols; j0 += tile {
+			j1 := min(j0+tile, cols)
+			for j := j0; j < j1; j++ {
+				d := dst[j*dstStride:]
+				for i := i0; i < i1; i++ {
+					d[i] = src[i*srcStride+j]
+				}
+			}
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"unsafe"
 )
 
 // Array is an array read from or written to a .npy file.
@@ -79,8 +80,9 @@ const chunkBytes = 1 << 20
 //
 // # Allocation
 //
-// When r is an [io.Seeker] (an *os.File, a *bytes.Reader) Read compares the
-// data size with the bytes remaining before it allocates the result. For
+// When r is an [io.Seeker] (a regular *os.File, a *bytes.Reader) Read
+// compares the data size with the bytes remaining before it allocates the
+// result. For
 // other readers it collects data in chunks of 1 MiB, so a header that lies
 // about the size makes Read allocate at most what actually arrives plus one
 // chunk before it reports ErrTruncated. Read consumes exactly the header and
@@ -141,7 +143,7 @@ func Read(r io.Reader, opts ...ReadOption) (*Array, error) {
 		return nil, readErr(ErrTooLarge, fmt.Sprintf("shape %v of %s needs %d bytes, over the limit of %d", h.shape, h.dtype, nbytes, cfg.maxBytes))
 	}
 	known := false
-	if s, isSeeker := r.(io.Seeker); isSeeker && nbytes > 0 {
+	if s, isSeeker := r.(io.Seeker); isSeeker && nbytes > 0 && regular(r) {
 		if rem, ok := remaining(s); ok {
 			if rem < nbytes {
 				return nil, readErr(ErrTruncated, fmt.Sprintf("data: shape %v of %s needs %d bytes, only %d remain", h.shape, h.dtype, nbytes, rem))
@@ -164,6 +166,19 @@ func Read(r io.Reader, opts ...ReadOption) (*Array, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// regular reports whether r's size can be trusted for the remaining-bytes
+// check: true for any io.Seeker except an *os.File that is not a regular
+// file (a pipe, a terminal or a device such as /dev/zero, whose Seek results
+// say nothing about how much can be read).
+func regular(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return true
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // remaining reports the number of bytes between the current position of s
@@ -193,9 +208,15 @@ type element interface {
 // allocated at once; otherwise data is gathered chunk by chunk.
 func readData[T element](r io.Reader, n, size int, known bool) ([]T, error) {
 	perChunk := chunkBytes / size
-	buf := make([]byte, min(n, perChunk)*size)
 	if known || n <= perChunk {
 		dst := make([]T, n)
+		if littleEndianHost {
+			if err := fill(r, asBytes(dst), 0, n*size); err != nil {
+				return nil, err
+			}
+			return dst, nil
+		}
+		buf := make([]byte, min(n, perChunk)*size)
 		for done := 0; done < n; {
 			m := min(n-done, perChunk)
 			if err := fill(r, buf[:m*size], done*size, n*size); err != nil {
@@ -207,13 +228,23 @@ func readData[T element](r io.Reader, n, size int, known bool) ([]T, error) {
 		return dst, nil
 	}
 	var chunks [][]T
+	var buf []byte
+	if !littleEndianHost {
+		buf = make([]byte, perChunk*size)
+	}
 	for done := 0; done < n; {
 		m := min(n-done, perChunk)
-		if err := fill(r, buf[:m*size], done*size, n*size); err != nil {
-			return nil, err
-		}
 		c := make([]T, m)
-		decode(c, buf[:m*size])
+		if littleEndianHost {
+			if err := fill(r, asBytes(c), done*size, n*size); err != nil {
+				return nil, err
+			}
+		} else {
+			if err := fill(r, buf[:m*size], done*size, n*size); err != nil {
+				return nil, err
+			}
+			decode(c, buf[:m*size])
+		}
 		chunks = append(chunks, c)
 		done += m
 	}
@@ -235,6 +266,22 @@ func fill(r io.Reader, b []byte, done, total int) error {
 		return &Error{Op: "read", Kind: ErrTruncated, Msg: fmt.Sprintf("data: got %d of %d bytes", done+k, total), Err: err}
 	}
 	return &Error{Op: "read", Msg: "data", Err: err}
+}
+
+// littleEndianHost reports whether the machine stores numbers
+// little-endian, as the file does; then data moves between files and slices
+// without conversion. Tests clear it to exercise the portable path.
+var littleEndianHost = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// asBytes views the memory of s as bytes. The element types are plain
+// IEEE 754 values (complex as real then imaginary part) with no padding, so
+// on a little-endian host this is exactly their .npy encoding.
+func asBytes[T element](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(z)))
 }
 
 // decode converts little-endian bytes to elements; len(src) must be

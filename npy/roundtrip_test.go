@@ -7,8 +7,10 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"testing/iotest"
 )
@@ -102,7 +104,23 @@ type plainReader struct{ r io.Reader } // hides io.Seeker
 
 func (p plainReader) Read(b []byte) (int, error) { return p.r.Read(b) }
 
-func TestRoundTrip(t *testing.T) {
+// bothPaths runs f with the host's direct byte path (on little-endian
+// machines) and with the portable element-by-element conversion.
+func bothPaths(t *testing.T, f func(t *testing.T)) {
+	native := littleEndianHost
+	defer func() { littleEndianHost = native }()
+	for _, le := range []bool{native, false} {
+		littleEndianHost = le
+		t.Run(fmt.Sprintf("direct=%v", le), f)
+		if !native {
+			break
+		}
+	}
+}
+
+func TestRoundTrip(t *testing.T) { bothPaths(t, testRoundTrip) }
+
+func testRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, dt := range allDTypes {
 		for _, shape := range testShapes {
@@ -177,7 +195,8 @@ func checkLayout(t *testing.T, name string, b []byte, dt DType, n int) {
 
 func TestColumnMajorMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	shapes := [][]int{{2, 3}, {5, 7}, {3, 1, 4}, {1, 2, 1, 3}, {2, 3, 5, 7}, {0, 3, 2}, {3, 0}, {17, 2, 3, 1, 2}}
+	shapes := [][]int{{2, 3}, {5, 7}, {3, 1, 4}, {1, 2, 1, 3}, {2, 3, 5, 7}, {0, 3, 2}, {3, 0}, {17, 2, 3, 1, 2},
+		{37, 41}, {1, 97}, {97, 1}, {33, 3, 35}, {2, 65, 3}, {70, 1, 33}, {31, 2, 2, 2, 67}}
 	for _, shape := range shapes {
 		n, _ := elementCount(shape)
 		src := randomData(rng, Float64, n).([]float64)
@@ -196,7 +215,9 @@ func TestColumnMajorMatchesReference(t *testing.T) {
 
 // TestStreamLarge reads data spanning several chunks from a stream of
 // unknown length, and from a seekable reader.
-func TestStreamLarge(t *testing.T) {
+func TestStreamLarge(t *testing.T) { bothPaths(t, testStreamLarge) }
+
+func testStreamLarge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	n := 3*chunkBytes/16 + 5
 	if testing.Short() {
@@ -252,3 +273,38 @@ func TestFiles(t *testing.T) {
 }
 
 func mathBits(f float64) uint64 { return math.Float64bits(f) }
+
+// TestPipe reads through an *os.File that cannot seek, and a truncated
+// regular file through ReadFile.
+func TestPipe(t *testing.T) {
+	var buf bytes.Buffer
+	data := []float64{1, 2, 3, 4, 5, 6}
+	if err := Write(&buf, []int{3, 2}, data); err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []int{0, 1} {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			pw.Write(buf.Bytes()[:buf.Len()-cut])
+			pw.Close()
+		}()
+		a, err := Read(pr)
+		pr.Close()
+		if cut == 0 && (err != nil || !reflect.DeepEqual(a.Data, data)) {
+			t.Fatalf("pipe: %v", err)
+		}
+		if cut == 1 && !errors.Is(err, ErrTruncated) {
+			t.Fatalf("truncated pipe: got %v", err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "short.npy")
+	if err := os.WriteFile(path, buf.Bytes()[:buf.Len()-8], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(path); !errors.Is(err, ErrTruncated) || !strings.Contains(err.Error(), "only 40 remain") {
+		t.Fatalf("truncated file: got %v", err)
+	}
+}

@@ -98,7 +98,11 @@ func writeArray(w io.Writer, shape []int, fortran bool, data any) error {
 	}
 	total := (pre + len(text) + 1 + headerAlign - 1) / headerAlign * headerAlign
 	hlen := total - pre
-	buf := make([]byte, total, max(total, min(chunkBytes, total+dt.Size()*lenOf(data))))
+	capacity := total
+	if !littleEndianHost {
+		capacity = max(total, min(chunkBytes, total+dt.Size()*lenOf(data)))
+	}
+	buf := make([]byte, total, capacity)
 	copy(buf, magic[:])
 	buf[6], buf[7] = major, 0
 	if major == 1 {
@@ -133,6 +137,18 @@ func lenOf(data any) int {
 // staging at most cap(buf) bytes at a time in buf. cap(buf) is at least 64,
 // so every round makes progress.
 func encodeTo[T element](w io.Writer, buf []byte, src []T, size int) error {
+	if littleEndianHost {
+		// The memory of src is its encoding: write the header, then src.
+		if _, err := w.Write(buf); err != nil {
+			return &Error{Op: "write", Msg: "write", Err: err}
+		}
+		if len(src) > 0 {
+			if _, err := w.Write(asBytes(src)); err != nil {
+				return &Error{Op: "write", Msg: "write", Err: err}
+			}
+		}
+		return nil
+	}
 	for {
 		room := (cap(buf) - len(buf)) / size
 		m := min(room, len(src))
