@@ -308,11 +308,11 @@ func TestExecuteTable(t *testing.T) {
 		{"ijk,jl,kl->il", [][]int{{2, 3, 4}, {3, 5}, {4, 5}}},
 		{"iij,jkk,l->il", [][]int{{3, 3, 2}, {2, 4, 4}, {2}}}, // diagonals and a pre-reduced operand
 		{"ab,ab,ab->", [][]int{{2, 3}, {2, 3}, {2, 3}}},
-		{"ij,jk->ik", [][]int{{3, 1}, {4, 5}}},               // broadcast contracted label
-		{"ij,jk->ik", [][]int{{3, 1}, {0, 5}}},               // 1 against 0
-		{"ij,jk->ik", [][]int{{0, 4}, {4, 5}}},               // empty output
-		{"...ij,...jk", [][]int{{2, 1, 3, 4}, {5, 4, 2}}},    // broadcast ellipsis
-		{"...ij,...jk->ik", [][]int{{2, 3, 4}, {2, 4, 2}}},   // summed ellipsis
+		{"ij,jk->ik", [][]int{{3, 1}, {4, 5}}},             // broadcast contracted label
+		{"ij,jk->ik", [][]int{{3, 1}, {0, 5}}},             // 1 against 0
+		{"ij,jk->ik", [][]int{{0, 4}, {4, 5}}},             // empty output
+		{"...ij,...jk", [][]int{{2, 1, 3, 4}, {5, 4, 2}}},  // broadcast ellipsis
+		{"...ij,...jk->ik", [][]int{{2, 3, 4}, {2, 4, 2}}}, // summed ellipsis
 		{"i...,...->...", [][]int{{2, 3}, {3}}},
 		{"abc,cd,de,ea->b", [][]int{{2, 3, 2}, {2, 3}, {3, 2}, {2, 2}}},
 		{"ab,bc,cd,de,ef,fa->", [][]int{{2, 3}, {3, 2}, {2, 3}, {3, 2}, {2, 3}, {3, 2}}},
@@ -320,7 +320,7 @@ func TestExecuteTable(t *testing.T) {
 	for _, c := range cases {
 		p := mustBind(t, c.s, c.shapes...)
 		data := randomData(rng, p)
-		for _, s := range []Strategy{Auto, Greedy, Optimal, RandomGreedy} {
+		for _, s := range []Strategy{Auto, Greedy, Optimal, RandomGreedy, Search} {
 			pl, err := NewPlan(p, Options{Strategy: s, Restarts: 8})
 			if err != nil {
 				t.Fatalf("%s: %v", c.s, err)

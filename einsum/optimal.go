@@ -16,7 +16,12 @@ import (
 // model. Subsets whose tensor exceeds the memory limit are excluded
 // (except the full set). It visits about 3^n/2 splits; callers cap n at
 // OptimalMax.
-func (nw *network) optimal() ([][2]int, error) {
+func (nw *network) optimal() ([][2]int, error) { return nw.dp(false) }
+
+// dp is the subset search; with connected set, only splits whose halves
+// share a label are tried (no outer products), which is much faster on
+// sparse networks and exact among paths without outer products.
+func (nw *network) dp(connected bool) ([][2]int, error) {
 	n := nw.n
 	if n <= 1 {
 		return nil, nil
@@ -61,6 +66,10 @@ func (nw *network) optimal() ([][2]int, error) {
 		return p
 	}
 	cost := make([]float64, full+1)
+	P := make([]float64, full+1) // prod of extents of R[s]
+	for i := range n {
+		P[1<<i] = prod(R[(1<<i)*W : (1<<i+1)*W])
+	}
 	split := make([]int, full+1)
 	tmp := make([]uint64, W)
 	for s := 1; s <= full; s++ {
@@ -72,7 +81,8 @@ func (nw *network) optimal() ([][2]int, error) {
 			R[s*W+w] = U[s*W+w] & (out[w] | U[c*W+w])
 		}
 		cost[s] = math.Inf(1)
-		if nw.limit > 0 && s != full && prod(R[s*W:(s+1)*W]) > nw.limit {
+		P[s] = prod(R[s*W : (s+1)*W])
+		if nw.limit > 0 && s != full && P[s] > nw.limit {
 			continue
 		}
 		low := s & -s
@@ -86,15 +96,30 @@ func (nw *network) optimal() ([][2]int, error) {
 			if !(base < best) {
 				continue
 			}
-			removed := false
+			removed, shared := false, false
 			for w := range W {
 				x := R[a*W+w] | R[b*W+w]
 				tmp[w] = x
 				if x&^R[s*W+w] != 0 {
 					removed = true
 				}
+				if R[a*W+w]&R[b*W+w] != 0 {
+					shared = true
+				}
 			}
-			f := prod(tmp)
+			if connected && !shared {
+				continue
+			}
+			var f float64
+			if P[a] > 0 && P[b] > 0 {
+				// prod(R[a] ∪ R[b]) = prod(R[a]) prod(R[b]) / prod(R[a] ∩ R[b])
+				for w := range W {
+					tmp[w] = R[a*W+w] & R[b*W+w]
+				}
+				f = P[a] * P[b] / prod(tmp)
+			} else {
+				f = prod(tmp)
+			}
 			if removed {
 				f *= 2
 			}

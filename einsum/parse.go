@@ -65,7 +65,23 @@ func labelName(v int, runes bool) string {
 // labels that occur exactly once over all operands, sorted by code point
 // (so 'A'-'Z' come before 'a'-'z'). Every output label must occur in some
 // operand.
-func Parse(subscripts string) (*Expr, error) {
+func Parse(subscripts string) (*Expr, error) { return parse(subscripts, false) }
+
+// ParseSymbols is Parse with a wider label alphabet: any rune other than
+// white space, control characters and the reserved ',', '-', '>' and '.'
+// is a label, as opt_einsum accepts. Public einsum workloads use digits,
+// '×', '÷' and even unassigned code points as labels. The implicit output
+// still sorts labels by code point.
+func ParseSymbols(subscripts string) (*Expr, error) { return parse(subscripts, true) }
+
+func isLabel(r rune, loose bool) bool {
+	if loose {
+		return !unicode.IsSpace(r) && !unicode.IsControl(r) && r != ',' && r != '-' && r != '>' && r != '.'
+	}
+	return unicode.IsLetter(r)
+}
+
+func parse(subscripts string, loose bool) (*Expr, error) {
 	e := &Expr{Runes: true}
 	var cur []int
 	curHasEll := false
@@ -87,7 +103,7 @@ func Parse(subscripts string) (*Expr, error) {
 		case r == utf8.RuneError && w <= 1:
 			return nil, synErr(i, operand, "", "invalid UTF-8")
 		case unicode.IsSpace(r):
-		case unicode.IsLetter(r):
+		case isLabel(r, loose):
 			cur = append(cur, int(r))
 		case r == '.':
 			if i+3 > n || subscripts[i:i+3] != "..." {

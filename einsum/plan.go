@@ -10,20 +10,26 @@ import (
 type Strategy int
 
 const (
-	// Auto uses Optimal for up to AutoOptimalMax operands and
-	// RandomGreedy above.
+	// Auto uses Optimal for up to AutoOptimalMax operands and Search
+	// above.
 	Auto Strategy = iota
 	// Greedy repeatedly contracts the pair that minimises
 	// size(result) - size(a) - size(b), ties by FLOPs.
 	Greedy
 	// Optimal finds a path of minimal FLOPs by dynamic programming over
 	// subsets of operands (outer products included). Above OptimalMax
-	// operands it falls back to RandomGreedy.
+	// operands it falls back to Search.
 	Optimal
 	// RandomGreedy keeps the best of the deterministic greedy path and
 	// Options.Restarts-1 randomized greedy runs (Boltzmann choice among
 	// the best candidates, seeded by Options.Seed).
 	RandomGreedy
+	// Search is the optimizer for large networks: candidates from greedy
+	// and variable-elimination heuristics with seeded random restarts,
+	// polished by subtree reconfiguration (every subtree of up to 8-9
+	// leaves re-optimized exactly). A few hundred tensors take well under
+	// a second.
+	Search
 	// Given uses Options.Path, a caller-given linear path.
 	Given
 )
@@ -35,12 +41,12 @@ const (
 	// AutoOptimalMax is the largest operand count for which Auto uses
 	// Optimal.
 	AutoOptimalMax = 10
-	// DefaultRestarts is the number of random-greedy runs when
-	// Options.Restarts is 0.
-	DefaultRestarts = 64
+	// DefaultRestarts is the number of randomized runs of RandomGreedy
+	// and Search when Options.Restarts is 0.
+	DefaultRestarts = 32
 )
 
-var strategyNames = [...]string{"auto", "greedy", "optimal", "random-greedy", "given"}
+var strategyNames = [...]string{"auto", "greedy", "optimal", "random-greedy", "search", "given"}
 
 func (s Strategy) String() string {
 	if s >= 0 && int(s) < len(strategyNames) {
@@ -50,7 +56,7 @@ func (s Strategy) String() string {
 }
 
 // ParseStrategy maps "auto", "greedy", "optimal", "random-greedy" (or
-// "random") and "given" to a Strategy.
+// "random"), "search" and "given" to a Strategy.
 func ParseStrategy(s string) (Strategy, error) {
 	for i, name := range strategyNames {
 		if s == name {
@@ -60,7 +66,7 @@ func ParseStrategy(s string) (Strategy, error) {
 	if s == "random" {
 		return RandomGreedy, nil
 	}
-	return 0, newErr("plan", ErrOption, -1, "", "unknown strategy %q (want auto, greedy, optimal, random-greedy or given)", s)
+	return 0, newErr("plan", ErrOption, -1, "", "unknown strategy %q (want auto, greedy, optimal, random-greedy, search or given)", s)
 }
 
 // Options controls NewPlan. The zero value plans with Auto, no memory
@@ -82,7 +88,8 @@ type Options struct {
 	MemoryLimit float64
 	// Seed seeds the random search; equal seeds give equal plans.
 	Seed uint64
-	// Restarts is the number of random-greedy runs (0: DefaultRestarts).
+	// Restarts is the number of candidate paths RandomGreedy and Search
+	// draw (0: DefaultRestarts).
 	Restarts int
 }
 
@@ -151,13 +158,13 @@ func NewPlan(p *Problem, opts Options) (*Plan, error) {
 	nw := newNetwork(p, opts.MemoryLimit)
 	strategy := opts.Strategy
 	if strategy == Auto {
-		strategy = RandomGreedy
+		strategy = Search
 		if nw.n <= AutoOptimalMax {
 			strategy = Optimal
 		}
 	}
 	if strategy == Optimal && nw.n > OptimalMax {
-		strategy = RandomGreedy
+		strategy = Search
 	}
 	restarts := opts.Restarts
 	if restarts == 0 {
@@ -172,6 +179,8 @@ func NewPlan(p *Problem, opts Options) (*Plan, error) {
 		ssa, err = nw.optimal()
 	case RandomGreedy:
 		ssa, err = nw.randomGreedy(restarts, opts.Seed)
+	case Search:
+		ssa, err = nw.search(restarts, opts.Seed)
 	case Given:
 		ssa, err = linearToSSA(nw.n, opts.Path)
 		if err == nil && nw.limit > 0 {

@@ -124,7 +124,7 @@ func TestStrategiesValidAndOrdered(t *testing.T) {
 		p := randomProblem(rng, n, 7, 3)
 		data := randomData(rng, p)
 		flops := map[Strategy]float64{}
-		for _, s := range []Strategy{Greedy, Optimal, RandomGreedy, Auto} {
+		for _, s := range []Strategy{Greedy, Optimal, RandomGreedy, Search, Auto} {
 			pl, err := NewPlan(p, Options{Strategy: s, Restarts: 8, Seed: uint64(trial)})
 			if err != nil {
 				t.Fatalf("%s %s: %v", p, s, err)
@@ -140,8 +140,9 @@ func TestStrategiesValidAndOrdered(t *testing.T) {
 			checkPlan(t, pl, data)
 			flops[s] = pl.Flops
 		}
-		if flops[Optimal] > flops[Greedy] || flops[Optimal] > flops[RandomGreedy] || flops[RandomGreedy] > flops[Greedy] {
-			t.Fatalf("%s: flops %v: want Optimal <= RandomGreedy <= Greedy", p, flops)
+		if flops[Optimal] > flops[Greedy] || flops[Optimal] > flops[RandomGreedy] || flops[RandomGreedy] > flops[Greedy] ||
+			flops[Optimal] > flops[Search] || flops[Auto] != flops[Optimal] {
+			t.Fatalf("%s: flops %v: want Optimal <= RandomGreedy <= Greedy, Optimal <= Search, Auto = Optimal", p, flops)
 		}
 	}
 }
@@ -217,7 +218,7 @@ func TestOptionErrors(t *testing.T) {
 			t.Errorf("%+v: %v, want ErrOption", o, err)
 		}
 	}
-	for _, name := range []string{"auto", "greedy", "optimal", "random-greedy", "given"} {
+	for _, name := range []string{"auto", "greedy", "optimal", "random-greedy", "search", "given"} {
 		s, err := ParseStrategy(name)
 		if err != nil || s.String() != name {
 			t.Errorf("ParseStrategy(%q) = %v, %v", name, s, err)
@@ -234,7 +235,7 @@ func TestMemoryLimit(t *testing.T) {
 	//   A(10x1) B(1x10) C(10x1): (AB) is 10x10; A(BC) keeps 10x1... BC is 1x1.
 	p := mustBind(t, "ij,jk,kl->il", []int{10, 1}, []int{1, 10}, []int{10, 10})
 	free, _ := NewPlan(p, Options{Strategy: Optimal})
-	for _, s := range []Strategy{Optimal, Greedy, RandomGreedy} {
+	for _, s := range []Strategy{Optimal, Greedy, RandomGreedy, Search} {
 		pl, err := NewPlan(p, Options{Strategy: s, MemoryLimit: 10})
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)
@@ -255,7 +256,7 @@ func TestMemoryLimit(t *testing.T) {
 	}
 	// No path fits: every first step makes a 100-element intermediate.
 	p2 := mustBind(t, "i,j,k->ijk", []int{10}, []int{10}, []int{10})
-	for _, s := range []Strategy{Optimal, Greedy, RandomGreedy} {
+	for _, s := range []Strategy{Optimal, Greedy, RandomGreedy, Search} {
 		if _, err := NewPlan(p2, Options{Strategy: s, MemoryLimit: 50}); !errors.Is(err, ErrMemoryLimit) {
 			t.Errorf("%s: %v, want ErrMemoryLimit", s, err)
 		}
