@@ -38,6 +38,19 @@ func ExampleRead() {
 	// Output: complex64 [2 2] true [(1+0i) (0+2i) (3+0i) (0+4i)]
 }
 
+// Row-major (C order) data is written as such, with 'fortran_order': False.
+func ExampleWriteArray() {
+	var buf bytes.Buffer
+	a := &npy.Array{Shape: []int{2, 2}, Data: []float32{1, 2, 3, 4}} // rows (1,2), (3,4)
+	if err := npy.WriteArray(&buf, a); err != nil {
+		fmt.Println(err)
+		return
+	}
+	back, _ := npy.Read(&buf)
+	fmt.Println(back.DType, back.Fortran, back.ColumnMajor())
+	// Output: float32 false [1 3 2 4]
+}
+
 // C-order data, as NumPy writes by default, converted to column-major.
 func ExampleArray_ColumnMajor() {
 	a := &npy.Array{DType: npy.Float64, Shape: []int{2, 3}, Data: []float64{

@@ -27,13 +27,15 @@ func Write(w io.Writer, shape []int, dataColMajor any) error {
 	return writeArray(w, shape, true, dataColMajor)
 }
 
-// WriteArray writes a in the order it is stored in (a.Fortran), with the
-// header padding described at [Write]. a.DType must match the type of a.Data.
+// WriteArray writes a in the order it is stored in (a.Fortran: column-major
+// data in Fortran order, otherwise row-major data in C order), with the
+// header padding described at [Write]. a.DType must match the type of
+// a.Data, or be zero to take it from a.Data.
 func WriteArray(w io.Writer, a *Array) error {
 	if a == nil {
 		return writeErr(ErrArgument, "array is nil")
 	}
-	if dt, _, ok := dtypeOf(a.Data); ok && dt != a.DType {
+	if dt, _, ok := dtypeOf(a.Data); ok && a.DType != 0 && dt != a.DType {
 		return writeErr(ErrArgument, fmt.Sprintf("DType %s does not match data of type %T", a.DType, a.Data))
 	}
 	return writeArray(w, a.Shape, a.Fortran, a.Data)

@@ -16,7 +16,8 @@ import (
 //
 // The set: a chain of 20 matrices with varied extents, an MPS inner product
 // (17 sites, physical extent 2, bonds 32-64) as a ladder network, a
-// two-layer binary MERA closed with its mirror image, two random 3-regular
+// two-layer binary MERA on 8 sites (physical extent 3, bonds up to 9)
+// closed with its mirror image, two random 3-regular
 // graph networks (20 tensors with bonds 2-4, 30 tensors with bonds 4-6),
 // and fixed diagnostics: matmul, batched matmul (batch axis last), a
 // permuted contraction, a triangle trace, an outer product and a Hadamard
