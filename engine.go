@@ -63,6 +63,9 @@ func Contiguous[T Scalar](e Engine, t *Tensor[T]) (*Tensor[T], error) {
 	if err := t.check("Contiguous", "t"); err != nil {
 		return nil, err
 	}
+	if err := checkRank("Contiguous", "t", t); err != nil {
+		return nil, err
+	}
 	if err := claim(e, "Contiguous"); err != nil {
 		return nil, err
 	}
@@ -86,6 +89,9 @@ func CopyInto[T Scalar](e Engine, dst, src *Tensor[T]) error {
 	}
 	if !equalInts(dst.shape, src.shape) {
 		return shapeError("CopyInto", "src", dst.shape, src.shape)
+	}
+	if err := checkRank("CopyInto", "src", src); err != nil {
+		return err
 	}
 	if err := checkWritable("CopyInto", dst); err != nil {
 		return err

@@ -86,3 +86,14 @@ func fmtInts(s []int) string {
 	}
 	return string(append(b, ']'))
 }
+
+// MaxRank is the largest rank the elementwise, reduction and copy
+// operations accept (matmul and einsum handle their own limits).
+const MaxRank = 32
+
+func checkRank[T Scalar](op, arg string, t *Tensor[T]) error {
+	if t.Rank() > MaxRank {
+		return newError(op, arg, "rank <= "+strconv.Itoa(MaxRank), strconv.Itoa(t.Rank()), ErrShape)
+	}
+	return nil
+}

@@ -31,6 +31,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	"github.com/tenferro-go/tenferro/internal/par"
 	"github.com/tenferro-go/tenferro/team"
 )
@@ -45,6 +46,10 @@ type Engine struct {
 	plans  *PlanCache
 	gemmWS gemm.Workspace
 	op     string // the operation holding the engine (for busy errors)
+
+	// strides is room for kernel arguments built per call (broadcast and
+	// reduction strides), so that building them allocates nothing.
+	strides [2][strided.MaxRank]int
 }
 
 var _ tf.Engine = (*Engine)(nil)
