@@ -1,0 +1,199 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/cpu"
+	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
+	"github.com/tenferro-go/tenferro/team"
+)
+
+func init() {
+	registerBench("gemm", "GEMM GFLOP/s per size against NumPy/OpenBLAS in the same run", benchGemm)
+}
+
+// gemmRow is one row of `bench gemm --json`.
+type gemmRow struct {
+	Size            int      `json:"size"`
+	DType           string   `json:"dtype"`
+	Threads         int      `json:"threads"`
+	GFlops          float64  `json:"gflops"`
+	MedianNS        int64    `json:"median_ns"`
+	Kernel          string   `json:"kernel"`
+	ReferenceGFlops *float64 `json:"reference_gflops"`
+	Ratio           *float64 `json:"ratio"`
+	Reference       string   `json:"reference,omitempty"`
+}
+
+// numpyGemmScript times numpy.matmul on n×n operands for each size and
+// prints {"<n>": gflops}. It uses C-ordered arrays: NumPy sends those
+// straight to BLAS (some Fortran-ordered out= combinations fall back to a
+// slow loop), and the cost of a GEMM does not depend on which of the two
+// equivalent layouts holds it. Input: {"sizes": [...], "dtype": "float64",
+// "budget": seconds per size}.
+const numpyGemmScript = `
+import json, sys, time
+import numpy as np
+cfg = json.load(sys.stdin)
+dt = np.dtype(cfg["dtype"])
+cplx = dt.kind == "c"
+out = {}
+rng = np.random.default_rng(1)
+for n in cfg["sizes"]:
+    def mk():
+        x = rng.random((n, n))
+        if cplx:
+            x = x + 1j * rng.random((n, n))
+        return np.ascontiguousarray(x.astype(dt))
+    a, b = mk(), mk()
+    c = np.empty((n, n), dtype=dt)
+    flops = (8 if cplx else 2) * n**3
+    np.matmul(a, b, out=c)
+    reps = max(3, int(cfg["budget"] / max(flops / 50e9, 1e-7)))
+    reps = min(reps, 2000)
+    inner = max(1, int(2e-3 / max(flops / 50e9, 1e-9)))
+    times = []
+    for _ in range(max(5, reps // inner)):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            np.matmul(a, b, out=c)
+        times.append((time.perf_counter() - t0) / inner)
+    times.sort()
+    out[str(n)] = flops / times[len(times) // 2] / 1e9
+print(json.dumps(out))
+`
+
+var numpyDType = map[tf.DType]string{tf.Float32: "float32", tf.Float64: "float64", tf.Complex64: "complex64", tf.Complex128: "complex128"}
+
+func benchGemm(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("bench gemm", stderr)
+	sizesFlag := fs.String("sizes", "32,64,128,256,512,1024,2048", "comma-separated square sizes")
+	dtFlag := fs.String("dtype", "f64", "element type: f64, f32, c64 or c128")
+	threads := fs.Int("threads", 1, "team width (1 = serial engine)")
+	asJSON := fs.Bool("json", false, "print JSON rows instead of a table")
+	noRef := fs.Bool("no-reference", false, "skip the NumPy reference")
+	budget := fs.Duration("budget", 400*time.Millisecond, "timing budget per size")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	dt, err := tf.ParseDType(*dtFlag)
+	if err != nil {
+		return fail(stderr, "bench gemm", err)
+	}
+	sizes, err := parseSizes(*sizesFlag)
+	if err != nil {
+		return fail(stderr, "bench gemm", err)
+	}
+	if *threads < 1 {
+		return fail(stderr, "bench gemm", fmt.Errorf("--threads must be >= 1, got %d", *threads))
+	}
+	e, err := benchEngineWidth(*threads)
+	if err != nil {
+		return fail(stderr, "bench gemm", err)
+	}
+	defer e.Close()
+	var rows []gemmRow
+	for _, n := range sizes {
+		var med time.Duration
+		switch dt {
+		case tf.Float32:
+			med = timeMatmul[float32](e, n, *budget)
+		case tf.Float64:
+			med = timeMatmul[float64](e, n, *budget)
+		case tf.Complex64:
+			med = timeMatmul[complex64](e, n, *budget)
+		case tf.Complex128:
+			med = timeMatmul[complex128](e, n, *budget)
+		}
+		rows = append(rows, gemmRow{Size: n, DType: dt.String(), Threads: *threads, MedianNS: int64(med),
+			GFlops: gemmFlops(dt, n) / med.Seconds() / 1e9, Kernel: gemm.ActiveVariant()})
+	}
+	refNote := "not run (--no-reference)"
+	if !*noRef {
+		var ref map[string]float64
+		err := runPeer(numpyGemmScript, *threads, map[string]any{"sizes": sizes, "dtype": numpyDType[dt], "budget": budget.Seconds()}, &ref)
+		if err != nil {
+			refNote = "skipped: " + err.Error()
+		} else {
+			refNote = "numpy.matmul (OpenBLAS, OPENBLAS_CORETYPE/L2_SIZE unset)"
+			for i := range rows {
+				if g, ok := ref[strconv.Itoa(rows[i].Size)]; ok && g > 0 {
+					r := rows[i].GFlops / g
+					rows[i].ReferenceGFlops, rows[i].Ratio = &g, &r
+					rows[i].Reference = "numpy"
+				}
+			}
+		}
+	}
+	if *asJSON {
+		return writeJSON(stdout, rows)
+	}
+	fmt.Fprintf(stdout, "== C = A·B, %s, threads=%d, kernel %s; reference: %s\n", dt, *threads, gemm.ActiveVariant(), refNote)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "size\tmedian\tGFLOP/s\treference GFLOP/s\tratio\t")
+	for _, r := range rows {
+		refs, ratio := "-", "-"
+		if r.Ratio != nil {
+			refs, ratio = fmt.Sprintf("%.1f", *r.ReferenceGFlops), fmt.Sprintf("%.2fx", *r.Ratio)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%s\t%s\t\n", r.Size, fmtDur(time.Duration(r.MedianNS)), r.GFlops, refs, ratio)
+	}
+	tw.Flush()
+	return 0
+}
+
+// benchEngineWidth returns a serial engine for width 1 and a team engine
+// otherwise.
+func benchEngineWidth(threads int) (*cpu.Engine, error) {
+	if threads == 1 {
+		return cpu.Serial(), nil
+	}
+	t, err := team.New(team.Threads(threads))
+	if err != nil {
+		return nil, err
+	}
+	return cpu.New(t)
+}
+
+// gemmFlops counts 2n³ real flops, 8n³ for complex (4 multiplies and 4
+// adds per complex multiply-add).
+func gemmFlops(dt tf.DType, n int) float64 {
+	f := 2 * float64(n) * float64(n) * float64(n)
+	if dt.IsComplex() {
+		f *= 4
+	}
+	return f
+}
+
+// timeMatmul returns the median time of MatmulInto on n×n operands,
+// batching short calls so each sample lasts about a millisecond.
+func timeMatmul[T tf.Scalar](e *cpu.Engine, n int, budget time.Duration) time.Duration {
+	a, _ := tf.Rand[T](1, n, n)
+	b, _ := tf.Rand[T](2, n, n)
+	c, _ := tf.Zeros[T](n, n)
+	call := func() { tf.MatmulInto(e, c, a, b) }
+	t0 := time.Now()
+	call()
+	one := max(time.Since(t0), time.Microsecond)
+	inner := max(1, int(time.Millisecond/one))
+	reps := max(5, min(200, int(budget/(one*time.Duration(inner)))))
+	return measureBatch(2, reps, inner, call).median()
+}
+
+func parseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 16384 {
+			return nil, fmt.Errorf("--sizes: want positive integers up to 16384, got %q", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
