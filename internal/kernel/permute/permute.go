@@ -11,9 +11,11 @@
 //
 //   - if both views are unit-stride along the fastest dimension, each row is
 //     a copy() call;
-//   - if the source's fastest dimension is another one, the two dimensions
-//     are tiled in Block x Block tiles so that the rows written and the rows
-//     read by one tile both stay in L1;
+//   - if the source's fastest dimension is another one, the plane of the two
+//     dimensions is walked in Block x Block blocks of cache-line micro-tiles,
+//     so that every line read or written is used whole while it is in L1
+//     (even when large power-of-two strides map all rows to one cache set)
+//     and a block touches a bounded number of pages;
 //   - otherwise a strided row loop runs.
 //
 // Above ParallelBytes moved, the work is split along the largest dimension
@@ -42,18 +44,11 @@ import (
 // docs/permute.md for the measurement.
 var ParallelBytes = 4 << 20
 
-// block returns the tile edge for the blocked transpose: a tile of dst and
-// a tile of src then take about 2*Block*Block*size bytes, sized for L1.
-func block[T strided.Scalar]() int {
-	switch strided.ElemSize[T]() {
-	case 4:
-		return 64
-	case 8:
-		return 32
-	default:
-		return 16
-	}
-}
+// Block is the edge of the blocks (in elements) in which the blocked
+// transposes walk a plane; within a block the copy proceeds in micro-tiles
+// of one 64-byte cache line per row. 128 was the best of 16..512 for a
+// 2048x2048 float64 transpose on the development machine (docs/permute.md).
+var Block = 128
 
 type copyTask[T strided.Scalar] struct {
 	l        strided.Layout
@@ -133,7 +128,7 @@ func run[T strided.Scalar](l *strided.Layout, dst, src []T) {
 		l.Swap(1, p)
 		n1 := l.Shape[1]
 		d1, s1 := l.Strides[0][1], l.Strides[1][1]
-		b := block[T]()
+		b := Block
 		l.Outer(2, func() {
 			off := &l.Cur
 			tile(b, n0, n1, dst, off[0], ds, d1, src, off[1], ss, s1)
@@ -170,26 +165,76 @@ func row[T strided.Scalar](n int, dst []T, do, ds int, src []T, so, ss int) {
 // tile copies the n0 x n1 plane dst[do+i*d0+j*d1] = src[so+i*s0+j*s1] in
 // b x b tiles.
 func tile[T strided.Scalar](b, n0, n1 int, dst []T, do, d0, d1 int, src []T, so, s0, s1 int) {
+	if d0 == 1 && s1 == 1 && s0 > 0 && d1 > 0 {
+		transpose(b, n0, n1, dst, do, d1, src, so, s0)
+		return
+	}
+	for jb := 0; jb < n1; jb += b {
+		je := min(jb+b, n1)
+		for ib := 0; ib < n0; ib += b {
+			m := min(ib+b, n0) - ib
+			for j := jb; j < je; j++ {
+				row(m, dst, do+ib*d0+j*d1, d0, src, so+ib*s0+j*s1, s0)
+			}
+		}
+	}
+}
+
+// transpose copies dst[do+i+j*d1] = src[so+i*s0+j] for i < n0, j < n1: the
+// classic transpose, where dst is contiguous along i and src along j. The
+// plane is walked in b x b blocks (bounding the pages touched at once) made
+// of micro-tiles of one cache line per row (mt x mt elements), so every line
+// read or written is used whole while it sits in L1, even when the row
+// strides are large powers of two and all rows map to the same cache set.
+func transpose[T strided.Scalar](b, n0, n1 int, dst []T, do, d1 int, src []T, so, s0 int) {
+	mt := microTile[T]()
 	for jb := 0; jb < n1; jb += b {
 		je := min(jb+b, n1)
 		for ib := 0; ib < n0; ib += b {
 			ie := min(ib+b, n0)
-			m := ie - ib
-			if d0 == 1 && s1 == 1 {
-				// Write columns, read rows: the classic transpose tile.
-				for j := jb; j < je; j++ {
-					dcol := dst[do+ib+j*d1 : do+ib+j*d1+m]
-					si := so + ib*s0 + j
-					for i := range dcol {
-						dcol[i] = src[si]
-						si += s0
+			for j := jb; j < je; j += mt {
+				jm := min(mt, je-j)
+				for i := ib; i < ie; i += mt {
+					im := min(mt, ie-i)
+					if im == mt && jm == mt {
+						micro(mt, dst, do+i+j*d1, d1, src, so+i*s0+j, s0)
+						continue
+					}
+					for jj := j; jj < j+jm; jj++ {
+						row(im, dst, do+i+jj*d1, 1, src, so+i*s0+jj, s0)
 					}
 				}
-				continue
 			}
-			for j := jb; j < je; j++ {
-				row(m, dst, do+ib*d0+j*d1, d0, src, so+ib*s0+j*s1, s0)
-			}
+		}
+	}
+}
+
+// microTile returns the number of elements in a 64-byte cache line.
+func microTile[T strided.Scalar]() int {
+	return 64 / strided.ElemSize[T]()
+}
+
+// micro transposes one full mt x mt micro-tile: dst[do+i+j*d1] =
+// src[so+i*s0+j].
+func micro[T strided.Scalar](mt int, dst []T, do, d1 int, src []T, so, s0 int) {
+	switch mt {
+	case 8:
+		for j := 0; j < 8; j++ {
+			d := dst[do+j*d1 : do+j*d1+8 : do+j*d1+8]
+			o := so + j
+			s := src[o : o+7*s0+1]
+			d[0] = s[0]
+			d[1] = s[s0]
+			d[2] = s[2*s0]
+			d[3] = s[3*s0]
+			d[4] = s[4*s0]
+			d[5] = s[5*s0]
+			d[6] = s[6*s0]
+			d[7] = s[7*s0]
+		}
+	default:
+		for j := 0; j < mt; j++ {
+			row(mt, dst, do+j*d1, 1, src, so+j, s0)
 		}
 	}
 }

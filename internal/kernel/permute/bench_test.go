@@ -1,0 +1,108 @@
+package permute
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	st "github.com/tenferro-go/tenferro/internal/kernel/strided/stridedtest"
+	"github.com/tenferro-go/tenferro/internal/par"
+)
+
+// ratioCases are the permutation patterns of docs/permute.md.
+var ratioCases = []struct {
+	shape, perm []int
+}{
+	{[]int{2048, 2048}, []int{1, 0}},
+	{[]int{256, 256, 256}, []int{2, 0, 1}},
+	{[]int{256, 256, 256}, []int{1, 2, 0}},
+	{[]int{256, 256, 256}, []int{2, 1, 0}},
+	{[]int{256, 256, 256}, []int{0, 2, 1}},
+}
+
+func caseName(shape, perm []int) string {
+	return fmt.Sprintf("%v/perm=%v", shape, perm)
+}
+
+// BenchmarkCopyRatio times, in the same loop, a plain copy() of the bytes and
+// the permuting Copy, and reports both bandwidths and their ratio
+// (permute/copy, higher is better; 1 means copy speed).
+func BenchmarkCopyRatio(b *testing.B) {
+	for _, c := range ratioCases {
+		b.Run(caseName(c.shape, c.perm), func(b *testing.B) { benchRatio(b, nil, c.shape, c.perm) })
+	}
+}
+
+// BenchmarkCopyRatioParallel is BenchmarkCopyRatio on a 2-wide runner.
+func BenchmarkCopyRatioParallel(b *testing.B) {
+	r := st.NewRunner(2)
+	defer r.Close()
+	for _, c := range ratioCases {
+		b.Run(caseName(c.shape, c.perm), func(b *testing.B) { benchRatio(b, r, c.shape, c.perm) })
+	}
+}
+
+func benchRatio(b *testing.B, r par.Runner, shape, perm []int) {
+	dshape, sstr, err := Permuted(shape, perm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := strided.Size(shape)
+	src := make([]float64, n)
+	for i := range src {
+		src[i] = float64(i)
+	}
+	dst := make([]float64, n)
+	d := strided.Ref[float64]{Data: dst, Strides: ColMajor(dshape)}
+	s := strided.Ref[float64]{Data: src, Strides: sstr}
+	b.SetBytes(int64(16 * n))
+	var tc, tp []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		plainCopy(r, dst, src)
+		t1 := time.Now()
+		Copy(r, dshape, d, s)
+		t2 := time.Now()
+		tc, tp = append(tc, t1.Sub(t0)), append(tp, t2.Sub(t1))
+	}
+	mc, mp := median(tc), median(tp)
+	gb := func(t time.Duration) float64 { return float64(16*n) / t.Seconds() / 1e9 }
+	b.ReportMetric(gb(mc), "copyGB/s")
+	b.ReportMetric(gb(mp), "permGB/s")
+	b.ReportMetric(mc.Seconds()/mp.Seconds(), "ratio")
+}
+
+// plainCopy is the reference: a compact Copy, which is copy() on rows (split
+// across r like any Copy).
+func plainCopy(r par.Runner, dst, src []float64) {
+	sh := []int{len(src)}
+	Copy(r, sh, strided.Ref[float64]{Data: dst, Strides: []int{1}}, strided.Ref[float64]{Data: src, Strides: []int{1}})
+}
+
+func median(x []time.Duration) time.Duration {
+	y := slices.Clone(x)
+	slices.Sort(y)
+	return y[len(y)/2]
+}
+
+// BenchmarkCopyTypes measures a 2-D transpose of about 16 MiB per dtype.
+func BenchmarkCopyTypes(b *testing.B) {
+	b.Run("float32", func(b *testing.B) { benchTranspose[float32](b, 2048) })
+	b.Run("float64", func(b *testing.B) { benchTranspose[float64](b, 1448) })
+	b.Run("complex64", func(b *testing.B) { benchTranspose[complex64](b, 1448) })
+	b.Run("complex128", func(b *testing.B) { benchTranspose[complex128](b, 1024) })
+}
+
+func benchTranspose[T strided.Scalar](b *testing.B, n int) {
+	src := make([]T, n*n)
+	dst := make([]T, n*n)
+	sh := []int{n, n}
+	d := strided.Ref[T]{Data: dst, Strides: []int{1, n}}
+	s := strided.Ref[T]{Data: src, Strides: []int{n, 1}}
+	b.SetBytes(int64(2 * n * n * strided.ElemSize[T]()))
+	for b.Loop() {
+		Copy(nil, sh, d, s)
+	}
+}
