@@ -161,6 +161,15 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		// The wide alphabet round-trips too, and accepts whatever Parse does.
+		if es, err := ParseSymbols(s); err == nil {
+			es2, err := ParseSymbols(es.String())
+			if err != nil || !slices.EqualFunc(es2.Inputs, es.Inputs, slices.Equal) || !slices.Equal(es2.Output, es.Output) {
+				t.Fatalf("ParseSymbols round trip %q -> %q: %v", s, es.String(), err)
+			}
+		} else if _, err2 := Parse(s); err2 == nil {
+			t.Fatalf("Parse accepts %q but ParseSymbols does not: %v", s, err)
+		}
 		e, err := Parse(s)
 		if err != nil {
 			var pe *Error
@@ -191,4 +200,22 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParseSymbols(t *testing.T) {
+	e, err := ParseSymbols("a0,0×->a×")
+	if err != nil || !slices.Equal(e.Inputs[0], []int{'a', '0'}) || !slices.Equal(e.Output, []int{'a', '×'}) {
+		t.Fatalf("ParseSymbols: %v %v", e, err)
+	}
+	if e, err := ParseSymbols("1,2"); err != nil || !slices.Equal(e.Output, []int{'1', '2'}) {
+		t.Fatalf("implicit: %v %v", e, err)
+	}
+	for _, s := range []string{"a\x01", "a.b", "a,b->c"} {
+		if _, err := ParseSymbols(s); !errors.Is(err, ErrSyntax) {
+			t.Errorf("ParseSymbols(%q) = %v, want ErrSyntax", s, err)
+		}
+	}
+	if _, err := Parse("a0"); !errors.Is(err, ErrSyntax) {
+		t.Error("Parse accepts a digit label")
+	}
 }

@@ -180,9 +180,9 @@ func (nw *network) improve(ssa [][2]int, k, maxSweeps int, rng *rand.Rand) [][2]
 // search is the optimizer for large networks. It draws candidate paths
 // from the deterministic greedy and elimination heuristics and from
 // restarts-2 randomized runs (one greedy for three eliminations), polishes
-// the best few (max(4, 2000/n)) by subtree reconfiguration (exact
+// the best few (max(4, 1000/n)) by subtree reconfiguration (exact
 // re-optimization of every subtree of up to 8 leaves, repeated until
-// nothing changes), and then runs 2 to 8 sweeps (800/n) of reconfiguration
+// nothing changes), and then runs 2 to 8 sweeps (400/n) of reconfiguration
 // with larger (9-leaf), partly randomly grown subtrees on the winner.
 // Deterministic for a given seed.
 func (nw *network) search(restarts int, seed uint64) ([][2]int, error) {
@@ -224,8 +224,8 @@ func (nw *network) search(restarts int, seed uint64) ([][2]int, error) {
 	bestF := math.Inf(1)
 	// Polishing costs about n reconfigurations per sweep: spend more on
 	// small networks, where it is cheap.
-	polish := min(max(2000/nw.n, 4), len(cands))
-	rounds := min(max(800/nw.n, 2), 8)
+	polish := min(max(1000/nw.n, 4), len(cands))
+	rounds := min(max(400/nw.n, 2), 8)
 	for _, c := range cands[:polish] {
 		ssa := nw.improve(c.ssa, 8, 16, nil)
 		if f, _ := nw.evalSSA(ssa); f < bestF {
