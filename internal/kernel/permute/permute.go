@@ -219,18 +219,29 @@ func microTile[T strided.Scalar]() int {
 func micro[T strided.Scalar](mt int, dst []T, do, d1 int, src []T, so, s0 int) {
 	switch mt {
 	case 8:
+		// Eight source rows as arrays, so the loop below needs no bounds
+		// checks; column j of the tile is written as one line.
+		r0 := (*[8]T)(src[so:])
+		r1 := (*[8]T)(src[so+s0:])
+		r2 := (*[8]T)(src[so+2*s0:])
+		r3 := (*[8]T)(src[so+3*s0:])
+		r4 := (*[8]T)(src[so+4*s0:])
+		r5 := (*[8]T)(src[so+5*s0:])
+		r6 := (*[8]T)(src[so+6*s0:])
+		r7 := (*[8]T)(src[so+7*s0:])
 		for j := 0; j < 8; j++ {
-			d := dst[do+j*d1 : do+j*d1+8 : do+j*d1+8]
-			o := so + j
-			s := src[o : o+7*s0+1]
-			d[0] = s[0]
-			d[1] = s[s0]
-			d[2] = s[2*s0]
-			d[3] = s[3*s0]
-			d[4] = s[4*s0]
-			d[5] = s[5*s0]
-			d[6] = s[6*s0]
-			d[7] = s[7*s0]
+			d := (*[8]T)(dst[do+j*d1:])
+			d[0], d[1], d[2], d[3] = r0[j], r1[j], r2[j], r3[j]
+			d[4], d[5], d[6], d[7] = r4[j], r5[j], r6[j], r7[j]
+		}
+	case 4:
+		r0 := (*[4]T)(src[so:])
+		r1 := (*[4]T)(src[so+s0:])
+		r2 := (*[4]T)(src[so+2*s0:])
+		r3 := (*[4]T)(src[so+3*s0:])
+		for j := 0; j < 4; j++ {
+			d := (*[4]T)(dst[do+j*d1:])
+			d[0], d[1], d[2], d[3] = r0[j], r1[j], r2[j], r3[j]
 		}
 	default:
 		for j := 0; j < mt; j++ {
