@@ -10,42 +10,66 @@ import "golang.org/x/sys/cpu"
 // microKernel contract with raw pointers; loadC is 0 or 1.
 
 //go:noescape
-func kernF64Avx512x16x14(kc int, a, b, c *float64, ldc int, alpha, beta float64, loadC int)
+func kernF64Avx512x16x14(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
 
 //go:noescape
-func kernF64Avx512x24x8(kc int, a, b, c *float64, ldc int, alpha, beta float64, loadC int)
+func kernF64Avx512x24x8(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
 
 //go:noescape
-func kernF32Avx512x32x14(kc int, a, b, c *float32, ldc int, alpha, beta float32, loadC int)
+func kernF32Avx512x32x14(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, loadC int)
 
 //go:noescape
-func kernF32Avx512x48x8(kc int, a, b, c *float32, ldc int, alpha, beta float32, loadC int)
+func kernF32Avx512x48x8(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, loadC int)
 
 //go:noescape
-func kernF64Avx2x8x6(kc int, a, b, c *float64, ldc int, alpha, beta float64, loadC int)
+func kernF64Avx2x8x6(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
 
 //go:noescape
-func kernF32Avx2x16x6(kc int, a, b, c *float32, ldc int, alpha, beta float32, loadC int)
+func kernF32Avx2x16x6(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, loadC int)
 
-type asmKernel[T float32 | float64] func(kc int, a, b, c *T, ldc int, alpha, beta T, loadC int)
+//go:noescape
+func kernF64Avx512x8x8(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
+
+//go:noescape
+func kernF64Avx512x16x8(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
+
+//go:noescape
+func kernF32Avx512x16x14(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, loadC int)
+
+//go:noescape
+func kernF64Avx2x4x6(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
+
+//go:noescape
+func kernF32Avx2x8x6(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, loadC int)
+
+type asmKernel[T float32 | float64] func(kc int, a *T, lda int, b, c *T, ldc int, alpha, beta T, loadC int)
 
 // wrap adapts an assembly kernel to the slice-based microKernel contract,
 // checking the slice lengths the assembly relies on.
 func wrap[T float32 | float64](k asmKernel[T], mr, nr int) microKernel[T] {
-	return func(kc int, a, b, c []T, ldc int, alpha, beta T, loadC bool) {
-		_ = a[kc*mr-1]
+	return func(kc int, a []T, lda int, b, c []T, ldc int, alpha, beta T, loadC bool) {
+		if lda < 0 {
+			panic("gemm: negative lda")
+		}
+		_ = a[(kc-1)*lda+mr-1]
 		_ = b[kc*nr-1]
 		_ = c[(nr-1)*ldc+mr-1]
 		l := 0
 		if loadC {
 			l = 1
 		}
-		k(kc, &a[0], &b[0], &c[0], ldc, alpha, beta, l)
+		k(kc, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, l)
 	}
 }
 
-func asmInfo[T float32 | float64](k asmKernel[T], mr, nr, kc, mc, nc int) kernelInfo[T] {
-	return kernelInfo[T]{mr: mr, nr: nr, kc: kc, mc: mc, nc: nc, kern: wrap(k, mr, nr)}
+// asmInfo describes an assembly kernel of mr×nr with blocking kc, mc, nc
+// and edge kernels edge[v-1] of v*lanes rows (v < mr/lanes).
+func asmInfo[T float32 | float64](k asmKernel[T], mr, nr, kc, mc, nc, lanes int, edge ...asmKernel[T]) kernelInfo[T] {
+	kb := kernelInfo[T]{mr: mr, nr: nr, kc: kc, mc: mc, nc: nc, kern: wrap(k, mr, nr), inPlaceA: 1 << 15, lanes: lanes}
+	for v, e := range edge {
+		kb.edge = append(kb.edge, wrap(e, (v+1)*lanes, nr))
+	}
+	return kb
 }
 
 // archVariants lists the assembly families for amd64, best first.
@@ -53,14 +77,14 @@ func archVariants() []*variant {
 	avx512 := &variant{
 		name:      "avx512",
 		supported: cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ,
-		f64:       asmInfo(kernF64Avx512x24x8, 24, 8, 256, 144, 4096),
-		f32:       asmInfo(kernF32Avx512x32x14, 32, 14, 384, 288, 3752),
+		f64:       asmInfo(kernF64Avx512x24x8, 24, 8, 256, 144, 4096, 8, kernF64Avx512x8x8, kernF64Avx512x16x8),
+		f32:       asmInfo(kernF32Avx512x32x14, 32, 14, 384, 288, 3752, 16, kernF32Avx512x16x14),
 	}
 	avx2 := &variant{
 		name:      "avx2",
 		supported: cpu.X86.HasAVX2 && cpu.X86.HasFMA,
-		f64:       asmInfo(kernF64Avx2x8x6, 8, 6, 256, 144, 4080),
-		f32:       asmInfo(kernF32Avx2x16x6, 16, 6, 384, 288, 4080),
+		f64:       asmInfo(kernF64Avx2x8x6, 8, 6, 256, 144, 4080, 4, kernF64Avx2x4x6),
+		f32:       asmInfo(kernF32Avx2x16x6, 16, 6, 384, 288, 4080, 8, kernF32Avx2x8x6),
 	}
 	for _, v := range []*variant{avx512, avx2} {
 		v.c64 = complex1M[complex64](v.f32)

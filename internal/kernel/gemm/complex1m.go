@@ -33,17 +33,30 @@ func realView[C complex64 | complex128, R float32 | float64](x []C) []R {
 // The result takes real alpha and beta only (realScalars); the driver routes
 // products with non-real scalars through its temporary tile.
 func complex1M[C complex64 | complex128, R float32 | float64](rk kernelInfo[R]) kernelInfo[C] {
-	kern := rk.kern
-	return kernelInfo[C]{
+	kb := kernelInfo[C]{
 		mr: rk.mr / 2, nr: rk.nr,
 		kc: rk.kc / 2, mc: rk.mc / 2, nc: rk.nc,
 		aScale: 2, realScalars: true,
 		packA: packA1M[C],
 		packB: packB1M[C, R],
-		kern: func(kc int, a, b, c []C, ldc int, alpha, beta C, loadC bool) {
-			kern(2*kc, realView[C, R](a), realView[C, R](b), realView[C, R](c), 2*ldc,
-				R(real(complex128(alpha))), R(real(complex128(beta))), loadC)
-		},
+		kern:  kern1M[C, R](rk.kern, rk.mr),
+		lanes: rk.lanes / 2,
+	}
+	if rk.lanes%2 == 0 {
+		for _, e := range rk.edge {
+			kb.edge = append(kb.edge, kern1M[C, R](e, rk.mr))
+		}
+	}
+	return kb
+}
+
+// kern1M runs the real kernel rk (whose full panels have mr reals per
+// k step) on 1M-packed complex panels; an edge kernel reads the first rows
+// of each packed step.
+func kern1M[C complex64 | complex128, R float32 | float64](rk microKernel[R], mr int) microKernel[C] {
+	return func(kc int, a []C, _ int, b, c []C, ldc int, alpha, beta C, loadC bool) {
+		rk(2*kc, realView[C, R](a), mr, realView[C, R](b), realView[C, R](c), 2*ldc,
+			R(real(complex128(alpha))), R(real(complex128(beta))), loadC)
 	}
 }
 

@@ -206,6 +206,9 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 	abuf := typedBuf[T](&w.a, mc*kc*as)
 	bbuf := typedBuf[T](&w.b, kc*nc)
 	tile := typedBuf[T](&w.tile, mr*nr)
+	// A small column-major A is read in place: its panels stay in cache
+	// and packing would cost as much as the product.
+	inPlace := as == 1 && a.RS == 1 && a.CS > 0 && m*k <= kb.inPlaceA
 	for jc := 0; jc < n; jc += nc {
 		ncb := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kc {
@@ -217,18 +220,31 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 			}
 			for ic := 0; ic < m; ic += mc {
 				mcb := min(mc, m-ic)
-				pA(abuf, a, ic, mcb, pc, kcb, mr)
-				macroKernel(kb, kcb, mcb, ncb, abuf, bbuf, tile, alpha, betaEff, loadC, c.shift(ic, jc))
+				var ablk Mat[T]
+				if inPlace {
+					// Full row panels are read from A itself; only the
+					// last, partial one is packed (zero padded).
+					if full := mcb / mr * mr; full < mcb {
+						if _, mre := kb.edgeFor(mcb - full); mre != mcb-full {
+							pA(abuf, a, ic+full, mcb-full, pc, kcb, mr)
+						}
+					}
+					ablk = a.shift(ic, pc)
+				} else {
+					pA(abuf, a, ic, mcb, pc, kcb, mr)
+				}
+				macroKernel(kb, kcb, mcb, ncb, abuf, inPlace, ablk, bbuf, tile, alpha, betaEff, loadC, c.shift(ic, jc))
 			}
 		}
 	}
 }
 
-// macroKernel multiplies the packed mcb×kcb block of A by the packed kcb×ncb
-// block of B into C (already shifted to the block origin).
-func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf, bbuf, tile []T, alpha, beta T, loadC bool, c Mat[T]) {
+// macroKernel multiplies the mcb×kcb block of A by the packed kcb×ncb block
+// of B into C (already shifted to the block origin). A is packed in abuf, or
+// when inPlace read from ablk (shifted to the block origin, RS = 1) with only
+// its last partial row panel packed at the start of abuf.
+func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPlace bool, ablk Mat[T], bbuf, tile []T, alpha, beta T, loadC bool, c Mat[T]) {
 	mr, nr := kb.mr, kb.nr
-	kern := kb.kern
 	as := max(1, kb.aScale)
 	direct := c.RS == 1 && c.CS >= mr && (!kb.realScalars || isRealScalar(alpha) && isRealScalar(beta))
 	for jr := 0; jr < ncb; jr += nr {
@@ -236,13 +252,22 @@ func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf, bbuf, til
 		bp := bbuf[jr*kcb:]
 		for ir := 0; ir < mcb; ir += mr {
 			mrb := min(mr, mcb-ir)
-			ap := abuf[ir*kcb*as:]
+			kern, mre := kb.edgeFor(mrb)
+			ap, lda := abuf[ir*kcb*as:], mr
+			if inPlace {
+				if mrb == mre {
+					o := ablk.Off + ir
+					ap, lda = ablk.Data[o:o+(kcb-1)*ablk.CS+mre], ablk.CS
+				} else {
+					ap = abuf
+				}
+			}
 			off := c.Off + ir*c.RS + jr*c.CS
-			if direct && mrb == mr && nrb == nr {
-				kern(kcb, ap, bp, c.Data[off:off+(nr-1)*c.CS+mr], c.CS, alpha, beta, loadC)
+			if direct && mrb == mre && nrb == nr {
+				kern(kcb, ap, lda, bp, c.Data[off:off+(nr-1)*c.CS+mre], c.CS, alpha, beta, loadC)
 				continue
 			}
-			kern(kcb, ap, bp, tile, mr, 1, 0, false)
+			kern(kcb, ap, lda, bp, tile, mr, 1, 0, false)
 			for j := 0; j < nrb; j++ {
 				cj := off + j*c.CS
 				tj := tile[j*mr : j*mr+mrb]
@@ -314,6 +339,8 @@ func packB[T Scalar](dst []T, b Mat[T], p0, kc, j0, nc, nr int) {
 				s := base + p*b.RS
 				copy(pan[p*nr:p*nr+nr], b.Data[s:s+nr])
 			}
+		case b.RS == 1 && cols == nr:
+			packBColMajor(pan, b.Data, base, b.CS, kc, nr)
 		case b.RS == 1:
 			for j := 0; j < cols; j++ {
 				src := b.Data[base+j*b.CS : base+j*b.CS+kc]

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-var testSizes = []int{0, 1, 2, 3, 7, 13, 31, 64, 97}
+var testSizes = []int{0, 1, 2, 3, 7, 13, 31, 48, 64, 97}
 
 type abCase struct {
 	name        string

@@ -14,12 +14,12 @@ func BenchmarkKernelShapes(b *testing.B) {
 		b.Skip("no AVX-512")
 	}
 	f64 := map[string]kernelInfo[float64]{
-		"16x14": asmInfo(kernF64Avx512x16x14, 16, 14, 256, 240, 3752),
-		"24x8":  asmInfo(kernF64Avx512x24x8, 24, 8, 256, 240, 3752),
+		"16x14": asmInfo(kernF64Avx512x16x14, 16, 14, 256, 240, 3752, 1),
+		"24x8":  asmInfo(kernF64Avx512x24x8, 24, 8, 256, 240, 3752, 1),
 	}
 	f32 := map[string]kernelInfo[float32]{
-		"32x14": asmInfo(kernF32Avx512x32x14, 32, 14, 256, 240, 3752),
-		"48x8":  asmInfo(kernF32Avx512x48x8, 48, 8, 256, 240, 3752),
+		"32x14": asmInfo(kernF32Avx512x32x14, 32, 14, 256, 240, 3752, 1),
+		"48x8":  asmInfo(kernF32Avx512x48x8, 48, 8, 256, 240, 3752, 1),
 	}
 	for name, kb := range f64 {
 		b.Run("f64/"+name, func(b *testing.B) { kernelPeak(b, &kb) })

@@ -2,16 +2,15 @@ package gemm
 
 // kernGeneric4x4 is the pure-Go 4×4 micro-kernel (see [microKernel] for the
 // contract). Sixteen scalar accumulators stay in registers on amd64.
-func kernGeneric4x4[T Scalar](kc int, a, b, c []T, ldc int, alpha, beta T, loadC bool) {
+func kernGeneric4x4[T Scalar](kc int, a []T, lda int, b, c []T, ldc int, alpha, beta T, loadC bool) {
 	var c00, c10, c20, c30 T
 	var c01, c11, c21, c31 T
 	var c02, c12, c22, c32 T
 	var c03, c13, c23, c33 T
-	a = a[:4*kc]
 	b = b[:4*kc]
-	for p := 0; p < len(a); p += 4 {
-		ap := a[p : p+4 : p+4]
-		bp := b[p : p+4 : p+4]
+	for p := 0; p < kc; p++ {
+		ap := a[p*lda : p*lda+4 : p*lda+4]
+		bp := b[4*p : 4*p+4 : 4*p+4]
 		a0, a1, a2, a3 := ap[0], ap[1], ap[2], ap[3]
 		b0 := bp[0]
 		c00 += a0 * b0
@@ -57,13 +56,12 @@ func store4[T Scalar](c []T, v0, v1, v2, v3, alpha, beta T, loadC bool) {
 
 // kernGeneric4x2 is the pure-Go 4×2 micro-kernel used for complex types,
 // whose eight complex accumulators (sixteen reals) fill the register file.
-func kernGeneric4x2[T Scalar](kc int, a, b, c []T, ldc int, alpha, beta T, loadC bool) {
+func kernGeneric4x2[T Scalar](kc int, a []T, lda int, b, c []T, ldc int, alpha, beta T, loadC bool) {
 	var c00, c10, c20, c30 T
 	var c01, c11, c21, c31 T
-	a = a[:4*kc]
 	b = b[:2*kc]
 	for p := 0; p < kc; p++ {
-		ap := a[4*p : 4*p+4 : 4*p+4]
+		ap := a[p*lda : p*lda+4 : p*lda+4]
 		bp := b[2*p : 2*p+2 : 2*p+2]
 		a0, a1, a2, a3 := ap[0], ap[1], ap[2], ap[3]
 		b0, b1 := bp[0], bp[1]

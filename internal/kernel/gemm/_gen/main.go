@@ -3,7 +3,8 @@
 // Every kernel follows the microKernel contract of the package: it multiplies
 // a packed mr×kc panel of A by a packed kc×nr panel of B into an mr×nr tile
 // of accumulators held in vector registers (mr = vectors per column × lanes),
-// then stores c = alpha*AB (+ beta*c when loadC != 0) column by column with
+// The A panel advances by lda elements per k step (mr when packed), then
+// stores c = alpha*AB (+ beta*c when loadC != 0) column by column with
 // stride ldc elements. Run it with `go generate` in the package directory.
 package main
 
@@ -45,6 +46,12 @@ var kernels = []kernel{
 	{name: "kernF32Avx512x48x8", elem: 4, isa: "avx512", vecs: 3, nr: 8, unroll: 2},
 	{name: "kernF64Avx2x8x6", elem: 8, isa: "avx2", vecs: 2, nr: 6, unroll: 2},
 	{name: "kernF32Avx2x16x6", elem: 4, isa: "avx2", vecs: 2, nr: 6, unroll: 2},
+	// Edge kernels for the last rows of a block: fewer vectors, same nr.
+	{name: "kernF64Avx512x8x8", elem: 8, isa: "avx512", vecs: 1, nr: 8, unroll: 2},
+	{name: "kernF64Avx512x16x8", elem: 8, isa: "avx512", vecs: 2, nr: 8, unroll: 2},
+	{name: "kernF32Avx512x16x14", elem: 4, isa: "avx512", vecs: 1, nr: 14, unroll: 2},
+	{name: "kernF64Avx2x4x6", elem: 8, isa: "avx2", vecs: 1, nr: 6, unroll: 2},
+	{name: "kernF32Avx2x8x6", elem: 4, isa: "avx2", vecs: 1, nr: 6, unroll: 2},
 }
 
 type gen struct{ bytes.Buffer }
@@ -76,22 +83,25 @@ func (g *gen) kernel(k kernel) {
 	nacc := k.vecs * k.nr
 	areg := nacc // first A register
 	s := k.sfx()
-	// Frame: kc, a, b, c, ldc (8 bytes each), alpha, beta (elem each), loadC.
-	alphaOff := 40
+	// Frame: kc, a, lda, b, c, ldc (8 bytes each), alpha, beta (elem
+	// each), loadC.
+	alphaOff := 48
 	betaOff := alphaOff + k.elem
 	loadOff := (betaOff + k.elem + 7) &^ 7
 	size := loadOff + 8
 	ctype := map[int]string{4: "float32", 8: "float64"}[k.elem]
-	g.f("// func %s(kc int, a, b, c *%s, ldc int, alpha, beta %s, loadC int)", k.name, ctype, ctype)
+	g.f("// func %s(kc int, a *%s, lda int, b, c *%s, ldc int, alpha, beta %s, loadC int)", k.name, ctype, ctype, ctype)
 	g.f("// %s %dx%d tile, %d accumulators.", k.isa, k.mr(), k.nr, nacc)
 	g.f("TEXT ·%s(SB), NOSPLIT, $0-%d", k.name, size)
 	g.f("\tMOVQ kc+0(FP), CX")
 	g.f("\tMOVQ a+8(FP), SI")
-	g.f("\tMOVQ b+16(FP), DI")
-	g.f("\tMOVQ c+24(FP), DX")
-	g.f("\tMOVQ ldc+32(FP), R8")
+	g.f("\tMOVQ lda+16(FP), R10")
+	g.f("\tMOVQ b+24(FP), DI")
+	g.f("\tMOVQ c+32(FP), DX")
+	g.f("\tMOVQ ldc+40(FP), R8")
 	shift := map[int]int{4: 2, 8: 3}[k.elem]
 	g.f("\tSHLQ $%d, R8", shift)
+	g.f("\tSHLQ $%d, R10", shift)
 	// Prefetch the C tile (its columns may be far apart) while computing.
 	g.f("\tMOVQ DX, R9")
 	for j := 0; j < k.nr; j++ {
@@ -110,11 +120,17 @@ func (g *gen) kernel(k kernel) {
 			g.f("\tVXORPD %s, %s, %s", k.reg(i), k.reg(i), k.reg(i))
 		}
 	}
-	astep := k.mr() * k.elem
 	bstep := k.nr * k.elem
 	step := func(u int) {
 		for v := 0; v < k.vecs; v++ {
-			g.f("\tVMOVUP%s %d(SI), %s", s[1:], u*astep+v*k.vbytes(), k.reg(areg+v))
+			switch u {
+			case 0:
+				g.f("\tVMOVUP%s %d(SI), %s", s[1:], v*k.vbytes(), k.reg(areg+v))
+			case 1:
+				g.f("\tVMOVUP%s %d(SI)(R10*1), %s", s[1:], v*k.vbytes(), k.reg(areg+v))
+			default:
+				log.Fatalf("%s: unroll > 2 unsupported", k.name)
+			}
 		}
 		for j := 0; j < k.nr; j++ {
 			boff := u*bstep + j*k.elem
@@ -135,11 +151,11 @@ func (g *gen) kernel(k kernel) {
 		g.f("\tCMPQ CX, $%d", k.unroll)
 		g.f("\tJLT %s_tail", k.name)
 		g.f("%s_loop:", k.name)
-		g.f("\tPREFETCHT0 %d(SI)", k.unroll*astep+256)
+		g.f("\tPREFETCHT0 (SI)(R10*4)")
 		for u := 0; u < k.unroll; u++ {
 			step(u)
 		}
-		g.f("\tADDQ $%d, SI", k.unroll*astep)
+		g.f("\tLEAQ (SI)(R10*2), SI")
 		g.f("\tADDQ $%d, DI", k.unroll*bstep)
 		g.f("\tSUBQ $%d, CX", k.unroll)
 		g.f("\tCMPQ CX, $%d", k.unroll)
@@ -150,7 +166,7 @@ func (g *gen) kernel(k kernel) {
 	}
 	g.f("%s_one:", k.name)
 	step(0)
-	g.f("\tADDQ $%d, SI", astep)
+	g.f("\tADDQ R10, SI")
 	g.f("\tADDQ $%d, DI", bstep)
 	g.f("\tDECQ CX")
 	g.f("\tJNZ %s_one", k.name)
