@@ -1,0 +1,545 @@
+// Package program compiles traced graphs (package trace) into shape-
+// specialized programs, binds them to an engine and replays them.
+//
+// # Compile once, prepare per engine, run many
+//
+// [Compile] turns a *trace.Graph into an immutable [Program]:
+//
+//   - common subexpression elimination: nodes with the same operation,
+//     dtype, attributes and (canonical) arguments are merged (arguments of
+//     Add and Mul are unordered);
+//   - dead-code elimination: nodes that no output depends on are dropped
+//     (inputs stay: they are the signature);
+//   - einsum planning: every einsum is parsed, bound and planned once
+//     (einsum.NewPlan) and the plan is stored in its command;
+//   - fusion: a tree of elementwise operations (Add, Sub, Mul, Scale,
+//     Negate, Conj, with broadcasting) whose inner results have no other
+//     use becomes one fused command, one pass over memory;
+//   - views: Permute and Reshape of an intermediate are metadata over its
+//     buffer and cost no command (a Reshape of a non-compact view, and any
+//     view of a program input, first copies the source into a buffer);
+//   - buffer slots: intermediates are assigned to per-dtype slots by
+//     liveness, so values whose lifetimes do not overlap share memory;
+//     a slot is sized to the largest value it holds. Outputs are written
+//     straight into the caller's tensors when they are computed by a
+//     command and not viewed; otherwise a final copy moves them there.
+//
+// [Prepare] binds a program to one engine: it allocates the slots, builds
+// every tensor header and a flat command list. [Prepared.Run] and
+// [Prepared.RunInto] check the input signature, claim the engine once and
+// replay the commands; RunInto allocates nothing.
+//
+// # Concurrency
+//
+// A Program is immutable and may be prepared on many engines at once; a
+// Prepared belongs to its engine and is used by one goroutine at a time.
+package program
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/einsum"
+	"github.com/tenferro-go/tenferro/trace"
+)
+
+// Option configures Compile.
+type Option func(*config)
+
+type config struct {
+	noCSE, noFusion bool
+	einsum          einsum.Options
+}
+
+// WithoutCSE disables common subexpression elimination.
+func WithoutCSE() Option { return func(c *config) { c.noCSE = true } }
+
+// WithoutFusion disables the fusion of elementwise chains.
+func WithoutFusion() Option { return func(c *config) { c.noFusion = true } }
+
+// WithEinsumOptions sets the planning options of every einsum (default:
+// the zero einsum.Options, that is einsum.Auto).
+func WithEinsumOptions(o einsum.Options) Option { return func(c *config) { c.einsum = o } }
+
+// opcode is the operation of a command.
+type opcode uint8
+
+const (
+	cmdMatmul opcode = iota // dst = a·b
+	cmdEinsum               // dst = einsum(plan, args)
+	cmdBinary               // dst = a op b
+	cmdUnary                // dst = op(alpha, a)
+	cmdSum                  // dst = Σ_mask a
+	cmdFused                // dst = code(args)
+	cmdCopy                 // dst = a
+)
+
+var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "sum", "fused", "copy"}
+
+// command is one step of a program. dst and args are value ids.
+type command struct {
+	op     opcode
+	dst    int
+	args   []int
+	plan   *einsum.Plan
+	binary tf.BinaryOp
+	unary  tf.UnaryOp
+	alpha  complex128
+	mask   uint64
+	code   []tf.FusedInstr
+	fused  int // number of graph operations this command performs
+}
+
+// valKind says where a value's elements live.
+type valKind uint8
+
+const (
+	valInput valKind = iota // a caller's input tensor
+	valSlot                 // compact at the start of a slot
+	valView                 // a view over a slot-backed value
+	valOut                  // a caller's output tensor
+)
+
+// value is a tensor of the program: an input, a slot-backed result, a view
+// over one, or an output.
+type value struct {
+	kind    valKind
+	dt      tf.DType
+	shape   []int
+	root    int   // valSlot and valView: the valSlot value owning the storage
+	strides []int // valView: strides over root's storage (offset 0)
+	parent  int   // valView: the value it views
+	perm    []int // valView: the permutation, or nil for a reshape
+	slot    int   // valSlot: slot index
+	index   int   // valInput / valOut: position in the signature
+}
+
+// slot is a buffer shared by values with disjoint lifetimes.
+type slot struct {
+	dt    tf.DType
+	elems int
+}
+
+// Program is a compiled, shape-specialized graph. It is immutable.
+type Program struct {
+	vals    []value
+	cmds    []command
+	slots   []slot
+	inputs  []int // value ids of the inputs
+	outputs []int // value ids (valOut) of the outputs
+	scratch int64 // largest engine pool draw of one command, in bytes
+	stats   Stats
+}
+
+// Stats counts what the compiler passes did.
+type Stats struct {
+	Nodes      int // nodes in the graph
+	CSE        int // nodes merged into an equal earlier node
+	Dead       int // nodes removed as dead (after CSE)
+	Fused      int // elementwise operations folded into fused commands
+	Views      int // Permute/Reshape nodes realized as views
+	Copies     int // copy commands (materialized inputs, output copies)
+	Commands   int // commands in the program
+	Slots      int // buffer slots
+	SlotBytes  int64
+	ValueBytes int64 // bytes of all slot-backed values, were none shared
+}
+
+// Stats returns what the compiler passes did.
+func (p *Program) Stats() Stats { return p.stats }
+
+// NumCommands returns the number of commands a run replays.
+func (p *Program) NumCommands() int { return len(p.cmds) }
+
+// PlannedPeakBytes returns the memory a run of a prepared program needs
+// besides the caller's inputs and outputs: the slots plus the largest
+// amount the engine draws from its pool during one command (einsum
+// intermediates and pre-reductions, following each plan's steps). GEMM
+// packing panels, which an engine keeps resident, are not counted.
+func (p *Program) PlannedPeakBytes() int64 { return p.stats.SlotBytes + p.scratch }
+
+// InputSignature returns the dtype and shape of input i.
+func (p *Program) InputSignature(i int) (tf.DType, []int) {
+	v := &p.vals[p.inputs[i]]
+	return v.dt, v.shape
+}
+
+// NumInputs returns the number of inputs.
+func (p *Program) NumInputs() int { return len(p.inputs) }
+
+// NumOutputs returns the number of outputs.
+func (p *Program) NumOutputs() int { return len(p.outputs) }
+
+// OutputSignature returns the dtype and shape of output j.
+func (p *Program) OutputSignature(j int) (tf.DType, []int) {
+	v := &p.vals[p.outputs[j]]
+	return v.dt, v.shape
+}
+
+// Compile specializes g to its shapes: it merges equal nodes, drops dead
+// ones, plans every einsum, fuses elementwise trees, realizes views and
+// assigns buffer slots by liveness (see the package documentation).
+func Compile(g *trace.Graph, opts ...Option) (*Program, error) {
+	if g == nil {
+		return nil, tf.Errorf(tf.ErrArgument, "Compile", "g", "a graph", "nil")
+	}
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
+	c := &compiler{g: g, cfg: cfg, n: g.NumNodes()}
+	c.p = &Program{}
+	c.p.stats.Nodes = c.n
+	c.cse()
+	c.dce()
+	if !cfg.noFusion {
+		c.fuse()
+	}
+	if err := c.schedule(); err != nil {
+		return nil, err
+	}
+	c.assignSlots()
+	c.p.stats.Commands = len(c.p.cmds)
+	return c.p, nil
+}
+
+// compiler holds the per-node state of one compilation. Node ids are the
+// graph's; value ids are the program's.
+type compiler struct {
+	g     *trace.Graph
+	cfg   config
+	n     int
+	p     *Program
+	canon []int   // node -> representative node (CSE)
+	args  [][]int // canonical arguments per node
+	live  []bool
+	uses  []int  // consumer argument occurrences + output occurrences
+	isOut []int  // output occurrences per node
+	inner []bool // folded into the fused command of a consumer
+	val   []int  // node -> value id (-1 before scheduling)
+}
+
+func (c *compiler) cse() {
+	c.canon = make([]int, c.n)
+	c.args = make([][]int, c.n)
+	seen := map[string]int{}
+	for id := range c.n {
+		nd := c.g.Node(id)
+		args := make([]int, len(nd.Args))
+		for i, a := range nd.Args {
+			args[i] = c.canon[a]
+		}
+		c.args[id] = args
+		c.canon[id] = id
+		if nd.Op == trace.OpInput || c.cfg.noCSE {
+			continue
+		}
+		key := nodeKey(nd, args)
+		if r, ok := seen[key]; ok {
+			c.canon[id] = r
+			c.p.stats.CSE++
+			continue
+		}
+		seen[key] = id
+	}
+}
+
+// nodeKey renders everything that determines a node's result.
+func nodeKey(nd trace.Node, args []int) string {
+	a := args
+	if (nd.Op == trace.OpAdd || nd.Op == trace.OpMul) && a[0] > a[1] {
+		a = []int{a[1], a[0]}
+	}
+	return fmt.Sprintf("%d|%d|%v|%v|%q|%v|%v", nd.Op, nd.DType, nd.Shape, a, nd.Subscripts, nd.Alpha, nd.Axes)
+}
+
+func (c *compiler) dce() {
+	c.live = make([]bool, c.n)
+	c.uses = make([]int, c.n)
+	c.isOut = make([]int, c.n)
+	for _, o := range c.g.Outputs() {
+		r := c.canon[o]
+		c.live[r] = true
+		c.isOut[r]++
+		c.uses[r]++
+	}
+	for id := c.n - 1; id >= 0; id-- {
+		if !c.live[id] {
+			continue
+		}
+		for _, a := range c.args[id] {
+			c.live[a] = true
+			c.uses[a]++
+		}
+	}
+	for _, id := range c.g.Inputs() {
+		c.live[id] = true
+	}
+	for id := range c.n {
+		if !c.live[id] && c.canon[id] == id {
+			c.p.stats.Dead++
+		}
+	}
+}
+
+// schedule creates the values and commands in node order.
+func (c *compiler) schedule() error {
+	p := c.p
+	c.val = make([]int, c.n)
+	for i := range c.val {
+		c.val[i] = -1
+	}
+	viewed := make([]bool, c.n)
+	for id := range c.n {
+		op := c.g.Node(id).Op
+		if c.live[id] && (op == trace.OpPermute || op == trace.OpReshape) {
+			viewed[c.args[id][0]] = true
+		}
+	}
+	outIdx := make([]int, c.n) // output index of a direct output, or -1
+	for i := range outIdx {
+		outIdx[i] = -1
+	}
+	for j, o := range c.g.Outputs() {
+		r := c.canon[o]
+		op := c.g.Node(r).Op
+		if c.isOut[r] == 1 && !viewed[r] && op != trace.OpInput && op != trace.OpPermute && op != trace.OpReshape {
+			outIdx[r] = j
+		}
+	}
+	materialized := map[int]int{} // node -> value id of its compact copy
+	for _, id := range c.g.Inputs() {
+		nd := c.g.Node(id)
+		c.val[id] = len(p.vals)
+		p.inputs = append(p.inputs, len(p.vals))
+		p.vals = append(p.vals, value{kind: valInput, dt: nd.DType, shape: nd.Shape, index: nd.Input})
+	}
+	p.outputs = make([]int, len(c.g.Outputs()))
+	newResult := func(id int) int {
+		nd := c.g.Node(id)
+		v := value{kind: valSlot, dt: nd.DType, shape: nd.Shape}
+		if j := outIdx[id]; j >= 0 {
+			v = value{kind: valOut, dt: nd.DType, shape: nd.Shape, index: j}
+			p.outputs[j] = len(p.vals)
+		}
+		vid := len(p.vals)
+		v.root = vid
+		p.vals = append(p.vals, v)
+		c.val[id] = vid
+		return vid
+	}
+	for id := range c.n {
+		if !c.live[id] || c.canon[id] != id || c.inner != nil && c.inner[id] {
+			continue
+		}
+		nd := c.g.Node(id)
+		args := make([]int, len(c.args[id]))
+		for i, a := range c.args[id] {
+			args[i] = c.val[a]
+		}
+		switch nd.Op {
+		case trace.OpInput:
+			continue
+		case trace.OpPermute, trace.OpReshape:
+			src := args[0]
+			strides, ok := c.viewStrides(nd, src)
+			if !ok {
+				m, done := materialized[c.args[id][0]]
+				if !done {
+					sv := p.vals[src]
+					m = len(p.vals)
+					p.vals = append(p.vals, value{kind: valSlot, dt: sv.dt, shape: sv.shape, root: m})
+					p.cmds = append(p.cmds, command{op: cmdCopy, dst: m, args: []int{src}})
+					p.stats.Copies++
+					materialized[c.args[id][0]] = m
+				}
+				src = m
+				strides, _ = c.viewStrides(nd, src)
+			}
+			c.val[id] = len(p.vals)
+			vv := value{kind: valView, dt: nd.DType, shape: nd.Shape, root: p.vals[src].root, strides: strides, parent: src}
+			if nd.Op == trace.OpPermute {
+				vv.perm = nd.Axes
+			}
+			p.vals = append(p.vals, vv)
+			p.stats.Views++
+			continue
+		}
+		cmd := command{args: args, fused: 1}
+		switch nd.Op {
+		case trace.OpMatmul:
+			cmd.op = cmdMatmul
+		case trace.OpEinsum:
+			pl, err := c.plan(nd)
+			if err != nil {
+				return err
+			}
+			cmd.op, cmd.plan = cmdEinsum, pl
+		case trace.OpSum:
+			cmd.op = cmdSum
+			for _, a := range nd.Axes {
+				cmd.mask |= 1 << uint(a)
+			}
+		default:
+			if c.inner != nil && c.hasInner(id) {
+				code, leaves, n := c.fusedCode(id)
+				cmd.op, cmd.code, cmd.fused = cmdFused, code, n
+				cmd.args = cmd.args[:0]
+				for _, l := range leaves {
+					cmd.args = append(cmd.args, c.val[l])
+				}
+				p.stats.Fused += n
+				break
+			}
+			switch nd.Op {
+			case trace.OpAdd:
+				cmd.op, cmd.binary = cmdBinary, tf.OpAdd
+			case trace.OpSub:
+				cmd.op, cmd.binary = cmdBinary, tf.OpSub
+			case trace.OpMul:
+				cmd.op, cmd.binary = cmdBinary, tf.OpMul
+			case trace.OpScale:
+				cmd.op, cmd.unary, cmd.alpha = cmdUnary, tf.OpScale, nd.Alpha
+			case trace.OpNegate:
+				cmd.op, cmd.unary = cmdUnary, tf.OpNegate
+			case trace.OpConj:
+				cmd.op, cmd.unary = cmdUnary, tf.OpConj
+			default:
+				return tf.Errorf(tf.ErrArgument, "Compile", "g", "known operations", "%v at node %d", nd.Op, id)
+			}
+		}
+		cmd.dst = newResult(id)
+		p.cmds = append(p.cmds, cmd)
+	}
+	// Outputs that are not written in place get a final copy.
+	for j, o := range c.g.Outputs() {
+		r := c.canon[o]
+		if outIdx[r] == j {
+			continue
+		}
+		src := c.val[r]
+		nd := c.g.Node(r)
+		dst := len(p.vals)
+		p.vals = append(p.vals, value{kind: valOut, dt: nd.DType, shape: nd.Shape, index: j, root: dst})
+		p.outputs[j] = dst
+		p.cmds = append(p.cmds, command{op: cmdCopy, dst: dst, args: []int{src}})
+		p.stats.Copies++
+	}
+	return nil
+}
+
+// plan parses, binds and plans an einsum node.
+func (c *compiler) plan(nd trace.Node) (*einsum.Plan, error) {
+	shapes := make([][]int, len(nd.Args))
+	for i, a := range nd.Args {
+		shapes[i] = c.g.Node(a).Shape
+	}
+	expr, err := einsum.Parse(nd.Subscripts)
+	if err == nil {
+		var prob *einsum.Problem
+		if prob, err = expr.Bind(shapes); err == nil {
+			var pl *einsum.Plan
+			if pl, err = einsum.NewPlan(prob, c.cfg.einsum); err == nil {
+				return pl, nil
+			}
+		}
+	}
+	return nil, &tf.Error{Op: "Compile", Arg: "einsum " + nd.Subscripts, Expected: "a plannable einsum", Actual: err.Error(), Kind: tf.ErrArgument, Err: err}
+}
+
+// viewStrides returns the strides of view node nd over the storage of
+// value src when src lives in a slot and the view is expressible.
+func (c *compiler) viewStrides(nd trace.Node, src int) ([]int, bool) {
+	sv := &c.p.vals[src]
+	var ss []int
+	switch sv.kind {
+	case valSlot:
+		ss = compactStrides(sv.shape)
+	case valView:
+		ss = sv.strides
+	default:
+		return nil, false
+	}
+	if nd.Op == trace.OpPermute {
+		out := make([]int, len(nd.Axes))
+		for d, a := range nd.Axes {
+			out[d] = ss[a]
+		}
+		return out, true
+	}
+	if !isCompact(sv.shape, ss) {
+		return nil, false
+	}
+	return compactStrides(nd.Shape), true
+}
+
+func compactStrides(shape []int) []int {
+	s := make([]int, len(shape))
+	st := 1
+	for d, x := range shape {
+		s[d] = st
+		st *= x
+	}
+	return s
+}
+
+// isCompact reports whether strides are the compact column-major strides of
+// shape, ignoring axes of extent 1 (an empty shape is compact).
+func isCompact(shape, strides []int) bool {
+	if slices.Contains(shape, 0) {
+		return true
+	}
+	st := 1
+	for d, x := range shape {
+		if x != 1 && strides[d] != st {
+			return false
+		}
+		st *= x
+	}
+	return true
+}
+
+// String lists the commands, one a line, with value ids, kinds and shapes.
+func (p *Program) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "program: %d inputs, %d outputs, %d commands, %d slots (%d bytes), planned peak %d bytes\n",
+		len(p.inputs), len(p.outputs), len(p.cmds), len(p.slots), p.stats.SlotBytes, p.PlannedPeakBytes())
+	for i, cmd := range p.cmds {
+		fmt.Fprintf(&b, "%3d %-6s %s <-", i, opcodeNames[cmd.op], p.describeVal(cmd.dst))
+		for _, a := range cmd.args {
+			fmt.Fprintf(&b, " %s", p.describeVal(a))
+		}
+		switch cmd.op {
+		case cmdEinsum:
+			fmt.Fprintf(&b, " %q", cmd.plan.Problem.Subscripts())
+		case cmdBinary:
+			fmt.Fprintf(&b, " %v", cmd.binary)
+		case cmdUnary:
+			fmt.Fprintf(&b, " %v", cmd.unary)
+			if cmd.unary == tf.OpScale {
+				fmt.Fprintf(&b, "(%v)", cmd.alpha)
+			}
+		case cmdSum:
+			fmt.Fprintf(&b, " mask=%#x", cmd.mask)
+		case cmdFused:
+			fmt.Fprintf(&b, " %d ops, %d instructions", cmd.fused, len(cmd.code))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (p *Program) describeVal(id int) string {
+	v := &p.vals[id]
+	switch v.kind {
+	case valInput:
+		return fmt.Sprintf("in%d%v", v.index, v.shape)
+	case valOut:
+		return fmt.Sprintf("out%d%v", v.index, v.shape)
+	case valView:
+		return fmt.Sprintf("v%d=view(s%d)%v", id, p.vals[v.root].slot, v.shape)
+	}
+	return fmt.Sprintf("v%d=s%d%v", id, v.slot, v.shape)
+}

@@ -1,0 +1,154 @@
+package program
+
+import (
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/trace"
+)
+
+// fuse marks the elementwise nodes that fold into their consumer: an
+// elementwise node whose only use is one argument of another elementwise
+// node (and which is not an output) is computed inside the consumer's
+// fused command instead of into a buffer of its own.
+//
+// Broadcasting composes: a leaf of a fused tree has, on every axis, the
+// extent of the tree's root or 1, so the fused kernel reads every leaf at
+// the root's shape with stride 0 on its extent-1 axes. An inner node that
+// was broadcast is recomputed per element of the root, which costs
+// arithmetic but never memory.
+//
+// Trees are cut to fit the fused kernel's limits (tenferro.MaxFusedInputs
+// distinct leaves, tenferro.MaxFusedStack stack depth): a cut child becomes
+// the root of a tree of its own.
+func (c *compiler) fuse() {
+	c.inner = make([]bool, c.n)
+	ew := func(id int) bool {
+		return c.live[id] && c.canon[id] == id && c.g.Node(id).Op.IsElementwise()
+	}
+	consumer := make([]int, c.n)
+	for i := range consumer {
+		consumer[i] = -1
+	}
+	for id := range c.n {
+		if c.live[id] && c.canon[id] == id {
+			for _, a := range c.args[id] {
+				consumer[a] = id
+			}
+		}
+	}
+	for id := range c.n {
+		if ew(id) && c.uses[id] == 1 && c.isOut[id] == 0 && consumer[id] >= 0 && ew(consumer[id]) {
+			c.inner[id] = true
+		}
+	}
+	for id := c.n - 1; id >= 0; id-- {
+		if !ew(id) || c.inner[id] {
+			continue
+		}
+		for !c.fits(id) {
+			// Cut the inner argument with the larger tree.
+			best, bestSize := -1, -1
+			for _, a := range c.args[id] {
+				if c.inner[a] {
+					if s := c.treeSize(a); s > bestSize {
+						best, bestSize = a, s
+					}
+				}
+			}
+			c.inner[best] = false
+		}
+	}
+}
+
+// treeSize counts the operations of the fused tree rooted at id.
+func (c *compiler) treeSize(id int) int {
+	n := 1
+	for _, a := range c.args[id] {
+		if c.inner[a] {
+			n += c.treeSize(a)
+		}
+	}
+	return n
+}
+
+// depth returns the stack depth of evaluating id's tree in post order.
+func (c *compiler) depth(id int) int {
+	args := c.args[id]
+	d := func(a int) int {
+		if c.inner[a] {
+			return c.depth(a)
+		}
+		return 1
+	}
+	if len(args) == 1 {
+		return d(args[0])
+	}
+	return max(d(args[0]), d(args[1])+1)
+}
+
+func (c *compiler) leaves(id int, out []int) []int {
+	for _, a := range c.args[id] {
+		if c.inner[a] {
+			out = c.leaves(a, out)
+			continue
+		}
+		found := false
+		for _, l := range out {
+			found = found || l == a
+		}
+		if !found {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func (c *compiler) fits(id int) bool {
+	return len(c.leaves(id, nil)) <= tf.MaxFusedInputs && c.depth(id) <= tf.MaxFusedStack
+}
+
+func (c *compiler) hasInner(id int) bool {
+	for _, a := range c.args[id] {
+		if c.inner[a] {
+			return true
+		}
+	}
+	return false
+}
+
+// fusedCode emits the stack program of id's tree: its distinct leaves (in
+// order of first load) and the number of graph operations it performs.
+func (c *compiler) fusedCode(id int) (code []tf.FusedInstr, leaves []int, ops int) {
+	leaves = c.leaves(id, nil)
+	var emit func(id int)
+	emit = func(id int) {
+		ops++
+		for _, a := range c.args[id] {
+			if c.inner[a] {
+				emit(a)
+				continue
+			}
+			for k, l := range leaves {
+				if l == a {
+					code = append(code, tf.FusedInstr{Op: tf.FusedLoad, Arg: k})
+				}
+			}
+		}
+		nd := c.g.Node(id)
+		switch nd.Op {
+		case trace.OpAdd:
+			code = append(code, tf.FusedInstr{Op: tf.FusedAdd})
+		case trace.OpSub:
+			code = append(code, tf.FusedInstr{Op: tf.FusedSub})
+		case trace.OpMul:
+			code = append(code, tf.FusedInstr{Op: tf.FusedMul})
+		case trace.OpScale:
+			code = append(code, tf.FusedInstr{Op: tf.FusedScale, Alpha: nd.Alpha})
+		case trace.OpNegate:
+			code = append(code, tf.FusedInstr{Op: tf.FusedNegate})
+		case trace.OpConj:
+			code = append(code, tf.FusedInstr{Op: tf.FusedConj})
+		}
+	}
+	emit(id)
+	return code, leaves, ops
+}
