@@ -31,9 +31,10 @@ import (
 
 // ParallelBytes is the memory traffic (bytes read plus written) above which
 // the kernels fan out to the runner. Waking parked workers costs about 100
-// microseconds on the target machines, the time one core needs to stream a
-// few MiB, so fanning out pays only well above that.
-var ParallelBytes = 4 << 20
+// microseconds on the target machines, the time one core needs to stream
+// about 1 MiB; the same crossover as permute.ParallelBytes (measured by
+// permute's BenchmarkThreshold, docs/permute.md).
+var ParallelBytes = 1 << 20
 
 // UnaryOp selects the function of Unary.
 type UnaryOp uint8

@@ -106,3 +106,34 @@ func benchTranspose[T strided.Scalar](b *testing.B, n int) {
 		Copy(nil, sh, d, s)
 	}
 }
+
+// BenchmarkThreshold calibrates ParallelBytes: a 2-D float64 transpose of
+// growing size, serial and split across a 2-wide runner with the threshold
+// disabled. The crossover (where "team" becomes faster than "serial") is the
+// byte count to use; docs/permute.md records a run.
+func BenchmarkThreshold(b *testing.B) {
+	r := st.NewRunner(2)
+	defer r.Close()
+	old := ParallelBytes
+	defer func() { ParallelBytes = old }()
+	for _, n := range []int{64, 128, 256, 512, 1024} {
+		src := make([]float64, n*n)
+		dst := make([]float64, n*n)
+		sh := []int{n, n}
+		d := strided.Ref[float64]{Data: dst, Strides: []int{1, n}}
+		s := strided.Ref[float64]{Data: src, Strides: []int{n, 1}}
+		for _, mode := range []string{"serial", "team"} {
+			b.Run(fmt.Sprintf("bytes=%d/%s", 16*n*n, mode), func(b *testing.B) {
+				var run par.Runner
+				if mode == "team" {
+					run, ParallelBytes = r, 1
+				}
+				b.SetBytes(int64(16 * n * n))
+				for b.Loop() {
+					Copy(run, sh, d, s)
+				}
+				ParallelBytes = old
+			})
+		}
+	}
+}

@@ -40,9 +40,9 @@ import (
 // ParallelBytes is the number of bytes moved (read plus written) above which
 // Copy fans out to the runner. Waking parked workers costs on the order of
 // 100 microseconds on the target machines, about the time one core needs to
-// move 1 MiB, so the work must be well above that to gain; see
-// docs/permute.md for the measurement.
-var ParallelBytes = 4 << 20
+// move 0.5-1 MiB; BenchmarkThreshold put the crossover of a transpose
+// between 256 KiB and 1 MiB (docs/permute.md).
+var ParallelBytes = 1 << 20
 
 // Block is the edge of the blocks (in elements) in which the blocked
 // transposes walk a plane; within a block the copy proceeds in micro-tiles

@@ -38,7 +38,7 @@ import (
 
 // ParallelBytes is the number of input bytes read above which the kernels
 // fan out to the runner (see the package elementwise for the reasoning).
-var ParallelBytes = 4 << 20
+var ParallelBytes = 1 << 20
 
 // chunk is the number of kept elements accumulated together when the
 // input is fastest along a kept axis; flush is the number of reduced index
