@@ -28,6 +28,8 @@ func measure(warm, reps int, fn func()) samples {
 	return s
 }
 
+func sortDurations(s []time.Duration) { slices.Sort(s) }
+
 // measureBatch times reps batches of inner calls and reports per-call
 // durations (for calls too short to time one by one).
 func measureBatch(warm, reps, inner int, fn func()) samples {
