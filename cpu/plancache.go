@@ -16,8 +16,8 @@ const DefaultPlanCacheEntries = 1024
 // evicted least recently used first when the cache is full.
 type PlanCache struct {
 	mu        sync.Mutex
-	entries   map[string]*list.Element
-	order     *list.List // front = newest
+	entries   map[string]*list.Element // made on first Put
+	order     list.List                // front = most recently used
 	capacity  int
 	hits      uint64
 	misses    uint64
@@ -43,7 +43,7 @@ func NewPlanCache(capacity int) *PlanCache {
 	if capacity <= 0 {
 		capacity = DefaultPlanCacheEntries
 	}
-	return &PlanCache{entries: make(map[string]*list.Element), order: list.New(), capacity: capacity}
+	return &PlanCache{capacity: capacity}
 }
 
 // Get returns the plan stored under key and counts a hit or a miss.
@@ -68,6 +68,9 @@ func (c *PlanCache) Put(key string, plan any) any {
 	defer c.mu.Unlock()
 	if el, ok := c.entries[key]; ok {
 		return el.Value.(*planEntry).plan
+	}
+	if c.entries == nil {
+		c.entries = make(map[string]*list.Element)
 	}
 	c.entries[key] = c.order.PushFront(&planEntry{key: key, plan: plan})
 	for c.order.Len() > c.capacity {
