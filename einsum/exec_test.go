@@ -151,6 +151,10 @@ func runPlan(t testing.TB, pl *Plan, data [][]float64) *lt {
 		if !slices.Equal(a.labels, st.LeftKept) || !slices.Equal(b.labels, st.RightKept) {
 			t.Fatalf("step %d: kept %v,%v; step says %v,%v", s, a.labels, b.labels, st.LeftKept, st.RightKept)
 		}
+		if st.LeftTransposed != slices.Equal(a.labels, concat(st.Contracted, st.LeftFree, st.Batch)) ||
+			st.RightTransposed != slices.Equal(b.labels, concat(st.RightFree, st.Contracted, st.Batch)) {
+			t.Fatalf("step %d: transposed flags %v,%v do not match %v,%v", s, st.LeftTransposed, st.RightTransposed, a.labels, b.labels)
+		}
 		a, b = permute(a, st.LeftPerm), permute(b, st.RightPerm)
 		if !slices.Equal(a.labels, concat(st.LeftFree, st.Contracted, st.Batch)) ||
 			!slices.Equal(b.labels, concat(st.Contracted, st.RightFree, st.Batch)) {

@@ -43,9 +43,11 @@ func (k StepKind) String() string {
 //
 // The result is written compactly in column-major order with labels Out =
 // LeftFree ++ RightFree ++ Batch: per batch item an M×N matrix, batch
-// axes last. Within each group the order follows the consumer of the
-// result (the next step or the output), so that the consumer needs as
-// few permutations as possible.
+// axes last. The orientation (which operand is left) and the order within
+// each group are chosen, from the output backwards, so that the consumer
+// of the result (the next step or the output) can read it as stored or
+// transposed whenever the grouping allows; the order of Contracted lets
+// as many original operands as possible be read without a copy.
 type Step struct {
 	// Left and Right are the positions of the pair in the current operand
 	// list (the linear path entry, NumPy format).
@@ -77,6 +79,13 @@ type Step struct {
 	// is already laid out as an M×K (K×N) matrix per batch item).
 	LeftPerm, RightPerm       []int
 	LeftInOrder, RightInOrder bool
+	// LeftTransposed reports that LeftKept is Contracted ++ LeftFree ++
+	// Batch: the left side is stored as a K×M matrix per batch item and
+	// can be used as A transposed without a copy. RightTransposed reports
+	// that RightKept is RightFree ++ Contracted ++ Batch (B stored as
+	// N×K). With M, N or K equal to 1 a side may be both in order and
+	// transposed.
+	LeftTransposed, RightTransposed bool
 	// Out is the result's label order: LeftFree ++ RightFree ++ Batch.
 	Out []int
 	// M, N, K and BatchSize are the products of the extents of LeftFree,
@@ -168,46 +177,118 @@ func (nw *network) lower(pl *Plan, ssa [][2]int) {
 		sets = append(sets, kept)
 	}
 
-	// Backward: choose label orders from each result's consumer.
-	desired := make([][]int, n+len(ssa))
+	// Backward: choose orientations and label orders from each result's
+	// consumer. A consumer accepts a few layouts of its input (targets):
+	// the output order for the last step; for a left operand
+	// [LF, Con, B] or [Con, LF, B] (A or its transpose per batch item),
+	// for a right operand [Con, RF, B] or [RF, Con, B].
+	targets := make([][][]int, n+len(ssa))
 	if len(ssa) > 0 {
-		desired[n+len(ssa)-1] = p.OutputUnique
+		targets[n+len(ssa)-1] = [][]int{p.OutputUnique}
+	}
+	swap := func(k int, st *Step) {
+		st.LeftID, st.RightID = st.RightID, st.LeftID
+		st.Left, st.Right = st.Right, st.Left
+		st.LeftFree, st.RightFree = st.RightFree, st.LeftFree
+		st.LeftReduce, st.RightReduce = st.RightReduce, st.LeftReduce
+		pl.Path[k] = [2]int{st.Left, st.Right}
+	}
+	keptOf := func(id int, reduce []int) []int {
+		if id < n {
+			return without(p.Unique[id], reduce)
+		}
+		return nil
 	}
 	for k := len(ssa) - 1; k >= 0; k-- {
 		st := &steps[k]
-		pref := desired[st.Result]
-		// Orientation: the side holding the consumer's first free label
-		// goes left, so that the result's leading axes match.
-		for _, l := range pref {
-			if slices.Contains(st.LeftFree, l) {
-				break
+		tg := targets[st.Result]
+		done := false
+		for _, t := range tg {
+			for _, sw := range []bool{false, true} {
+				lf, rf := st.LeftFree, st.RightFree
+				if sw {
+					lf, rf = rf, lf
+				}
+				if slices.Equal(concat(orderBy(lf, t), orderBy(rf, t), orderBy(st.Batch, t)), t) {
+					if sw {
+						swap(k, st)
+					}
+					st.LeftFree, st.RightFree, st.Batch = orderBy(st.LeftFree, t), orderBy(st.RightFree, t), orderBy(st.Batch, t)
+					done = true
+					break
+				}
 			}
-			if slices.Contains(st.RightFree, l) {
-				st.LeftID, st.RightID = st.RightID, st.LeftID
-				st.Left, st.Right = st.Right, st.Left
-				st.LeftFree, st.RightFree = st.RightFree, st.LeftFree
-				st.LeftReduce, st.RightReduce = st.RightReduce, st.LeftReduce
-				pl.Path[k] = [2]int{st.Left, st.Right}
+			if done {
 				break
 			}
 		}
-		byPref := func(s []int) []int { return orderBy(s, pref) }
-		st.LeftFree, st.RightFree, st.Batch = byPref(st.LeftFree), byPref(st.RightFree), byPref(st.Batch)
-		// Contracted: follow a fixed (original) operand if there is one.
-		var ref []int
+		if !done {
+			// No layout fits exactly: the side holding the consumer's
+			// first free label goes left, groups follow the consumer.
+			pref := tg[0]
+			for _, l := range pref {
+				if slices.Contains(st.LeftFree, l) {
+					break
+				}
+				if slices.Contains(st.RightFree, l) {
+					swap(k, st)
+					break
+				}
+			}
+			st.LeftFree, st.RightFree, st.Batch = orderBy(st.LeftFree, pref), orderBy(st.RightFree, pref), orderBy(st.Batch, pref)
+		}
+		// Contracted order: candidates follow an original operand's axes
+		// or an intermediate's grouping (as its producer would write
+		// it); the winner lets most operand sides be read without a copy
+		// (2 points each) and most producers write exactly what this
+		// step reads (see writeScore).
+		lk, rk := keptOf(st.LeftID, st.LeftReduce), keptOf(st.RightID, st.RightReduce)
+		ref := st.Contracted
 		switch {
-		case st.LeftID < n && (st.RightID >= n || nw.sizeOf(sets[st.LeftID]) >= nw.sizeOf(sets[st.RightID])):
-			ref = p.Unique[st.LeftID]
-		case st.RightID < n:
-			ref = p.Unique[st.RightID]
+		case lk != nil:
+			ref = orderBy(st.Contracted, lk)
+		case rk != nil:
+			ref = orderBy(st.Contracted, rk)
 		}
-		st.Contracted = orderBy(st.Contracted, ref)
+		cands := [][]int{ref}
+		if rk != nil {
+			cands = append(cands, orderBy(st.Contracted, rk))
+		}
+		for _, id := range []int{st.LeftID, st.RightID} {
+			if id >= n {
+				q := &steps[id-n]
+				a := ref
+				cands = append(cands,
+					concat(orderBy(intersect(a, q.LeftFree), ref), orderBy(intersect(a, q.RightFree), ref), orderBy(intersect(a, q.Batch), ref)),
+					concat(orderBy(intersect(a, q.RightFree), ref), orderBy(intersect(a, q.LeftFree), ref), orderBy(intersect(a, q.Batch), ref)))
+			}
+		}
+		best, bestScore := cands[0], -1
+		for _, con := range cands {
+			score := 0
+			if lk != nil && noCopy(lk, st.LeftFree, con, st.Batch) {
+				score += 2
+			}
+			if rk != nil && noCopy(rk, con, st.RightFree, st.Batch) {
+				score += 2
+			}
+			if st.LeftID >= n {
+				score += writeScore(&steps[st.LeftID-n], st.LeftFree, con, st.Batch, keptOf)
+			}
+			if st.RightID >= n {
+				score += writeScore(&steps[st.RightID-n], con, st.RightFree, st.Batch, keptOf)
+			}
+			if score > bestScore {
+				best, bestScore = con, score
+			}
+		}
+		st.Contracted = best
 		st.Out = concat(st.LeftFree, st.RightFree, st.Batch)
 		if st.LeftID >= n {
-			desired[st.LeftID] = concat(st.LeftFree, st.Contracted, st.Batch)
+			targets[st.LeftID] = [][]int{concat(st.LeftFree, st.Contracted, st.Batch), concat(st.Contracted, st.LeftFree, st.Batch)}
 		}
 		if st.RightID >= n {
-			desired[st.RightID] = concat(st.Contracted, st.RightFree, st.Batch)
+			targets[st.RightID] = [][]int{concat(st.Contracted, st.RightFree, st.Batch), concat(st.RightFree, st.Contracted, st.Batch)}
 		}
 	}
 
@@ -227,6 +308,8 @@ func (nw *network) lower(pl *Plan, ssa [][2]int) {
 		st.RightKept = without(st.RightLabels, st.RightReduce)
 		st.LeftPerm, st.LeftInOrder = permOf(concat(st.LeftFree, st.Contracted, st.Batch), st.LeftKept)
 		st.RightPerm, st.RightInOrder = permOf(concat(st.Contracted, st.RightFree, st.Batch), st.RightKept)
+		st.LeftTransposed = slices.Equal(st.LeftKept, concat(st.Contracted, st.LeftFree, st.Batch))
+		st.RightTransposed = slices.Equal(st.RightKept, concat(st.RightFree, st.Contracted, st.Batch))
 		st.M, st.N, st.K, st.BatchSize = nw.prodInt(st.LeftFree), nw.prodInt(st.RightFree), nw.prodInt(st.Contracted), nw.prodInt(st.Batch)
 		st.Kind = kindOf(st)
 		for _, s := range []*[]int{&st.LeftReduce, &st.RightReduce, &st.Batch, &st.LeftFree, &st.RightFree, &st.Contracted} {
@@ -335,4 +418,50 @@ func (nw *network) prodInt(labels []int) int {
 		m = satMul(m, nw.p.Extents[l])
 	}
 	return m
+}
+
+// noCopy reports whether kept is a ++ b ++ batch or b ++ a ++ batch.
+func noCopy(kept, a, b, batch []int) bool {
+	return slices.Equal(kept, concat(a, b, batch)) || slices.Equal(kept, concat(b, a, batch))
+}
+
+func intersect(a, b []int) []int {
+	out := []int{}
+	for _, l := range a {
+		if slices.Contains(b, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// writeScore rates how well step q can write its result as x ++ y ++
+// batch or y ++ x ++ batch: 0 if it cannot, else 1 plus one for each of
+// q's original operands that it could then read without a copy (keptOf
+// gives an original operand's kept axes, nil for an intermediate).
+func writeScore(q *Step, x, y, batch []int, keptOf func(id int, reduce []int) []int) int {
+	best := 0
+	for _, t := range [][]int{concat(x, y, batch), concat(y, x, batch)} {
+		for _, sw := range []bool{false, true} {
+			lf, rf := q.LeftFree, q.RightFree
+			lid, rid := q.LeftID, q.RightID
+			lred, rred := q.LeftReduce, q.RightReduce
+			if sw {
+				lf, rf, lid, rid, lred, rred = rf, lf, rid, lid, rred, lred
+			}
+			lf, rf, b := orderBy(lf, t), orderBy(rf, t), orderBy(q.Batch, t)
+			if !slices.Equal(concat(lf, rf, b), t) {
+				continue
+			}
+			score := 1
+			if k := keptOf(lid, lred); k != nil && noCopy(k, lf, orderBy(q.Contracted, k), b) {
+				score++
+			}
+			if k := keptOf(rid, rred); k != nil && noCopy(k, orderBy(q.Contracted, k), rf, b) {
+				score++
+			}
+			best = max(best, score)
+		}
+	}
+	return best
 }

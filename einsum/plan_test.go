@@ -274,6 +274,19 @@ func TestLoweringDetails(t *testing.T) {
 	if st.Kind != GEMM || st.M != 2 || st.N != 4 || st.K != 3 || st.BatchSize != 1 || !st.LeftInOrder || !st.RightInOrder || !pl.Final.Identity {
 		t.Errorf("ij,jk->ik: %+v %+v", st, pl.Final)
 	}
+	// A stored transposed: no copy needed, LeftTransposed says so.
+	pl, _ = NewPlan(mustBind(t, "ji,jk->ik", []int{3, 2}, []int{3, 4}), Options{})
+	st = pl.Steps[0]
+	if st.LeftInOrder || !st.LeftTransposed || !st.RightInOrder || st.RightTransposed || !pl.Final.Identity {
+		t.Errorf("ji,jk->ik: %+v", st)
+	}
+	// The orientation follows the output: C = B·A when the output leads
+	// with B's free label.
+	pl, _ = NewPlan(mustBind(t, "ij,jk->ki", []int{2, 3}, []int{3, 4}), Options{})
+	st = pl.Steps[0]
+	if st.LeftID != 1 || pl.Path[0] != [2]int{1, 0} || !pl.Final.Identity || !st.LeftTransposed || !st.RightTransposed {
+		t.Errorf("ij,jk->ki: %+v", st)
+	}
 	// Batched, batch label last in the result.
 	pl, _ = NewPlan(mustBind(t, "bij,bjk->bik", []int{5, 2, 3}, []int{5, 3, 4}), Options{})
 	st = pl.Steps[0]
@@ -346,7 +359,7 @@ func TestReport(t *testing.T) {
 	r := pl.Report()
 	for _, want := range []string{"Complete contraction:  ea,fb,abcd,gc,hd->efgh", "Naive scaling:  8", "Optimized scaling:  5",
 		"Naive FLOP count:  5.000e+08", "Optimized FLOP count:  8.000e+05", "Theoretical speedup:  625.000",
-		"Largest intermediate:  1.000e+04 elements", "ea,abcd->"} {
+		"Largest intermediate:  1.000e+04 elements", "abcd,ea->bcde", "final: efgh->efgh (identity)"} {
 		if !strings.Contains(r, want) {
 			t.Errorf("report lacks %q:\n%s", want, r)
 		}
