@@ -10,62 +10,62 @@ import "golang.org/x/sys/cpu"
 // microKernel contract with raw pointers; loadC is 0 or 1.
 
 //go:noescape
-func kernF64Avx512x16x14(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
+func kernF64Avx512x16x14(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC int)
 
 //go:noescape
-func kernF64Avx512x24x8(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
+func kernF64Avx512x24x8(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC int)
 
 //go:noescape
-func kernF32Avx512x32x14(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, loadC int)
+func kernF32Avx512x32x14(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC int)
 
 //go:noescape
-func kernF32Avx512x48x8(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, loadC int)
+func kernF32Avx512x48x8(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC int)
 
 //go:noescape
-func kernF64Avx2x8x6(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
+func kernF64Avx2x8x6(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC int)
 
 //go:noescape
-func kernF32Avx2x16x6(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, loadC int)
+func kernF32Avx2x16x6(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC int)
 
 //go:noescape
-func kernF64Avx512x8x8(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
+func kernF64Avx512x8x8(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC int)
 
 //go:noescape
-func kernF64Avx512x16x8(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
+func kernF64Avx512x16x8(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC int)
 
 //go:noescape
-func kernF32Avx512x16x14(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, loadC int)
+func kernF32Avx512x16x14(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC int)
 
 //go:noescape
-func kernF64Avx2x4x6(kc int, a *float64, lda int, b, c *float64, ldc int, alpha, beta float64, loadC int)
+func kernF64Avx2x4x6(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC int)
 
 //go:noescape
-func kernF32Avx2x8x6(kc int, a *float32, lda int, b, c *float32, ldc int, alpha, beta float32, loadC int)
+func kernF32Avx2x8x6(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC int)
 
-type asmKernel[T float32 | float64] func(kc int, a *T, lda int, b, c *T, ldc int, alpha, beta T, loadC int)
+type asmKernel[T float32 | float64] func(kc int, a *T, lda int, b *T, ldbp, ldbj int, c *T, ldc int, alpha, beta T, loadC int)
 
 // wrap adapts an assembly kernel to the slice-based microKernel contract,
 // checking the slice lengths the assembly relies on.
 func wrap[T float32 | float64](k asmKernel[T], mr, nr int) microKernel[T] {
-	return func(kc int, a []T, lda int, b, c []T, ldc int, alpha, beta T, loadC bool) {
-		if lda < 0 {
-			panic("gemm: negative lda")
+	return func(kc int, a []T, lda int, b []T, ldbp, ldbj int, c []T, ldc int, alpha, beta T, loadC bool) {
+		if lda < 0 || ldbp < 0 || ldbj < 0 {
+			panic("gemm: negative kernel stride")
 		}
 		_ = a[(kc-1)*lda+mr-1]
-		_ = b[kc*nr-1]
+		_ = b[(kc-1)*ldbp+(nr-1)*ldbj]
 		_ = c[(nr-1)*ldc+mr-1]
 		l := 0
 		if loadC {
 			l = 1
 		}
-		k(kc, &a[0], lda, &b[0], &c[0], ldc, alpha, beta, l)
+		k(kc, &a[0], lda, &b[0], ldbp, ldbj, &c[0], ldc, alpha, beta, l)
 	}
 }
 
 // asmInfo describes an assembly kernel of mr×nr with blocking kc, mc, nc
 // and edge kernels edge[v-1] of v*lanes rows (v < mr/lanes).
 func asmInfo[T float32 | float64](k asmKernel[T], mr, nr, kc, mc, nc, lanes int, edge ...asmKernel[T]) kernelInfo[T] {
-	kb := kernelInfo[T]{mr: mr, nr: nr, kc: kc, mc: mc, nc: nc, kern: wrap(k, mr, nr), inPlaceA: 1 << 15, lanes: lanes}
+	kb := kernelInfo[T]{mr: mr, nr: nr, kc: kc, mc: mc, nc: nc, kern: wrap(k, mr, nr), inPlace: 1 << 15, lanes: lanes}
 	for v, e := range edge {
 		kb.edge = append(kb.edge, wrap(e, (v+1)*lanes, nr))
 	}

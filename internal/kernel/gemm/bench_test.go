@@ -167,7 +167,7 @@ func kernelPeak[T Scalar](b *testing.B, kb *kernelInfo[T]) {
 	}
 	cpu0 := cpuSeconds()
 	for b.Loop() {
-		kb.kern(kc, a, kb.mr, bb, c, kb.mr, 1, 1, true)
+		kb.kern(kc, a, kb.mr, bb, kb.nr, 1, c, kb.mr, 1, 1, true)
 	}
 	reportFlops(b, 2*kb.mr*kb.nr*kc, cpu0)
 }

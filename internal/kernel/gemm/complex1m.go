@@ -39,12 +39,12 @@ func complex1M[C complex64 | complex128, R float32 | float64](rk kernelInfo[R]) 
 		aScale: 2, realScalars: true,
 		packA: packA1M[C],
 		packB: packB1M[C, R],
-		kern:  kern1M[C, R](rk.kern, rk.mr),
+		kern:  kern1M[C, R](rk.kern, rk.mr, rk.nr),
 		lanes: rk.lanes / 2,
 	}
 	if rk.lanes%2 == 0 {
 		for _, e := range rk.edge {
-			kb.edge = append(kb.edge, kern1M[C, R](e, rk.mr))
+			kb.edge = append(kb.edge, kern1M[C, R](e, rk.mr, rk.nr))
 		}
 	}
 	return kb
@@ -53,9 +53,9 @@ func complex1M[C complex64 | complex128, R float32 | float64](rk kernelInfo[R]) 
 // kern1M runs the real kernel rk (whose full panels have mr reals per
 // k step) on 1M-packed complex panels; an edge kernel reads the first rows
 // of each packed step.
-func kern1M[C complex64 | complex128, R float32 | float64](rk microKernel[R], mr int) microKernel[C] {
-	return func(kc int, a []C, _ int, b, c []C, ldc int, alpha, beta C, loadC bool) {
-		rk(2*kc, realView[C, R](a), mr, realView[C, R](b), realView[C, R](c), 2*ldc,
+func kern1M[C complex64 | complex128, R float32 | float64](rk microKernel[R], mr, nr int) microKernel[C] {
+	return func(kc int, a []C, _ int, b []C, _, _ int, c []C, ldc int, alpha, beta C, loadC bool) {
+		rk(2*kc, realView[C, R](a), mr, realView[C, R](b), nr, 1, realView[C, R](c), 2*ldc,
 			R(real(complex128(alpha))), R(real(complex128(beta))), loadC)
 	}
 }

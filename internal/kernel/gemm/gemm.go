@@ -206,14 +206,25 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 	abuf := typedBuf[T](&w.a, mc*kc*as)
 	bbuf := typedBuf[T](&w.b, kc*nc)
 	tile := typedBuf[T](&w.tile, mr*nr)
-	// A small column-major A is read in place: its panels stay in cache
-	// and packing would cost as much as the product.
-	inPlace := as == 1 && a.RS == 1 && a.CS > 0 && m*k <= kb.inPlaceA
+	// A small column-major A, and a small B with positive strides, are
+	// read in place: their panels stay in cache and packing would cost as
+	// much as the product.
+	inPlace := as == 1 && a.RS == 1 && a.CS > 0 && m*k <= kb.inPlace
+	inPlaceB := as == 1 && b.RS > 0 && b.CS > 0 && k*n <= kb.inPlace
 	for jc := 0; jc < n; jc += nc {
 		ncb := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kc {
 			kcb := min(kc, k-pc)
-			pB(bbuf, b, pc, kcb, jc, ncb, nr)
+			var bblk Mat[T]
+			if inPlaceB {
+				// Only the last, partial column panel is packed.
+				if full := ncb / nr * nr; full < ncb {
+					pB(bbuf, b, pc, kcb, jc+full, ncb-full, nr)
+				}
+				bblk = b.shift(pc, jc)
+			} else {
+				pB(bbuf, b, pc, kcb, jc, ncb, nr)
+			}
 			betaEff, loadC := beta, beta != 0
 			if pc > 0 {
 				betaEff, loadC = 1, true
@@ -233,7 +244,7 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 				} else {
 					pA(abuf, a, ic, mcb, pc, kcb, mr)
 				}
-				macroKernel(kb, kcb, mcb, ncb, abuf, inPlace, ablk, bbuf, tile, alpha, betaEff, loadC, c.shift(ic, jc))
+				macroKernel(kb, kcb, mcb, ncb, abuf, inPlace, ablk, bbuf, inPlaceB, bblk, tile, alpha, betaEff, loadC, c.shift(ic, jc))
 			}
 		}
 	}
@@ -242,14 +253,24 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 // macroKernel multiplies the mcb×kcb block of A by the packed kcb×ncb block
 // of B into C (already shifted to the block origin). A is packed in abuf, or
 // when inPlace read from ablk (shifted to the block origin, RS = 1) with only
-// its last partial row panel packed at the start of abuf.
-func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPlace bool, ablk Mat[T], bbuf, tile []T, alpha, beta T, loadC bool, c Mat[T]) {
+// its last partial row panel packed at the start of abuf; likewise B in bbuf
+// or, when inPlaceB, in bblk (positive strides) with its last partial
+// column panel packed at the start of bbuf.
+func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPlace bool, ablk Mat[T], bbuf []T, inPlaceB bool, bblk Mat[T], tile []T, alpha, beta T, loadC bool, c Mat[T]) {
 	mr, nr := kb.mr, kb.nr
 	as := max(1, kb.aScale)
 	direct := c.RS == 1 && c.CS >= mr && (!kb.realScalars || isRealScalar(alpha) && isRealScalar(beta))
 	for jr := 0; jr < ncb; jr += nr {
 		nrb := min(nr, ncb-jr)
-		bp := bbuf[jr*kcb:]
+		bp, ldbp, ldbj := bbuf[jr*kcb:], nr, 1
+		if inPlaceB {
+			if nrb == nr {
+				o := bblk.Off + jr*bblk.CS
+				bp, ldbp, ldbj = bblk.Data[o:o+(kcb-1)*bblk.RS+(nr-1)*bblk.CS+1], bblk.RS, bblk.CS
+			} else {
+				bp = bbuf
+			}
+		}
 		for ir := 0; ir < mcb; ir += mr {
 			mrb := min(mr, mcb-ir)
 			kern, mre := kb.edgeFor(mrb)
@@ -264,10 +285,10 @@ func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPla
 			}
 			off := c.Off + ir*c.RS + jr*c.CS
 			if direct && mrb == mre && nrb == nr {
-				kern(kcb, ap, lda, bp, c.Data[off:off+(nr-1)*c.CS+mre], c.CS, alpha, beta, loadC)
+				kern(kcb, ap, lda, bp, ldbp, ldbj, c.Data[off:off+(nr-1)*c.CS+mre], c.CS, alpha, beta, loadC)
 				continue
 			}
-			kern(kcb, ap, lda, bp, tile, mr, 1, 0, false)
+			kern(kcb, ap, lda, bp, ldbp, ldbj, tile, mr, 1, 0, false)
 			for j := 0; j < nrb; j++ {
 				cj := off + j*c.CS
 				tj := tile[j*mr : j*mr+mrb]

@@ -283,5 +283,5 @@ func shrink[T Scalar](kb *kernelInfo[T]) {
 	kb.kc = 5
 	kb.mc = 2 * kb.mr
 	kb.nc = 2 * kb.nr
-	kb.inPlaceA = 0
+	kb.inPlace = 0
 }

@@ -2,32 +2,28 @@ package gemm
 
 // kernGeneric4x4 is the pure-Go 4×4 micro-kernel (see [microKernel] for the
 // contract). Sixteen scalar accumulators stay in registers on amd64.
-func kernGeneric4x4[T Scalar](kc int, a []T, lda int, b, c []T, ldc int, alpha, beta T, loadC bool) {
+func kernGeneric4x4[T Scalar](kc int, a []T, lda int, b []T, ldbp, ldbj int, c []T, ldc int, alpha, beta T, loadC bool) {
 	var c00, c10, c20, c30 T
 	var c01, c11, c21, c31 T
 	var c02, c12, c22, c32 T
 	var c03, c13, c23, c33 T
-	b = b[:4*kc]
 	for p := 0; p < kc; p++ {
 		ap := a[p*lda : p*lda+4 : p*lda+4]
-		bp := b[4*p : 4*p+4 : 4*p+4]
+		o := p * ldbp
 		a0, a1, a2, a3 := ap[0], ap[1], ap[2], ap[3]
-		b0 := bp[0]
+		b0, b1, b2, b3 := b[o], b[o+ldbj], b[o+2*ldbj], b[o+3*ldbj]
 		c00 += a0 * b0
 		c10 += a1 * b0
 		c20 += a2 * b0
 		c30 += a3 * b0
-		b1 := bp[1]
 		c01 += a0 * b1
 		c11 += a1 * b1
 		c21 += a2 * b1
 		c31 += a3 * b1
-		b2 := bp[2]
 		c02 += a0 * b2
 		c12 += a1 * b2
 		c22 += a2 * b2
 		c32 += a3 * b2
-		b3 := bp[3]
 		c03 += a0 * b3
 		c13 += a1 * b3
 		c23 += a2 * b3
@@ -56,15 +52,13 @@ func store4[T Scalar](c []T, v0, v1, v2, v3, alpha, beta T, loadC bool) {
 
 // kernGeneric4x2 is the pure-Go 4×2 micro-kernel used for complex types,
 // whose eight complex accumulators (sixteen reals) fill the register file.
-func kernGeneric4x2[T Scalar](kc int, a []T, lda int, b, c []T, ldc int, alpha, beta T, loadC bool) {
+func kernGeneric4x2[T Scalar](kc int, a []T, lda int, b []T, ldbp, ldbj int, c []T, ldc int, alpha, beta T, loadC bool) {
 	var c00, c10, c20, c30 T
 	var c01, c11, c21, c31 T
-	b = b[:2*kc]
 	for p := 0; p < kc; p++ {
 		ap := a[p*lda : p*lda+4 : p*lda+4]
-		bp := b[2*p : 2*p+2 : 2*p+2]
 		a0, a1, a2, a3 := ap[0], ap[1], ap[2], ap[3]
-		b0, b1 := bp[0], bp[1]
+		b0, b1 := b[p*ldbp], b[p*ldbp+ldbj]
 		c00 += a0 * b0
 		c10 += a1 * b0
 		c20 += a2 * b0

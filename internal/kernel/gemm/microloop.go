@@ -34,7 +34,7 @@ func NewMicroLoop32() *MicroLoop {
 
 // Run computes C = A*B from the packed panels.
 func (l *MicroLoop) Run() {
-	macroKernel(l.kb, l.n, l.n, l.n, l.a, false, Mat[float64]{}, l.b, l.t, 1, 0, false, l.c)
+	macroKernel(l.kb, l.n, l.n, l.n, l.a, false, Mat[float64]{}, l.b, false, Mat[float64]{}, l.t, 1, 0, false, l.c)
 }
 
 // Flops is the floating-point operation count of one Run (2*32^3).

@@ -7,16 +7,18 @@ import (
 
 // microKernel computes the mr×nr tile
 //
-//	AB[i,j] = sum_{p<kc} a[p*lda+i] * b[p*nr+j]
+//	AB[i,j] = sum_{p<kc} a[p*lda+i] * b[p*ldbp+j*ldbj]
 //
 // from an A panel (mr rows, column p at offset p*lda: lda = mr when packed,
-// the column stride when read in place) and a packed B panel (kc×nr), and
-// stores c[i+j*ldc] = alpha*AB[i,j] + beta*c[i+j*ldc] when loadC, or
-// alpha*AB[i,j] without reading c otherwise. It assumes kc >= 1, lda >= 0,
-// len(a) >= (kc-1)*lda+mr, len(b) >= kc*nr and len(c) >= (nr-1)*ldc+mr;
-// the assembly wrappers check these bounds before entering assembly.
-// Kernels with a private A layout (the 1M complex kernels) ignore lda.
-type microKernel[T Scalar] func(kc int, a []T, lda int, b, c []T, ldc int, alpha, beta T, loadC bool)
+// the column stride when read in place) and a B panel (kc×nr; ldbp = nr,
+// ldbj = 1 when packed, B's own strides when read in place), and stores
+// c[i+j*ldc] = alpha*AB[i,j] + beta*c[i+j*ldc] when loadC, or alpha*AB[i,j]
+// without reading c otherwise. It assumes kc >= 1, non-negative strides,
+// len(a) >= (kc-1)*lda+mr, len(b) > (kc-1)*ldbp+(nr-1)*ldbj and
+// len(c) >= (nr-1)*ldc+mr; the assembly wrappers check these bounds before
+// entering assembly. Kernels with a private panel layout (the 1M complex
+// kernels) ignore the A and B strides.
+type microKernel[T Scalar] func(kc int, a []T, lda int, b []T, ldbp, ldbj int, c []T, ldc int, alpha, beta T, loadC bool)
 
 // kernelInfo is one dtype's micro-kernel with its register tile (mr×nr) and
 // cache blocking (kc, mc, nc).
@@ -31,9 +33,10 @@ type kernelInfo[T Scalar] struct {
 	packB       func(dst []T, b Mat[T], p0, kc, j0, nc, nr int)
 	aScale      int
 	realScalars bool
-	// inPlaceA is the largest m*k for which a column-major A is read in
-	// place instead of packed (0: always pack).
-	inPlaceA int
+	// inPlace is the largest m*k (k*n) for which a column-major A (a B
+	// with positive strides) is read in place instead of packed (0: always
+	// pack).
+	inPlace int
 	// edge[v-1], when present, is a kernel of the same nr for v*lanes
 	// rows (v*lanes < mr), used for the last rows of a block.
 	edge  []microKernel[T]
@@ -135,8 +138,8 @@ func genericVariant() *variant {
 	return &variant{
 		name:      "generic",
 		supported: true,
-		f32:       kernelInfo[float32]{mr: 4, nr: 4, kc: 256, mc: 128, nc: 2048, kern: kernGeneric4x4[float32], inPlaceA: 1 << 15},
-		f64:       kernelInfo[float64]{mr: 4, nr: 4, kc: 256, mc: 96, nc: 2048, kern: kernGeneric4x4[float64], inPlaceA: 1 << 15},
+		f32:       kernelInfo[float32]{mr: 4, nr: 4, kc: 256, mc: 128, nc: 2048, kern: kernGeneric4x4[float32], inPlace: 1 << 15},
+		f64:       kernelInfo[float64]{mr: 4, nr: 4, kc: 256, mc: 96, nc: 2048, kern: kernGeneric4x4[float64], inPlace: 1 << 15},
 		c64:       complexKernel[complex64](),
 		c128:      complexKernel[complex128](),
 	}

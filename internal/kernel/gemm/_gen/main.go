@@ -3,8 +3,9 @@
 // Every kernel follows the microKernel contract of the package: it multiplies
 // a packed mr×kc panel of A by a packed kc×nr panel of B into an mr×nr tile
 // of accumulators held in vector registers (mr = vectors per column × lanes),
-// The A panel advances by lda elements per k step (mr when packed), then
-// stores c = alpha*AB (+ beta*c when loadC != 0) column by column with
+// The A panel advances by lda elements per k step (mr when packed); B
+// element (p, j) is read at b[p*ldbp+j*ldbj] (ldbp = nr, ldbj = 1 when
+// packed). The kernel then stores c = alpha*AB (+ beta*c when loadC != 0) column by column with
 // stride ldc elements. Run it with `go generate` in the package directory.
 package main
 
@@ -24,7 +25,6 @@ type kernel struct {
 	vecs   int    // vectors per tile column (mr = vecs*lanes)
 	nr     int    // tile columns
 	unroll int    // k iterations per loop trip
-	memB   bool   // avx512: use embedded-broadcast memory operands for B
 }
 
 func (k kernel) vbytes() int {
@@ -83,35 +83,50 @@ func (g *gen) kernel(k kernel) {
 	nacc := k.vecs * k.nr
 	areg := nacc // first A register
 	s := k.sfx()
-	// Frame: kc, a, lda, b, c, ldc (8 bytes each), alpha, beta (elem
-	// each), loadC.
-	alphaOff := 48
+	// Frame: kc, a, lda, b, ldbp, ldbj, c, ldc (8 bytes each), alpha, beta
+	// (elem each), loadC.
+	alphaOff := 64
 	betaOff := alphaOff + k.elem
 	loadOff := (betaOff + k.elem + 7) &^ 7
 	size := loadOff + 8
 	ctype := map[int]string{4: "float32", 8: "float64"}[k.elem]
-	g.f("// func %s(kc int, a *%s, lda int, b, c *%s, ldc int, alpha, beta %s, loadC int)", k.name, ctype, ctype, ctype)
+	g.f("// func %s(kc int, a *%s, lda int, b *%s, ldbp, ldbj int, c *%s, ldc int, alpha, beta %s, loadC int)", k.name, ctype, ctype, ctype, ctype)
 	g.f("// %s %dx%d tile, %d accumulators.", k.isa, k.mr(), k.nr, nacc)
 	g.f("TEXT ·%s(SB), NOSPLIT, $0-%d", k.name, size)
+	shift := map[int]int{4: 2, 8: 3}[k.elem]
 	g.f("\tMOVQ kc+0(FP), CX")
 	g.f("\tMOVQ a+8(FP), SI")
 	g.f("\tMOVQ lda+16(FP), R10")
-	g.f("\tMOVQ b+24(FP), DI")
-	g.f("\tMOVQ c+32(FP), DX")
-	g.f("\tMOVQ ldc+40(FP), R8")
-	shift := map[int]int{4: 2, 8: 3}[k.elem]
-	g.f("\tSHLQ $%d, R8", shift)
 	g.f("\tSHLQ $%d, R10", shift)
+	g.f("\tMOVQ c+48(FP), DX")
+	g.f("\tMOVQ ldc+56(FP), R8")
+	g.f("\tSHLQ $%d, R8", shift)
 	// Prefetch the C tile (its columns may be far apart) while computing.
-	g.f("\tMOVQ DX, R9")
+	g.f("\tMOVQ DX, AX")
 	for j := 0; j < k.nr; j++ {
 		for off := 0; off < k.mr()*k.elem; off += 64 {
-			g.f("\tPREFETCHT0 %d(R9)", off)
+			g.f("\tPREFETCHT0 %d(AX)", off)
 		}
-		g.f("\tPREFETCHT0 %d(R9)", k.mr()*k.elem-1)
+		g.f("\tPREFETCHT0 %d(AX)", k.mr()*k.elem-1)
 		if j < k.nr-1 {
-			g.f("\tADDQ R8, R9")
+			g.f("\tADDQ R8, AX")
 		}
+	}
+	// B element (p, j) is at b + p*ldbp + j*ldbj: column group j/4 has its
+	// own base register, advanced by ldbp per k step.
+	bases := []string{"DI", "BX", "R13", "AX"}
+	ngroups := (k.nr + 3) / 4
+	if ngroups > len(bases) {
+		log.Fatalf("%s: nr too large", k.name)
+	}
+	g.f("\tMOVQ b+24(FP), DI")
+	g.f("\tMOVQ ldbp+32(FP), R9")
+	g.f("\tSHLQ $%d, R9", shift)
+	g.f("\tMOVQ ldbj+40(FP), R11")
+	g.f("\tSHLQ $%d, R11", shift)
+	g.f("\tLEAQ (R11)(R11*2), R12")
+	for gi := 1; gi < ngroups; gi++ {
+		g.f("\tLEAQ (%s)(R11*4), %s", bases[gi-1], bases[gi])
 	}
 	for i := 0; i < nacc; i++ {
 		if k.isa == "avx512" {
@@ -120,7 +135,10 @@ func (g *gen) kernel(k kernel) {
 			g.f("\tVXORPD %s, %s, %s", k.reg(i), k.reg(i), k.reg(i))
 		}
 	}
-	bstep := k.nr * k.elem
+	bop := func(j int) string {
+		b := bases[j/4]
+		return [...]string{"(" + b + ")", "(" + b + ")(R11*1)", "(" + b + ")(R11*2)", "(" + b + ")(R12*1)"}[j%4]
+	}
 	step := func(u int) {
 		for v := 0; v < k.vecs; v++ {
 			switch u {
@@ -133,18 +151,14 @@ func (g *gen) kernel(k kernel) {
 			}
 		}
 		for j := 0; j < k.nr; j++ {
-			boff := u*bstep + j*k.elem
-			if k.memB {
-				for v := 0; v < k.vecs; v++ {
-					g.f("\tVFMADD231%s.BCST %d(DI), %s, %s", s, boff, k.reg(areg+v), k.reg(j*k.vecs+v))
-				}
-				continue
-			}
 			br := k.reg(areg + k.vecs + j%2)
-			g.f("\t%s %d(DI), %s", k.bcast(), boff, br)
+			g.f("\t%s %s, %s", k.bcast(), bop(j), br)
 			for v := 0; v < k.vecs; v++ {
 				g.f("\tVFMADD231%s %s, %s, %s", s, k.reg(areg+v), br, k.reg(j*k.vecs+v))
 			}
+		}
+		for gi := 0; gi < ngroups; gi++ {
+			g.f("\tADDQ R9, %s", bases[gi])
 		}
 	}
 	if k.unroll > 1 {
@@ -156,7 +170,6 @@ func (g *gen) kernel(k kernel) {
 			step(u)
 		}
 		g.f("\tLEAQ (SI)(R10*2), SI")
-		g.f("\tADDQ $%d, DI", k.unroll*bstep)
 		g.f("\tSUBQ $%d, CX", k.unroll)
 		g.f("\tCMPQ CX, $%d", k.unroll)
 		g.f("\tJGE %s_loop", k.name)
@@ -167,7 +180,6 @@ func (g *gen) kernel(k kernel) {
 	g.f("%s_one:", k.name)
 	step(0)
 	g.f("\tADDQ R10, SI")
-	g.f("\tADDQ $%d, DI", bstep)
 	g.f("\tDECQ CX")
 	g.f("\tJNZ %s_one", k.name)
 	g.f("%s_store:", k.name)
