@@ -76,16 +76,34 @@ func (f *fused[T]) Eval(dst any, inputs []any) error {
 		return tf.Errorf(tf.ErrDType, "Fused", "dst", "a *Tensor["+tf.DTypeOf[T]().String()+"] and "+strconv.Itoa(f.nin)+" inputs", "%T and %d inputs", dst, len(inputs))
 	}
 	shape := d.Shape()
+	if len(shape) > strided.MaxRank {
+		return tf.Errorf(tf.ErrShape, "Fused", "dst", "rank <= "+strconv.Itoa(strided.MaxRank), "rank %d", len(shape))
+	}
 	for k, in := range inputs {
 		t, ok := in.(*tf.Tensor[T])
 		if !ok {
 			return tf.Errorf(tf.ErrDType, "Fused", "inputs["+strconv.Itoa(k)+"]", "a *Tensor["+tf.DTypeOf[T]().String()+"]", "%T", in)
 		}
-		f.refs[k] = broadcastRef(t, shape, f.strides[k][:len(shape)])
+		f.refs[k] = fusedRef(t, shape, f.strides[k][:len(shape)])
 	}
-	err := elementwise.Eval(f.e.runner, &f.scratch, f.prog, shape, ref(d), f.refs[:f.nin])
+	dref := strided.Ref[T]{Data: d.Storage(), Off: d.Offset(), Strides: d.Strides()}
+	err := elementwise.Eval(f.e.runner, &f.scratch, f.prog, shape, dref, f.refs[:f.nin])
 	for k := range f.nin {
 		f.refs[k].Data = nil
 	}
 	return err
+}
+
+// fusedRef describes input t read at the destination's shape: an axis where
+// t has extent 1 and shape does not is read with stride 0. strides is room
+// owned by the kernel.
+func fusedRef[T tf.Scalar](t *tf.Tensor[T], shape, strides []int) strided.Ref[T] {
+	ts, tshape := t.Strides(), t.Shape()
+	for d := range shape {
+		strides[d] = ts[d]
+		if tshape[d] == 1 && shape[d] != 1 {
+			strides[d] = 0
+		}
+	}
+	return strided.Ref[T]{Data: t.Storage(), Off: t.Offset(), Strides: strides}
 }
