@@ -140,9 +140,12 @@ type Plan struct {
 // the options key.
 func (pl *Plan) Key() string { return pl.Problem.Key() + "|" + pl.Options.Key() }
 
-// NewPlan optimizes a contraction path for the problem and lowers every
-// step. See Options for the strategies and the memory limit.
+// NewPlan optimizes a contraction path for the problem (made by Bind) and
+// lowers every step. See Options for the strategies and the memory limit.
 func NewPlan(p *Problem, opts Options) (*Plan, error) {
+	if p == nil || p.Expr == nil || len(p.Inputs) == 0 || len(p.Unique) != len(p.Inputs) || len(p.Extents) != p.NumLabels {
+		return nil, newErr("plan", ErrOption, -1, "", "the problem was not made by Bind")
+	}
 	if opts.MemoryLimit < 0 {
 		return nil, newErr("plan", ErrOption, -1, "", "memory limit %g is negative", opts.MemoryLimit)
 	}

@@ -208,6 +208,12 @@ func TestGivenPathErrors(t *testing.T) {
 
 func TestOptionErrors(t *testing.T) {
 	p := mustBind(t, "ij,jk", []int{2, 3}, []int{3, 4})
+	if _, err := NewPlan(&Problem{}, Options{}); !errors.Is(err, ErrOption) {
+		t.Errorf("zero Problem: %v", err)
+	}
+	if _, err := NewPlan(nil, Options{}); !errors.Is(err, ErrOption) {
+		t.Errorf("nil Problem: %v", err)
+	}
 	for _, o := range []Options{
 		{MemoryLimit: -1},
 		{Restarts: -2},
@@ -367,5 +373,33 @@ func TestReport(t *testing.T) {
 	s := pl.Summary()
 	if len(s.Steps) != 4 || s.Steps[0].Flops != 2e5 || s.Steps[3].Remaining != p.Term(pl.Steps[3].Out)+"->efgh" {
 		t.Errorf("summary: %+v", s)
+	}
+}
+
+// TestLargerNetworksExecute runs every strategy on random networks of 9
+// to 20 operands (Optimal falls back to Search above OptimalMax) and
+// executes the plans against the naive loop.
+func TestLargerNetworksExecute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	trials := 12
+	if testing.Short() {
+		trials = 4
+	}
+	for trial := range trials {
+		n := 9 + trial
+		p := randomProblem(rng, n, 9, 2)
+		data := randomData(rng, p)
+		flops := map[Strategy]float64{}
+		for _, s := range []Strategy{Greedy, Optimal, RandomGreedy, Search, Auto} {
+			pl, err := NewPlan(p, Options{Strategy: s, Seed: uint64(trial)})
+			if err != nil {
+				t.Fatalf("%s %s: %v", p, s, err)
+			}
+			checkPlan(t, pl, data)
+			flops[s] = pl.Flops
+		}
+		if flops[Search] > flops[Greedy] || (n <= OptimalMax && flops[Optimal] > flops[Search]) {
+			t.Errorf("%s: flops %v", p, flops)
+		}
 	}
 }
