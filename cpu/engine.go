@@ -45,6 +45,7 @@ type Engine struct {
 	pool   bufferPool
 	plans  *PlanCache
 	gemmWS gemm.Workspace
+	ein    einsumWS
 	op     string // the operation holding the engine (for busy errors)
 
 	// strides is room for kernel arguments built per call (broadcast and

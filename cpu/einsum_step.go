@@ -1,0 +1,316 @@
+package cpu
+
+import (
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/einsum"
+	"github.com/tenferro-go/tenferro/internal/kernel/elementwise"
+	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
+	"github.com/tenferro-go/tenferro/internal/kernel/permute"
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+)
+
+// A pairwise step computes
+//
+//	C[LF, RF, B] = Σ_{Con} A[LF, Con, B] · B[Con, RF, B]
+//
+// on strided views addressed through label-indexed strides: sa[l] is the
+// stride of label l in the left operand (after its diagonal, broadcast and
+// pre-reduction), likewise sb for the right operand and the target's
+// strides for C. The kernel is chosen by the label groups:
+//
+//   - nothing contracted (outer, Hadamard, batched outer products): one
+//     element-wise multiplication over C's labels, each input broadcast by
+//     stride 0 along the labels it lacks;
+//   - M = N = 1 (dot products, one per batch item): a strided sum of
+//     products;
+//   - otherwise GEMM: each side is read as an M×K (K×N) matrix per batch item
+//     through its strides when every group (LF, Con, RF) fuses into a single
+//     stride, and is copied into a pooled compact buffer in group order when
+//     it does not. Batch labels fuse into one stride of a batched GEMM where
+//     all three tensors allow it; the remaining ones are looped over.
+
+// target is where a step writes its result: storage, offset and
+// label-indexed strides.
+type target[T tf.Scalar] struct {
+	data    []T
+	off     int
+	strides []int
+}
+
+// side is one operand of a step after its pre-reduction: storage and
+// offset (strides are label-indexed in the state) and the pooled buffer the
+// step owns, if any.
+type side[T tf.Scalar] struct {
+	data []T
+	off  int
+	tmp  *tf.Storage[T]
+}
+
+// loadSide fills ls with the label strides of tensor id and sums the labels
+// in reduce into a pooled compact buffer over kept when there are any.
+func loadSide[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, id int, labels, reduce, kept, ls []int) (side[T], error) {
+	v := &s.views[id]
+	for i, l := range labels {
+		ls[l] = v.strides[i]
+	}
+	if len(reduce) == 0 {
+		return side[T]{data: v.data, off: v.off}, nil
+	}
+	tmp := e.pool.alloc(tf.DTypeOf[T](), numel(p.Extents, kept)).(*tf.Storage[T])
+	n := len(labels)
+	shape, ds, xs := s.shape[:n], s.s0[:n], s.s1[:n]
+	for i, l := range labels {
+		shape[i], ds[i], xs[i] = p.Extents[l], 0, ls[l]
+	}
+	st := 1
+	for _, l := range kept {
+		for i, m := range labels {
+			if m == l {
+				ds[i] = st
+			}
+		}
+		ls[l] = st
+		st *= p.Extents[l]
+	}
+	if !sumReduce(&s.lay, shape, strided.Ref[T]{Data: tmp.Buf(), Strides: ds}, strided.Ref[T]{Data: v.data, Off: v.off, Strides: xs}, strided.Ref[T]{}, false) {
+		e.pool.Recycle(tmp)
+		return side[T]{}, rankError()
+	}
+	return side[T]{data: tmp.Buf(), tmp: tmp}, nil
+}
+
+// execStep evaluates one pairwise step into c.
+func execStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, c target[T]) error {
+	a, err := loadSide(e, s, p, st.LeftID, st.LeftLabels, st.LeftReduce, st.LeftKept, s.sa)
+	if err != nil {
+		return err
+	}
+	b, err := loadSide(e, s, p, st.RightID, st.RightLabels, st.RightReduce, st.RightKept, s.sb)
+	if err != nil {
+		if a.tmp != nil {
+			e.pool.Recycle(a.tmp)
+		}
+		return err
+	}
+	switch {
+	case len(st.Contracted) == 0 && mulStep(e, s, p, st, a, b, c):
+	case st.M == 1 && st.N == 1 && dotStep(s, p, st, a, b, c):
+	default:
+		gemmStep(e, s, p, st, a, b, c)
+	}
+	if a.tmp != nil {
+		e.pool.Recycle(a.tmp)
+	}
+	if b.tmp != nil {
+		e.pool.Recycle(b.tmp)
+	}
+	return nil
+}
+
+// mulStep computes C = A ⊙ B over C's labels (no contracted label),
+// broadcasting each side along the labels it lacks. It reports false,
+// doing nothing, when the rank exceeds the kernel's limit.
+func mulStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) bool {
+	n := len(st.Out)
+	shape, cs, as, bs := s.shape[:n], s.s0[:n], s.s1[:n], s.s2[:n]
+	nl, nr := len(st.LeftFree), len(st.RightFree)
+	for i, l := range st.Out {
+		shape[i], cs[i], as[i], bs[i] = p.Extents[l], c.strides[l], s.sa[l], s.sb[l]
+		if i < nl {
+			bs[i] = 0
+		} else if i < nl+nr {
+			as[i] = 0
+		}
+	}
+	if strided.Rank(shape) > strided.MaxRank {
+		return false
+	}
+	elementwise.Binary(e.runner, elementwise.Mul, shape,
+		strided.Ref[T]{Data: c.data, Off: c.off, Strides: cs},
+		strided.Ref[T]{Data: a.data, Off: a.off, Strides: as},
+		strided.Ref[T]{Data: b.data, Off: b.off, Strides: bs})
+	return true
+}
+
+// dotStep computes one dot product per batch item when M = N = 1:
+// C[B] = Σ_{Con} A[Con, B]·B[Con, B]. It reports false, doing nothing, when
+// the rank exceeds the kernel's limit.
+func dotStep[T tf.Scalar](s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) bool {
+	nc := len(st.Contracted)
+	n := nc + len(st.Batch)
+	shape, cs, as, bs := s.shape[:n], s.s0[:n], s.s1[:n], s.s2[:n]
+	for i, l := range st.Contracted {
+		shape[i], cs[i], as[i], bs[i] = p.Extents[l], 0, s.sa[l], s.sb[l]
+	}
+	for i, l := range st.Batch {
+		shape[nc+i], cs[nc+i], as[nc+i], bs[nc+i] = p.Extents[l], c.strides[l], s.sa[l], s.sb[l]
+	}
+	// Free labels all have extent 1: their offset is the base offset.
+	return sumReduce(&s.lay, shape,
+		strided.Ref[T]{Data: c.data, Off: c.off, Strides: cs},
+		strided.Ref[T]{Data: a.data, Off: a.off, Strides: as},
+		strided.Ref[T]{Data: b.data, Off: b.off, Strides: bs}, true)
+}
+
+// fuse reads the labels of a group as one axis through ls: it returns the
+// product of their extents and the stride of the fused axis, and false when
+// the labels (in group order, extent-1 labels skipped) are not laid out
+// contiguously relative to each other (stride[next] = stride*extent).
+func fuse(ext, labels, ls []int) (n, stride int, ok bool) {
+	n, next := 1, 0
+	first := true
+	for _, l := range labels {
+		x := ext[l]
+		if x == 1 {
+			continue
+		}
+		if first {
+			stride, first = ls[l], false
+		} else if ls[l] != next {
+			return 0, 0, false
+		}
+		next = ls[l] * x
+		n *= x
+	}
+	return n, stride, true
+}
+
+// pack copies the labels of groups g0, g1, g2 (in that order) of a view
+// with label strides ls into a pooled compact buffer and rewrites ls to the
+// buffer's strides.
+func pack[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, data []T, off int, ls []int, g0, g1, g2 []int) *tf.Storage[T] {
+	n0, n1 := len(g0), len(g0)+len(g1)
+	n := n1 + len(g2)
+	shape, ds, xs := s.shape[:n], s.s0[:n], s.s1[:n]
+	st := 1
+	for i := range n {
+		var l int
+		switch {
+		case i < n0:
+			l = g0[i]
+		case i < n1:
+			l = g1[i-n0]
+		default:
+			l = g2[i-n1]
+		}
+		shape[i], ds[i], xs[i] = p.Extents[l], st, ls[l]
+		st *= p.Extents[l]
+	}
+	tmp := e.pool.alloc(tf.DTypeOf[T](), st).(*tf.Storage[T])
+	permute.Copy(e.runner, shape, strided.Ref[T]{Data: tmp.Buf(), Strides: ds}, strided.Ref[T]{Data: data, Off: off, Strides: xs})
+	for i := range n {
+		switch {
+		case i < n0:
+			ls[g0[i]] = ds[i]
+		case i < n1:
+			ls[g1[i-n0]] = ds[i]
+		default:
+			ls[g2[i-n1]] = ds[i]
+		}
+	}
+	return tmp
+}
+
+// gemmStep lowers the step to (batched) GEMM; see the notes at the top of
+// the file.
+func gemmStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) {
+	ext := p.Extents
+	m, ars, ok1 := fuse(ext, st.LeftFree, s.sa)
+	k, acs, ok2 := fuse(ext, st.Contracted, s.sa)
+	var ta, tb, tc *tf.Storage[T]
+	if !ok1 || !ok2 {
+		ta = pack(e, s, p, a.data, a.off, s.sa, st.LeftFree, st.Contracted, st.Batch)
+		a.data, a.off = ta.Buf(), 0
+		m, ars, _ = fuse(ext, st.LeftFree, s.sa)
+		k, acs, _ = fuse(ext, st.Contracted, s.sa)
+	}
+	_, brs, ok1 := fuse(ext, st.Contracted, s.sb)
+	n, bcs, ok2 := fuse(ext, st.RightFree, s.sb)
+	if !ok1 || !ok2 {
+		tb = pack(e, s, p, b.data, b.off, s.sb, st.Contracted, st.RightFree, st.Batch)
+		b.data, b.off = tb.Buf(), 0
+		_, brs, _ = fuse(ext, st.Contracted, s.sb)
+		n, bcs, _ = fuse(ext, st.RightFree, s.sb)
+	}
+	cd, coff, cls := c.data, c.off, c.strides
+	_, crs, ok1 := fuse(ext, st.LeftFree, cls)
+	_, ccs, ok2 := fuse(ext, st.RightFree, cls)
+	if !ok1 || !ok2 {
+		// Compute into a compact buffer in Out order, then copy.
+		tc = e.pool.alloc(tf.DTypeOf[T](), numel(ext, st.Out)).(*tf.Storage[T])
+		cd, coff = tc.Buf(), 0
+		stc := 1
+		for _, l := range st.Out {
+			s.s2[l] = stc
+			stc *= ext[l]
+		}
+		cls = s.s2
+		crs, ccs = 1, m
+	}
+	// Batch labels: drop extent 1, fuse runs contiguous in all three.
+	nb := 0
+	for _, l := range st.Batch {
+		x := ext[l]
+		if x == 1 {
+			continue
+		}
+		xa, xb, xc := s.sa[l], s.sb[l], cls[l]
+		if nb > 0 && s.bsa[nb-1]*s.bext[nb-1] == xa && s.bsb[nb-1]*s.bext[nb-1] == xb && s.bsc[nb-1]*s.bext[nb-1] == xc {
+			s.bext[nb-1] *= x
+			continue
+		}
+		s.bext[nb], s.bsa[nb], s.bsb[nb], s.bsc[nb] = x, xa, xb, xc
+		nb++
+	}
+	am := gemm.Mat[T]{Data: a.data, Off: a.off, RS: ars, CS: acs}
+	bm := gemm.Mat[T]{Data: b.data, Off: b.off, RS: brs, CS: bcs}
+	cm := gemm.Mat[T]{Data: cd, Off: coff, RS: crs, CS: ccs}
+	gemmLoop(e, m, n, k, am, bm, cm, s.bext[:nb], s.bsa[:nb], s.bsb[:nb], s.bsc[:nb], s.bidx[:nb])
+	if tc != nil {
+		// Copy the compact result into the target (label strides in
+		// c.strides, compact ones in s.s2).
+		nout := len(st.Out)
+		shape, ds, xs := s.shape[:nout], s.s0[:nout], s.s1[:nout]
+		for i, l := range st.Out {
+			shape[i], ds[i], xs[i] = ext[l], c.strides[l], s.s2[l]
+		}
+		permute.Copy(e.runner, shape, strided.Ref[T]{Data: c.data, Off: c.off, Strides: ds}, strided.Ref[T]{Data: cd, Strides: xs})
+		e.pool.Recycle(tc)
+	}
+	if ta != nil {
+		e.pool.Recycle(ta)
+	}
+	if tb != nil {
+		e.pool.Recycle(tb)
+	}
+}
+
+// gemmLoop runs C = A·B for every batch item: a batched GEMM over batch
+// axis 0 for every index of the remaining batch axes (idx is scratch).
+func gemmLoop[T tf.Scalar](e *Engine, m, n, k int, am, bm, cm gemm.Mat[T], ext, sa, sb, sc, idx []int) {
+	if len(ext) == 0 {
+		gemm.Gemm(&e.gemmWS, e.runner, m, n, k, T(1), am, bm, T(0), cm)
+		return
+	}
+	clear(idx)
+	for {
+		gemm.GemmBatched(&e.gemmWS, e.runner, m, n, k, ext[0], T(1), am, sa[0], bm, sb[0], T(0), cm, sc[0])
+		d := 1
+		for ; d < len(ext); d++ {
+			idx[d]++
+			am.Off += sa[d]
+			bm.Off += sb[d]
+			cm.Off += sc[d]
+			if idx[d] < ext[d] {
+				break
+			}
+			am.Off -= sa[d] * idx[d]
+			bm.Off -= sb[d] * idx[d]
+			cm.Off -= sc[d] * idx[d]
+			idx[d] = 0
+		}
+		if d == len(ext) {
+			return
+		}
+	}
+}
