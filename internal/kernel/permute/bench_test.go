@@ -2,6 +2,7 @@ package permute
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -58,20 +59,27 @@ func benchRatio(b *testing.B, r par.Runner, shape, perm []int) {
 	d := strided.Ref[float64]{Data: dst, Strides: ColMajor(dshape)}
 	s := strided.Ref[float64]{Data: src, Strides: sstr}
 	b.SetBytes(int64(16 * n))
-	var tc, tp []time.Duration
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var tc, tp, cc, cp []time.Duration
 	for b.Loop() {
-		t0 := time.Now()
+		c0, t0 := threadCPU(), time.Now()
 		plainCopy(r, dst, src)
-		t1 := time.Now()
+		c1, t1 := threadCPU(), time.Now()
 		Copy(r, dshape, d, s)
-		t2 := time.Now()
+		c2, t2 := threadCPU(), time.Now()
 		tc, tp = append(tc, t1.Sub(t0)), append(tp, t2.Sub(t1))
+		cc, cp = append(cc, c1-c0), append(cp, c2-c1)
 	}
 	mc, mp := median(tc), median(tp)
 	gb := func(t time.Duration) float64 { return float64(16*n) / t.Seconds() / 1e9 }
 	b.ReportMetric(gb(mc), "copyGB/s")
 	b.ReportMetric(gb(mp), "permGB/s")
 	b.ReportMetric(mc.Seconds()/mp.Seconds(), "ratio")
+	if haveThreadCPU && r == nil {
+		// The same ratio in CPU time of the calling thread (serial only).
+		b.ReportMetric(median(cc).Seconds()/median(cp).Seconds(), "cpu-ratio")
+	}
 }
 
 // plainCopy is the reference: a compact Copy, which is copy() on rows (split

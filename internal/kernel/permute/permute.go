@@ -12,10 +12,10 @@
 //   - if both views are unit-stride along the fastest dimension, each row is
 //     a copy() call;
 //   - if the source's fastest dimension is another one, the plane of the two
-//     dimensions is walked in Block x Block blocks of cache-line micro-tiles,
-//     so that every line read or written is used whole while it is in L1
-//     (even when large power-of-two strides map all rows to one cache set)
-//     and a block touches a bounded number of pages;
+//     dimensions is walked in blocks of cache-line micro-tiles (see
+//     BlockLines), so that every line read or written is used whole while
+//     it is in L1, even when large power-of-two strides map all rows to one
+//     cache set;
 //   - otherwise a strided row loop runs.
 //
 // Above ParallelBytes moved, the work is split along the largest dimension
@@ -44,11 +44,18 @@ import (
 // between 256 KiB and 1 MiB (docs/permute.md).
 var ParallelBytes = 1 << 20
 
-// Block is the edge of the blocks (in elements) in which the blocked
-// transposes walk a plane; within a block the copy proceeds in micro-tiles
-// of one 64-byte cache line per row. 128 was the best of 16..512 for a
-// 2048x2048 float64 transpose on the development machine (docs/permute.md).
-var Block = 128
+// Block is the edge (in elements) of the square blocks in which a plane is
+// walked when neither view is unit-stride along the tiled dimensions.
+var Block = 64
+
+// BlockLines is the number of 64-byte lines of each source row that one
+// block of the classic transpose (dst unit-stride along one dimension, src
+// along the other) reads. Such a block is one line of rows tall and
+// BlockLines lines wide: few source rows at a time keep rows with large
+// power-of-two strides (which share an L2 set) from evicting the lines the
+// prefetcher brought in, and the long run along each row lets it stream.
+// Chosen from 16..1024 on the development machine (docs/permute.md).
+var BlockLines = 128
 
 type copyTask[T strided.Scalar] struct {
 	l        strided.Layout
@@ -166,7 +173,7 @@ func row[T strided.Scalar](n int, dst []T, do, ds int, src []T, so, ss int) {
 // b x b tiles.
 func tile[T strided.Scalar](b, n0, n1 int, dst []T, do, d0, d1 int, src []T, so, s0, s1 int) {
 	if d0 == 1 && s1 == 1 && s0 > 0 && d1 > 0 {
-		transpose(b, n0, n1, dst, do, d1, src, so, s0)
+		transpose(n0, n1, dst, do, d1, src, so, s0)
 		return
 	}
 	for jb := 0; jb < n1; jb += b {
@@ -182,16 +189,17 @@ func tile[T strided.Scalar](b, n0, n1 int, dst []T, do, d0, d1 int, src []T, so,
 
 // transpose copies dst[do+i+j*d1] = src[so+i*s0+j] for i < n0, j < n1: the
 // classic transpose, where dst is contiguous along i and src along j. The
-// plane is walked in b x b blocks (bounding the pages touched at once) made
-// of micro-tiles of one cache line per row (mt x mt elements), so every line
+// plane is walked in blocks of mt x BlockLines*mt elements made of
+// micro-tiles of one cache line per row (mt x mt elements), so every line
 // read or written is used whole while it sits in L1, even when the row
 // strides are large powers of two and all rows map to the same cache set.
-func transpose[T strided.Scalar](b, n0, n1 int, dst []T, do, d1 int, src []T, so, s0 int) {
+func transpose[T strided.Scalar](n0, n1 int, dst []T, do, d1 int, src []T, so, s0 int) {
 	mt := microTile[T]()
-	for jb := 0; jb < n1; jb += b {
-		je := min(jb+b, n1)
-		for ib := 0; ib < n0; ib += b {
-			ie := min(ib+b, n0)
+	bi, bj := mt, BlockLines*mt
+	for jb := 0; jb < n1; jb += bj {
+		je := min(jb+bj, n1)
+		for ib := 0; ib < n0; ib += bi {
+			ie := min(ib+bi, n0)
 			for j := jb; j < je; j += mt {
 				jm := min(mt, je-j)
 				for i := ib; i < ie; i += mt {
