@@ -40,12 +40,14 @@ func (c *compiler) fuse() {
 			c.inner[id] = true
 		}
 	}
-	for id := c.n - 1; id >= 0; id-- {
-		if !ew(id) || c.inner[id] {
+	// Bottom up, so that trees fill up from the leaves: a node whose tree
+	// (its arguments' trees already fit) exceeds the limits cuts the
+	// argument whose tree is larger; that argument's tree stays whole.
+	for id := range c.n {
+		if !ew(id) {
 			continue
 		}
 		for !c.fits(id) {
-			// Cut the inner argument with the larger tree.
 			best, bestSize := -1, -1
 			for _, a := range c.args[id] {
 				if c.inner[a] {

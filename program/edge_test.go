@@ -1,0 +1,118 @@
+package program_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/program"
+	"github.com/tenferro-go/tenferro/trace"
+)
+
+// checkGraph compiles g with and without the optimizing passes and
+// compares both against direct evaluation, on compact and strided inputs.
+func checkGraph(t *testing.T, g *trace.Graph, ops float64) []*program.Program {
+	t.Helper()
+	r := rand.New(rand.NewPCG(17, 18))
+	var progs []*program.Program
+	for _, opts := range [][]program.Option{nil, {program.WithoutFusion(), program.WithoutCSE()}} {
+		p, err := program.Compile(g, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, p)
+		pp, err := program.Prepare(p, newEngine(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mk := range []func(*rand.Rand, tf.DType, ...int) tf.Value{randValue, stridedValue} {
+			ins := make([]tf.Value, p.NumInputs())
+			for i := range ins {
+				dt, shape := p.InputSignature(i)
+				ins[i] = mk(r, dt, shape...)
+			}
+			want := evalDirect(t, newEngine(t), g, ins)
+			got, err := pp.Run(ins...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, p)
+			}
+			for j := range want {
+				closeTo(t, fmt.Sprintf("output %d", j), got[j], want[j], ops)
+			}
+		}
+	}
+	return progs
+}
+
+func TestEdgeShapes(t *testing.T) {
+	for _, dt := range tf.DTypes {
+		// Zero extents, rank 0, extent 1 everywhere.
+		tr := trace.New()
+		a, _ := tr.Input(dt, 0, 3)
+		b, _ := tr.Input(dt, 3, 4)
+		s, _ := tr.Input(dt)
+		one, _ := tr.Input(dt, 1, 1)
+		m, _ := tr.Matmul(a, b)
+		k, _ := tr.Matmul(b, must2(tr.Input(dt, 4, 0)))
+		ks, _ := tr.Sum(k, 0)
+		x, _ := tr.Add(must2(tr.Scale(2, s)), must2(tr.Negate(s)))
+		y, _ := tr.Mul(one, one)
+		tot, _ := tr.Sum(b)
+		e, _ := tr.Einsum(",ij->ji", s, b)
+		g, err := tr.Finish(m, ks, x, y, tot, e, must2(tr.Reshape(x, 1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGraph(t, g, 64)
+	}
+}
+
+func TestFusionBroadcastAndLimits(t *testing.T) {
+	for _, dt := range tf.DTypes {
+		tr := trace.New()
+		a, _ := tr.Input(dt, 5, 1, 3)
+		b, _ := tr.Input(dt, 1, 4, 3)
+		c, _ := tr.Input(dt, 5, 4, 1)
+		// Inner node ab is broadcast (5,4,3) and its consumers broadcast
+		// further; a long sum of distinct leaves exceeds the fused kernel's
+		// input limit and must be cut.
+		ab, _ := tr.Sub(a, b)
+		v, _ := tr.Mul(must2(tr.Conj(ab)), c)
+		leaves := []trace.Value{v}
+		for i := range 10 {
+			l, _ := tr.Input(dt, 5, 4, 3)
+			sc, _ := tr.Scale(complex(float64(i+1), 0), l)
+			leaves = append(leaves, sc)
+		}
+		acc := leaves[0]
+		for _, l := range leaves[1:] {
+			acc, _ = tr.Add(l, acc) // deep on the right: stack depth grows
+		}
+		g, err := tr.Finish(acc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs := checkGraph(t, g, 128)
+		st := progs[0].Stats()
+		if st.Fused != 23 || progs[0].NumCommands() < 2 || progs[0].NumCommands() > 3 {
+			t.Errorf("%v: %d commands, %d fused ops, want 2-3 commands folding all 23 ops\n%s", dt, progs[0].NumCommands(), st.Fused, progs[0])
+		}
+	}
+}
+
+func TestViewMaterialization(t *testing.T) {
+	tr := trace.New()
+	a, _ := tr.Input(tf.Float64, 2, 3, 4)
+	b, _ := tr.Negate(a)
+	pb, _ := tr.Permute(b, 1, 2, 0)                    // (3, 4, 2) strided view
+	rb, _ := tr.Reshape(pb, 12, 2)                     // needs a copy
+	ra, _ := tr.Reshape(a, 6, 4)                       // view of an input: copy
+	pa, _ := tr.Permute(ra, 1, 0)                      // view of that copy
+	m, _ := tr.Matmul(pa, must2(tr.Reshape(rb, 6, 4))) // (4,6)x(6,4)
+	g, _ := tr.Finish(m, pb, rb)
+	progs := checkGraph(t, g, 64)
+	if c := progs[0].Stats().Copies; c != 4 { // rb source, ra source, outputs pb and rb
+		t.Errorf("%d copies, want 4\n%s", c, progs[0])
+	}
+}
