@@ -1,0 +1,250 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/cpu"
+	"github.com/tenferro-go/tenferro/einsum"
+	"github.com/tenferro-go/tenferro/npy"
+	"github.com/tenferro-go/tenferro/team"
+)
+
+func init() {
+	register("einsum", "evaluate an einsum on .npy files and write the result as .npy", runEinsumCmd)
+}
+
+// errOutput marks a failure to write the result (exit status 1, not 2).
+var errOutput = errors.New("cannot write the output")
+
+func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("einsum", stderr)
+	pathFlag := fs.String("path", "auto", "path strategy (greedy, optimal, auto, random, search) or a JSON file holding a linear path [[0,1],...]")
+	threads := fs.Int("threads", 1, "team width (1 = serial engine)")
+	outFile := fs.String("o", "", "output .npy file (required)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tenferro einsum [--path P] [--threads N] -o OUT.npy SUBSCRIPTS IN.npy...")
+		fmt.Fprintln(stderr, "  subscripts name the axes of each file in NumPy's order (a C-order file's a[i,j] is element (i,j))")
+		fs.PrintDefaults()
+	}
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	switch {
+	case len(rest) < 2:
+		return fail(stderr, "einsum", fmt.Errorf("expected SUBSCRIPTS and at least one IN.npy, got %d argument(s)", len(rest)))
+	case *outFile == "":
+		return fail(stderr, "einsum", fmt.Errorf("missing -o OUT.npy"))
+	case *threads < 1 || *threads > team.MaxThreads:
+		return fail(stderr, "einsum", fmt.Errorf("--threads must be in [1, %d], got %d", team.MaxThreads, *threads))
+	}
+	opts, err := pathOptions(*pathFlag)
+	if err != nil {
+		return fail(stderr, "einsum", err)
+	}
+	vals := make([]tf.Value, len(rest)-1)
+	for i, name := range rest[1:] {
+		if vals[i], err = loadValue(name); err != nil {
+			return fail(stderr, "einsum", fmt.Errorf("operand %d: %v", i, err))
+		}
+	}
+	if vals, err = promoteAll(vals); err != nil {
+		return fail(stderr, "einsum", err)
+	}
+	e, err := newEngine(*threads)
+	if err != nil {
+		return fail(stderr, "einsum", err)
+	}
+	defer e.Close()
+	res, err := einsumValues(e, rest[0], opts, vals)
+	if err != nil {
+		return fail(stderr, "einsum", err)
+	}
+	defer res.Release()
+	if err := writeValue(*outFile, res); err != nil {
+		fmt.Fprintf(stderr, "tenferro einsum: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// parseInterspersed parses flags that may appear before, between or after
+// the positional arguments; "--" ends flag parsing.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	return pos, nil
+}
+
+// newEngine returns a serial engine for threads == 1 and an engine over a
+// team of that width otherwise.
+func newEngine(threads int) (*cpu.Engine, error) {
+	if threads == 1 {
+		return cpu.Serial(), nil
+	}
+	tm, err := team.New(team.Threads(threads))
+	if err != nil {
+		return nil, err
+	}
+	return cpu.New(tm)
+}
+
+// pathOptions maps --path to planning options: a strategy name, or a file
+// holding a linear path as a JSON array of pairs (or an object with a
+// "path" field, as `tenferro path --json` prints).
+func pathOptions(s string) ([]tf.EinsumOption, error) {
+	if st, err := einsum.ParseStrategy(s); err == nil && st != einsum.Given {
+		return []tf.EinsumOption{tf.WithStrategy(st)}, nil
+	}
+	path, err := readPathFile(s)
+	if err != nil {
+		return nil, fmt.Errorf("--path %q: not a strategy (greedy, optimal, auto, random, search) and %v", s, err)
+	}
+	return []tf.EinsumOption{tf.WithPath(path)}, nil
+}
+
+func readPathFile(name string) ([][2]int, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("not a readable path file: %v", err)
+	}
+	var raw json.RawMessage = data
+	var obj struct {
+		Path json.RawMessage `json:"path"`
+	}
+	if json.Unmarshal(data, &obj) == nil && obj.Path != nil {
+		raw = obj.Path
+	}
+	var pairs [][]int
+	if err := json.Unmarshal(raw, &pairs); err != nil {
+		return nil, fmt.Errorf("path file: expected a JSON array of pairs like [[0,1],[0,1]]: %v", err)
+	}
+	path := make([][2]int, len(pairs))
+	for i, p := range pairs {
+		if len(p) != 2 {
+			return nil, fmt.Errorf("path file: step %d has %d positions, expected 2", i, len(p))
+		}
+		path[i] = [2]int{p[0], p[1]}
+	}
+	return path, nil
+}
+
+// loadValue reads a .npy file as a column-major tensor of the same shape:
+// element (i, j, ...) equals NumPy's a[i, j, ...] whatever the file's order.
+func loadValue(name string) (tf.Value, error) {
+	a, err := npy.ReadFile(name)
+	if err != nil {
+		return tf.Value{}, err
+	}
+	switch d := a.ColumnMajor().(type) {
+	case []float32:
+		return wrapSlice(d, a.Shape)
+	case []float64:
+		return wrapSlice(d, a.Shape)
+	case []complex64:
+		return wrapSlice(d, a.Shape)
+	case []complex128:
+		return wrapSlice(d, a.Shape)
+	}
+	return tf.Value{}, fmt.Errorf("%s: unsupported element type %v", name, a.DType)
+}
+
+func wrapSlice[T tf.Scalar](d []T, shape []int) (tf.Value, error) {
+	t, err := tf.FromSlice(d, shape...)
+	if err != nil {
+		return tf.Value{}, err
+	}
+	return tf.ValueOf(t), nil
+}
+
+// promoteAll converts every value to the common dtype NumPy would pick.
+func promoteAll(vals []tf.Value) ([]tf.Value, error) {
+	dt := vals[0].DType()
+	for _, v := range vals[1:] {
+		dt = tf.Promote(dt, v.DType())
+	}
+	out := make([]tf.Value, len(vals))
+	for i, v := range vals {
+		c, err := tf.Convert(v, dt)
+		if err != nil {
+			return nil, fmt.Errorf("operand %d: %v", i, err)
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// einsumValues evaluates subscripts on values of one dtype.
+func einsumValues(e tf.Engine, subscripts string, opts []tf.EinsumOption, vals []tf.Value) (tf.Value, error) {
+	switch vals[0].DType() {
+	case tf.Float32:
+		return einsumTyped[float32](e, subscripts, opts, vals)
+	case tf.Float64:
+		return einsumTyped[float64](e, subscripts, opts, vals)
+	case tf.Complex64:
+		return einsumTyped[complex64](e, subscripts, opts, vals)
+	case tf.Complex128:
+		return einsumTyped[complex128](e, subscripts, opts, vals)
+	}
+	return tf.Value{}, fmt.Errorf("unsupported dtype %v", vals[0].DType())
+}
+
+func einsumTyped[T tf.Scalar](e tf.Engine, subscripts string, opts []tf.EinsumOption, vals []tf.Value) (tf.Value, error) {
+	ops := make([]*tf.Tensor[T], len(vals))
+	for i, v := range vals {
+		t, err := tf.As[T](v)
+		if err != nil {
+			return tf.Value{}, err
+		}
+		ops[i] = t
+	}
+	r, err := tf.EinsumWith(e, subscripts, opts, ops...)
+	if err != nil {
+		return tf.Value{}, err
+	}
+	return tf.ValueOf(r), nil
+}
+
+// writeValue writes a compact value as a Fortran-order .npy file.
+func writeValue(name string, v tf.Value) error {
+	var data any
+	var err error
+	switch t := v.Tensor().(type) {
+	case *tf.Tensor[float32]:
+		data, err = t.Data()
+	case *tf.Tensor[float64]:
+		data, err = t.Data()
+	case *tf.Tensor[complex64]:
+		data, err = t.Data()
+	case *tf.Tensor[complex128]:
+		data, err = t.Data()
+	default:
+		return fmt.Errorf("%w: empty result", errOutput)
+	}
+	if err != nil {
+		return err
+	}
+	if err := npy.WriteFile(name, v.Shape(), data); err != nil {
+		return fmt.Errorf("%w %s: %v", errOutput, name, err)
+	}
+	return nil
+}
