@@ -177,7 +177,8 @@ func (nw *network) improve(ssa [][2]int, k, maxSweeps int, rng *rand.Rand) [][2]
 	return t.ssa()
 }
 
-// search is the optimizer for large networks. It draws candidate paths
+// search is the optimizer for large networks: the best of 1 to 4
+// independent runs (see searchWork) of searchOnce. A run draws candidate paths
 // from the deterministic greedy and elimination heuristics and from
 // restarts-2 randomized runs (one greedy for three eliminations), polishes
 // the best few (max(4, 1000/n)) by subtree reconfiguration (exact
@@ -186,6 +187,28 @@ func (nw *network) improve(ssa [][2]int, k, maxSweeps int, rng *rand.Rand) [][2]
 // with larger (9-leaf), partly randomly grown subtrees on the winner.
 // Deterministic for a given seed.
 func (nw *network) search(restarts int, seed uint64) ([][2]int, error) {
+	// Small networks are cheap: keep the best of a few independent runs.
+	runs := min(max(searchWork/max(nw.n, 1), 1), 4)
+	var best [][2]int
+	bestF := math.Inf(1)
+	for r := range runs {
+		ssa, err := nw.searchOnce(restarts, seed+uint64(r)*0x9e3779b97f4a7c15)
+		if err != nil {
+			return nil, err
+		}
+		if f, _ := nw.evalSSA(ssa); f < bestF {
+			best, bestF = ssa, f
+		}
+	}
+	return best, nil
+}
+
+// searchWork sets how many independent search runs a network gets:
+// 250/n, between 1 and 4 (four runs up to 62 tensors, one from 125).
+const searchWork = 250
+
+// searchOnce is one run of search with its own random stream.
+func (nw *network) searchOnce(restarts int, seed uint64) ([][2]int, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
 	type cand struct {
 		ssa   [][2]int
