@@ -17,25 +17,29 @@ import (
 // worker synchronize on:
 //
 //	idle   -> job     the caller posts a part (Swap; wakes the worker if parked)
-//	job    -> idle    the worker finished the part (Store, after clearing it)
+//	job    -> run     the worker takes the part (CAS)
+//	job    -> idle    the caller takes the part back to run it itself (CAS)
+//	run    -> idle    the worker finished the part (Store, after clearing it)
 //	idle   -> parked  the worker's spin window ran out (CAS)
 //	parked -> job     the caller posts a part and sends a wake-up token
-//	idle   -> yield   the worker yields its processor once (CAS), and back
-//	yield  -> job     the caller posts a part while the worker yields
-//	any    -> stop    the crew is shut down (only while no part is posted)
+//	idle   -> stop    the crew is shut down (only while no part is posted)
+//	parked -> stop    likewise, with a wake-up token
 //
-// Only idle means the worker is polling; a caller that posts to a parked
-// or yielding worker yields its own processor while it waits for the part.
+// A token is sent exactly when a Swap finds the worker parked, and a worker
+// parks only by the CAS that precedes its receive, so every park is matched
+// by one token. A worker woken for a part that the caller took back finds
+// idle and simply waits again.
 const (
 	stIdle uint32 = iota
 	stJob
+	stRun
 	stParked
-	stYield
 	stStop
 )
 
 // Poll loop pacing: the clock is read every clockEvery polls. A caller
-// that waits for a part longer than joinPatience starts yielding.
+// that waits longer than joinPatience for a running part starts yielding
+// its processor, so that a long wait does not starve other goroutines.
 //
 // An idle worker does not yield while it spins: a yield puts it on the
 // global run queue, from where the caller's own processor may pick it up,
@@ -66,7 +70,6 @@ type worker struct {
 // dedicated crew lives and dies with its team.
 type crew struct {
 	workers []*worker
-	woke    bool // the Run in progress posted to a worker that was not polling
 	spin    time.Duration
 	lock    bool
 	onStart func(int)
@@ -141,21 +144,14 @@ func (c *crew) work(w *worker, id int, first bool) {
 		c.started.Done()
 	}
 	for {
-		st, parked := w.await(c.spin)
-		if st == stStop {
+		switch w.await(c.spin) {
+		case stStop:
 			return
-		}
-		w.runPart(c, id)
-		if parked {
-			// A woken worker often starts on the caller's processor, with
-			// the caller queued behind it; yield once so the caller is not
-			// kept waiting for this worker's spin window. While yielding
-			// the worker is not polling, and says so (idle -> yield), so a
-			// caller that posts meanwhile knows to yield while it waits.
-			if w.state.CompareAndSwap(stIdle, stYield) {
-				runtime.Gosched()
-				w.state.CompareAndSwap(stYield, stIdle)
+		case stJob:
+			if w.state.CompareAndSwap(stJob, stRun) {
+				w.runPart(c, id)
 			}
+			// Otherwise the caller took the part back.
 		}
 	}
 }
@@ -170,18 +166,18 @@ func (c *crew) runHook(id int) {
 	c.onStart(id)
 }
 
-// await returns the worker's next state other than idle, job or stop, and
-// whether it parked on the way. It busy-polls for spin, then parks until
-// the caller posts a part.
-func (w *worker) await(spin time.Duration) (state uint32, parked bool) {
+// await returns the worker's next state other than idle: job or stop
+// (idle only after a wake-up whose part the caller took back). It
+// busy-polls for spin, then parks until the caller posts a part.
+func (w *worker) await(spin time.Duration) uint32 {
 	if s := w.state.Load(); s != stIdle {
-		return s, false
+		return s
 	}
 	if spin > 0 {
 		start := time.Now()
 		for i := 1; ; i++ {
 			if s := w.state.Load(); s != stIdle {
-				return s, false
+				return s
 			}
 			if i%clockEvery == 0 && time.Since(start) >= spin {
 				break
@@ -191,9 +187,8 @@ func (w *worker) await(spin time.Duration) (state uint32, parked bool) {
 	}
 	if w.state.CompareAndSwap(stIdle, stParked) {
 		<-w.wake
-		return w.state.Load(), true
 	}
-	return w.state.Load(), false
+	return w.state.Load()
 }
 
 // runPart runs the posted part and marks it done. A panic is recovered and
@@ -221,40 +216,39 @@ func (w *worker) done(c *crew, id int, returned *bool) {
 }
 
 // post hands part of parts of t to the worker and wakes it if it parked.
-// It reports whether the worker was not polling (parked or yielding), so
-// that the caller yields while it waits. No part of the worker may be
-// outstanding.
-func (w *worker) post(t par.Task, part, parts int) (asleep bool) {
+// No part of the worker may be outstanding.
+func (w *worker) post(t par.Task, part, parts int) {
 	w.task, w.part, w.parts = t, part, parts
-	switch w.state.Swap(stJob) {
-	case stParked:
+	if w.state.Swap(stJob) == stParked {
 		w.wake <- struct{}{}
-		return true
-	case stYield:
-		return true
 	}
-	return false
+}
+
+// takeBack withdraws a posted part that the worker has not started, and
+// reports whether it did; the caller must then run the part itself.
+func (w *worker) takeBack() bool {
+	if !w.state.CompareAndSwap(stJob, stIdle) {
+		return false
+	}
+	w.task = nil
+	return true
 }
 
 // join waits until the worker has finished its posted part, by polling.
-// If the worker was not polling when the part was posted (woke), or once the wait outlasts
-// joinPatience, the poll yields the processor every few polls: a woken
-// worker is often queued on the caller's own processor, and a long wait
-// should not starve other goroutines. Yielding while a hot worker answers
-// would only invite the two goroutines to trade places, so it is not done
-// before then.
-func (w *worker) join(woke bool) {
+// Once the wait outlasts joinPatience the poll yields the processor every
+// few polls. Yielding sooner would only invite the caller and a hot worker
+// to trade places on one processor.
+func (w *worker) join() {
 	var start time.Time
-	for i := 1; w.state.Load() == stJob; i++ {
+	for i := 1; ; i++ {
+		if s := w.state.Load(); s != stJob && s != stRun {
+			return
+		}
 		if i%clockEvery == 0 {
-			if woke {
-				runtime.Gosched()
-				continue
-			}
 			if i == clockEvery {
 				start = time.Now()
 			} else if time.Since(start) > joinPatience {
-				woke = true
+				runtime.Gosched()
 			}
 		}
 		spinPause(1)
@@ -272,9 +266,9 @@ func (c *crew) stop() {
 }
 
 // PanicError is the value with which Run re-panics on the calling goroutine
-// when a part other than part 0 panicked on a worker. Run waits for all
-// parts first, so the team stays usable. A panic in part 0 propagates
-// unchanged.
+// when a part panicked on a worker. Run waits for all parts first, so the
+// team stays usable. A panic in a part that ran on the caller (part 0, or a
+// part the caller took back) propagates unchanged.
 type PanicError struct {
 	Part  int    // the part that panicked
 	Value any    // the value it panicked with

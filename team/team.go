@@ -100,19 +100,23 @@ func (t *Team) Dedicated() bool { return t != nil && t.dedicated }
 
 // Run calls task.RunPart(p, parts) exactly once for every p in [0, parts)
 // and returns when all have returned. parts is first clamped to
-// [1, Width()]. The calling goroutine runs part 0 and workers 1..parts-1
-// run the others concurrently, so parts must write disjoint memory; all
-// their writes happen before Run returns.
+// [1, Width()]. The calling goroutine runs part 0 and posts part p to
+// worker p; parts run concurrently, so they must write disjoint memory, and
+// all their writes happen before Run returns. When the caller has finished
+// part 0, it takes back and runs itself every part that its worker has not
+// started yet (the worker was parked, still waking, or descheduled), so no
+// Run waits for a wake-up; parts must not depend on which goroutine runs
+// them.
 //
 // Run runs every part inline on the calling goroutine, in order, when
 // parts is 1, when the team is closed, or when the team is already running
 // a task (a Run from inside a part, or from another goroutine at the same
 // time). It therefore never deadlocks. A nil *Team runs inline too.
 //
-// Run allocates nothing. After part 0 it waits by polling for the workers'
-// parts; a worker that had parked takes a wake-up to start, and Run waits
-// for it. If a part other than 0 panics, Run waits for the remaining parts
-// and re-panics on the caller with a *[PanicError].
+// Run allocates nothing. It waits for the parts that workers did start by
+// polling. If a part panics on a worker, Run waits for the remaining parts
+// and re-panics on the caller with a *[PanicError]; a panic in a part that
+// the caller runs propagates unchanged once the workers' parts are done.
 func (t *Team) Run(task par.Task, parts int) {
 	if t == nil {
 		runInline(task, min(parts, 1))
@@ -127,22 +131,28 @@ func (t *Team) Run(task par.Task, parts int) {
 	}
 	c := t.crew
 	defer t.end(c, parts)
-	c.woke = false
 	for p := 1; p < parts; p++ {
-		if c.workers[p-1].post(task, p, parts) {
-			c.woke = true
-		}
+		c.workers[p-1].post(task, p, parts)
 	}
 	task.RunPart(0, parts)
+	// Parts that no worker has started yet are run here: the caller is
+	// free now, and a worker that has not started is parked, waking, or
+	// descheduled, so waiting for it can only be slower.
+	for p := 1; p < parts; p++ {
+		if c.workers[p-1].takeBack() {
+			task.RunPart(p, parts)
+		}
+	}
 }
 
-// end waits for parts 1..parts-1, gives back the busy flag (or finishes a
-// Close that came during the Run) and re-panics a worker's panic.
+// end waits for the parts that workers took, gives back the busy flag (or
+// finishes a Close that came during the Run) and re-panics a worker's
+// panic.
 func (t *Team) end(c *crew, parts int) {
 	var pe *PanicError
 	for p := 1; p < parts; p++ {
 		w := c.workers[p-1]
-		w.join(c.woke)
+		w.join()
 		if w.panicked != nil {
 			if pe == nil {
 				pe = w.panicked

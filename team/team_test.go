@@ -268,24 +268,62 @@ func TestWidthOneHasNoWorkers(t *testing.T) {
 	}
 }
 
+// gate makes part 0 wait (up to a few seconds) until every other part has
+// started, so those parts certainly run on workers and are not taken back.
+type gate struct{ started atomic.Int32 }
+
+func (g *gate) arrive(part, parts int) {
+	if part != 0 {
+		g.started.Add(1)
+		return
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for g.started.Load() < int32(parts-1) && time.Now().Before(deadline) {
+		runtime.Gosched()
+	}
+	g.started.Store(0)
+}
+
 type panicTask struct {
+	gate
 	at  int
 	ran atomic.Int32
 }
 
 func (p *panicTask) RunPart(part, parts int) {
+	p.arrive(part, parts)
 	p.ran.Add(1)
 	if part == p.at {
 		panic(fmt.Errorf("boom in %d", part))
 	}
 }
 
-type goexitTask struct{ at int }
+type goexitTask struct {
+	gate
+	at int
+}
 
 func (g *goexitTask) RunPart(part, parts int) {
+	g.arrive(part, parts)
 	if part == g.at {
 		runtime.Goexit()
 	}
+}
+
+// plainPanic panics in part int(p) with no gate.
+type plainPanic int
+
+func (p plainPanic) RunPart(part, parts int) {
+	if part == int(p) {
+		panic(fmt.Errorf("boom in %d", part))
+	}
+}
+
+// runRecover runs tm.Run(task, parts) and returns what it panicked with.
+func runRecover(tm *Team, task interface{ RunPart(int, int) }, parts int) (r any) {
+	defer func() { r = recover() }()
+	tm.Run(task, parts)
+	return nil
 }
 
 func TestPanicsAndGoexit(t *testing.T) {
@@ -293,34 +331,31 @@ func TestPanicsAndGoexit(t *testing.T) {
 	defer tm.Close()
 	for _, at := range []int{0, 1, 2} {
 		pt := &panicTask{at: at}
-		r := func() (r any) {
-			defer func() { r = recover() }()
-			tm.Run(pt, 3)
-			return nil
-		}()
+		r := runRecover(tm, pt, 3)
 		if r == nil {
 			t.Fatalf("panic in part %d was lost", at)
 		}
 		if pt.ran.Load() != 3 {
 			t.Fatalf("part %d panicked: %d parts ran, want 3", at, pt.ran.Load())
 		}
-		if at > 0 {
-			pe, ok := r.(*PanicError)
-			if !ok || pe.Part != at || !strings.Contains(pe.Error(), fmt.Sprintf("boom in %d", at)) {
-				t.Fatalf("recovered %T %v, want *PanicError for part %d", r, r, at)
+		if at == 0 {
+			if err, ok := r.(error); !ok || err.Error() != "boom in 0" {
+				t.Fatalf("part 0: recovered %T %v, want the original error", r, r)
 			}
-			if errors.Unwrap(pe) == nil {
-				t.Fatal("PanicError does not unwrap to the error value")
-			}
+			continue
+		}
+		pe, ok := r.(*PanicError)
+		if !ok || pe.Part != at || !strings.Contains(pe.Error(), fmt.Sprintf("boom in %d", at)) {
+			t.Fatalf("recovered %T %v, want *PanicError for part %d", r, r, at)
+		}
+		if errors.Unwrap(pe) == nil || len(pe.Stack) == 0 {
+			t.Fatal("PanicError does not unwrap to the error value or lacks the stack")
 		}
 	}
 	for _, at := range []int{1, 2} {
-		r := func() (r any) {
-			defer func() { r = recover() }()
-			tm.Run(&goexitTask{at: at}, 3)
-			return nil
-		}()
-		if _, ok := r.(*PanicError); !ok {
+		if r := runRecover(tm, &goexitTask{at: at}, 3); r == nil {
+			t.Fatalf("Goexit in part %d: nothing recovered, want *PanicError", at)
+		} else if _, ok := r.(*PanicError); !ok {
 			t.Fatalf("Goexit in part %d: recovered %v, want *PanicError", at, r)
 		}
 	}
@@ -331,6 +366,38 @@ func TestPanicsAndGoexit(t *testing.T) {
 		tm.Run(task, 3)
 		task.check(t, 3, "after panics")
 	}
+	g := &goexitTask{at: -1}
+	for i := 0; i < 5; i++ {
+		if r := runRecover(tm, g, 3); r != nil {
+			t.Fatalf("gated run after Goexit: %v", r)
+		}
+	}
+}
+
+// TestTakeBack silences a team's workers so that no posted part is ever
+// started: the caller must run every part itself, once each.
+func TestTakeBack(t *testing.T) {
+	tm := mustNew(t, Threads(4), Spin(0))
+	c := tm.crew
+	c.stop()
+	c.exited.Wait()
+	for _, w := range c.workers {
+		w.state.Store(stIdle)
+	}
+	task := newCountTask(4)
+	for _, parts := range []int{2, 3, 4} {
+		task.parts = parts
+		tm.Run(task, parts)
+		task.check(t, parts, "taken back")
+	}
+	r := runRecover(tm, plainPanic(3), 4) // the last part: none is left posted
+	if err, ok := r.(error); !ok || err.Error() != "boom in 3" {
+		t.Fatalf("panic in a part run by the caller: recovered %T %v, want the original error", r, r)
+	}
+	task.parts = 4
+	tm.Run(task, 4)
+	task.check(t, 4, "after panic")
+	tm.Close()
 }
 
 func TestOnStartPanic(t *testing.T) {
