@@ -54,8 +54,9 @@ var Block = 64
 // BlockLines lines wide: few source rows at a time keep rows with large
 // power-of-two strides (which share an L2 set) from evicting the lines the
 // prefetcher brought in, and the long run along each row lets it stream.
-// Chosen from 16..1024 on the development machine (docs/permute.md).
-var BlockLines = 128
+// 256 (2048 float64 columns) measured best of 8..256 for the 2048x2048
+// float64 transpose on the development machine (docs/permute.md).
+var BlockLines = 256
 
 type copyTask[T strided.Scalar] struct {
 	l        strided.Layout
@@ -188,74 +189,71 @@ func tile[T strided.Scalar](b, n0, n1 int, dst []T, do, d0, d1 int, src []T, so,
 }
 
 // transpose copies dst[do+i+j*d1] = src[so+i*s0+j] for i < n0, j < n1: the
-// classic transpose, where dst is contiguous along i and src along j. The
-// plane is walked in blocks of mt x BlockLines*mt elements made of
-// micro-tiles of one cache line per row (mt x mt elements), so every line
-// read or written is used whole while it sits in L1, even when the row
-// strides are large powers of two and all rows map to the same cache set.
+// classic transpose, where dst is contiguous along i and src along j.
+// Strips of h source rows (h elements = 64 bytes for float64, see strip)
+// are walked along j in runs of BlockLines lines: each step reads one element
+// from each of the h rows (h sequential streams the prefetcher follows) and
+// writes h contiguous elements of one dst column. Few rows at a time keep
+// rows with large power-of-two strides, which share a cache set, from
+// evicting each other's prefetched lines.
 func transpose[T strided.Scalar](n0, n1 int, dst []T, do, d1 int, src []T, so, s0 int) {
-	mt := microTile[T]()
-	bi, bj := mt, BlockLines*mt
+	h := stripRows[T]()
+	bj := BlockLines * microTile[T]()
 	for jb := 0; jb < n1; jb += bj {
-		je := min(jb+bj, n1)
-		for ib := 0; ib < n0; ib += bi {
-			ie := min(ib+bi, n0)
-			for j := jb; j < je; j += mt {
-				jm := min(mt, je-j)
-				for i := ib; i < ie; i += mt {
-					im := min(mt, ie-i)
-					if im == mt && jm == mt {
-						micro(mt, dst, do+i+j*d1, d1, src, so+i*s0+j, s0)
-						continue
-					}
-					for jj := j; jj < j+jm; jj++ {
-						row(im, dst, do+i+jj*d1, 1, src, so+i*s0+jj, s0)
-					}
-				}
+		jm := min(bj, n1-jb)
+		i := 0
+		for ; i+h <= n0; i += h {
+			strip(h, jm, dst, do+i+jb*d1, d1, src, so+i*s0+jb, s0)
+		}
+		if i < n0 {
+			for j := jb; j < jb+jm; j++ {
+				row(n0-i, dst, do+i+j*d1, 1, src, so+i*s0+j, s0)
 			}
 		}
+	}
+}
+
+// stripRows returns the strip height of transpose: 8 rows, 4 for
+// complex128 (64 bytes of dst per column either way, 32 for float32).
+func stripRows[T strided.Scalar]() int {
+	if strided.ElemSize[T]() == 16 {
+		return 4
+	}
+	return 8
+}
+
+// strip copies dst[do+i+j*d1] = src[so+i*s0+j] for i < h, j < m, with h = 8
+// or 4.
+func strip[T strided.Scalar](h, m int, dst []T, do, d1 int, src []T, so, s0 int) {
+	if h == 8 {
+		r0 := src[so : so+m]
+		r1 := src[so+s0:][:len(r0)]
+		r2 := src[so+2*s0:][:len(r0)]
+		r3 := src[so+3*s0:][:len(r0)]
+		r4 := src[so+4*s0:][:len(r0)]
+		r5 := src[so+5*s0:][:len(r0)]
+		r6 := src[so+6*s0:][:len(r0)]
+		r7 := src[so+7*s0:][:len(r0)]
+		for j := range r0 {
+			d := (*[8]T)(dst[do+j*d1:])
+			d[0], d[1], d[2], d[3] = r0[j], r1[j], r2[j], r3[j]
+			d[4], d[5], d[6], d[7] = r4[j], r5[j], r6[j], r7[j]
+		}
+		return
+	}
+	r0 := src[so : so+m]
+	r1 := src[so+s0:][:len(r0)]
+	r2 := src[so+2*s0:][:len(r0)]
+	r3 := src[so+3*s0:][:len(r0)]
+	for j := range r0 {
+		d := (*[4]T)(dst[do+j*d1:])
+		d[0], d[1], d[2], d[3] = r0[j], r1[j], r2[j], r3[j]
 	}
 }
 
 // microTile returns the number of elements in a 64-byte cache line.
 func microTile[T strided.Scalar]() int {
 	return 64 / strided.ElemSize[T]()
-}
-
-// micro transposes one full mt x mt micro-tile: dst[do+i+j*d1] =
-// src[so+i*s0+j].
-func micro[T strided.Scalar](mt int, dst []T, do, d1 int, src []T, so, s0 int) {
-	switch mt {
-	case 8:
-		// Eight source rows as arrays, so the loop below needs no bounds
-		// checks; column j of the tile is written as one line.
-		r0 := (*[8]T)(src[so:])
-		r1 := (*[8]T)(src[so+s0:])
-		r2 := (*[8]T)(src[so+2*s0:])
-		r3 := (*[8]T)(src[so+3*s0:])
-		r4 := (*[8]T)(src[so+4*s0:])
-		r5 := (*[8]T)(src[so+5*s0:])
-		r6 := (*[8]T)(src[so+6*s0:])
-		r7 := (*[8]T)(src[so+7*s0:])
-		for j := 0; j < 8; j++ {
-			d := (*[8]T)(dst[do+j*d1:])
-			d[0], d[1], d[2], d[3] = r0[j], r1[j], r2[j], r3[j]
-			d[4], d[5], d[6], d[7] = r4[j], r5[j], r6[j], r7[j]
-		}
-	case 4:
-		r0 := (*[4]T)(src[so:])
-		r1 := (*[4]T)(src[so+s0:])
-		r2 := (*[4]T)(src[so+2*s0:])
-		r3 := (*[4]T)(src[so+3*s0:])
-		for j := 0; j < 4; j++ {
-			d := (*[4]T)(dst[do+j*d1:])
-			d[0], d[1], d[2], d[3] = r0[j], r1[j], r2[j], r3[j]
-		}
-	default:
-		for j := 0; j < mt; j++ {
-			row(mt, dst, do+j*d1, 1, src, so+j, s0)
-		}
-	}
 }
 
 func abs(x int) int {
