@@ -12,10 +12,12 @@
 //   - if both views are unit-stride along the fastest dimension, each row is
 //     a copy() call;
 //   - if the source's fastest dimension is another one, the plane of the two
-//     dimensions is walked in blocks of cache-line micro-tiles (see
-//     BlockLines), so that every line read or written is used whole while
-//     it is in L1, even when large power-of-two strides map all rows to one
-//     cache set;
+//     dimensions is tiled: for the classic transpose (dst unit-stride along
+//     one, src along the other) in strips of 8 source rows walked along the
+//     rows, each step writing 8 contiguous dst elements (one 64-byte line
+//     for float64), so lines are used whole while in L1 even when large
+//     power-of-two strides map all rows to one cache set (see BlockLines);
+//     for other strides in Block x Block tiles;
 //   - otherwise a strided row loop runs.
 //
 // Above ParallelBytes moved, the work is split along the largest dimension
