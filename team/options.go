@@ -12,7 +12,8 @@ import (
 // waking a parked goroutine on another core (75-120 µs on the 2-vCPU machines
 // the project measures on): spinning for about as long as a wake-up costs
 // never loses more than a factor of two against the best choice made in
-// hindsight, and a burst of operations finds its workers hot.
+// hindsight, and a burst of operations whose gaps are shorter than the
+// window finds its workers hot (see BenchmarkRunAfterGap).
 const DefaultSpin = 100 * time.Microsecond
 
 // MaxThreads is the largest width [Threads] accepts.
@@ -108,9 +109,10 @@ func LockOSThread() Option {
 
 // Spin sets the wait policy: an idle worker busy-polls for d after its last
 // part before it parks; d == 0 parks at once. A parked worker costs nothing
-// but takes a wake-up (tens to hundreds of microseconds) to answer the next
-// Run; a spinning worker answers in well under a microsecond but keeps a
-// processor busy. The default is [DefaultSpin]; another value makes the team
+// but needs a wake-up (tens to hundreds of microseconds) before it takes
+// parts again, and meanwhile the caller runs them itself, serially; a
+// spinning worker answers in well under a microsecond but keeps a processor
+// busy. The default is [DefaultSpin]; another value makes the team
 // dedicated. A negative d makes New fail with [ErrSpin].
 func Spin(d time.Duration) Option {
 	return func(c *config) {
