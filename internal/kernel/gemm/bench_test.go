@@ -171,3 +171,27 @@ func kernelPeak[T Scalar](b *testing.B, kb *kernelInfo[T]) {
 	}
 	reportFlops(b, 2*kb.mr*kb.nr*kc, cpu0)
 }
+
+// BenchmarkParallelThreshold is the calibration of ParallelThreshold: for
+// square float64 products around the threshold it times the serial product
+// and the product forced onto two workers (threshold 0). The threshold sits
+// where two workers stop losing. Run on a quiet machine:
+//
+//	go test -run XXX -bench ParallelThreshold -count 5 ./internal/kernel/gemm
+func BenchmarkParallelThreshold(b *testing.B) {
+	r := newTestRunner(b, 2)
+	saved := ParallelThreshold
+	defer func() { ParallelThreshold = saved }()
+	for _, n := range []int{48, 64, 96, 128, 160, 192, 256} {
+		for _, mode := range []string{"serial", "w2"} {
+			b.Run(fmt.Sprintf("n%d/%s", n, mode), func(b *testing.B) {
+				ParallelThreshold = 0
+				rr := par.Runner(r)
+				if mode == "serial" {
+					rr = nil
+				}
+				benchGemm[float64](b, rr, n, n, n, false, false)
+			})
+		}
+	}
+}

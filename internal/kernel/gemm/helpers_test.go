@@ -196,20 +196,43 @@ func checkGemm[T Scalar](t *testing.T, name string, m, n, k int, alpha T, a, b M
 			}
 		}
 	}
+	// Dense complex128 copies (A row-major, B column-major) and their
+	// magnitudes keep the reference loop cheap.
+	ad, bd := make([]complex128, m*k), make([]complex128, k*n)
+	am, bm := make([]float64, m*k), make([]float64, k*n)
+	for i := 0; i < m; i++ {
+		for p := 0; p < k; p++ {
+			ad[i*k+p] = toC128(at(a, i, p))
+			am[i*k+p] = cmplx.Abs(ad[i*k+p])
+		}
+	}
+	for j := 0; j < n; j++ {
+		for p := 0; p < k; p++ {
+			bd[j*k+p] = toC128(at(b, p, j))
+			bm[j*k+p] = cmplx.Abs(bd[j*k+p])
+		}
+	}
 	bad := 0
 	for j := 0; j < n; j++ {
 		for i := 0; i < m; i++ {
 			var s complex128
 			var mag float64
 			if alpha != 0 {
-				for p := 0; p < k; p++ {
-					x, y := toC128(at(a, i, p)), toC128(at(b, p, j))
-					if isReal {
-						s += complex(real(x)*real(y), 0)
-					} else {
-						s += x * y
+				ar, br := ad[i*k:i*k+k], bd[j*k:j*k+k]
+				amr, bmr := am[i*k:i*k+k], bm[j*k:j*k+k]
+				if isReal {
+					var sr float64
+					for p, x := range ar {
+						sr += real(x) * real(br[p])
 					}
-					mag += cmplx.Abs(x) * cmplx.Abs(y)
+					s = complex(sr, 0)
+				} else {
+					for p, x := range ar {
+						s += x * br[p]
+					}
+				}
+				for p, x := range amr {
+					mag += x * bmr[p]
 				}
 			}
 			ref := al * s

@@ -63,3 +63,15 @@ func sweep[T float32 | float64](b *testing.B, kb *kernelInfo[T], n int) {
 	active.Store(&v)
 	benchGemm[T](b, nil, n, n, n, false, false)
 }
+
+// BenchmarkInPlaceLimit compares packing with reading A and B in place.
+func BenchmarkInPlaceLimit(b *testing.B) {
+	kb := *kernelFor[float64](activeVariant())
+	for _, n := range []int{128, 256, 384, 512} {
+		for _, lim := range []int{0, 1 << 30} {
+			kb := kb
+			kb.inPlace = lim
+			b.Run(fmt.Sprintf("f64/n%d/lim%d", n, lim), func(b *testing.B) { sweep(b, &kb, n) })
+		}
+	}
+}
