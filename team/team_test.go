@@ -516,3 +516,36 @@ func TestNilTeam(t *testing.T) {
 		t.Fatalf("nil team: Width %d Dedicated %v", tm.Width(), tm.Dedicated())
 	}
 }
+
+// meetTask: every part waits until all parts have arrived, which can only
+// happen if they run concurrently on distinct goroutines.
+type meetTask struct {
+	arrived atomic.Int32
+	failed  atomic.Bool
+}
+
+func (m *meetTask) RunPart(part, parts int) {
+	m.arrived.Add(1)
+	deadline := time.Now().Add(10 * time.Second)
+	for m.arrived.Load() < int32(parts) {
+		if time.Now().After(deadline) {
+			m.failed.Store(true)
+			return
+		}
+		runtime.Gosched()
+	}
+}
+
+func TestPartsRunConcurrently(t *testing.T) {
+	for _, spin := range []time.Duration{DefaultSpin, 0} {
+		tm := mustNew(t, Threads(3), Spin(spin))
+		for i := 0; i < 5; i++ {
+			m := &meetTask{}
+			tm.Run(m, 3)
+			if m.failed.Load() || m.arrived.Load() != 3 {
+				t.Fatalf("spin %v: parts did not run concurrently (arrived %d)", spin, m.arrived.Load())
+			}
+		}
+		tm.Close()
+	}
+}
