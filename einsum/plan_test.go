@@ -403,3 +403,32 @@ func TestLargerNetworksExecute(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentPlanning plans one Problem from several goroutines and
+// reads the plans concurrently (run with -race): planning never writes to
+// the Problem.
+func TestConcurrentPlanning(t *testing.T) {
+	p := mpsProblem(t, 40)
+	opts := Options{Strategy: RandomGreedy, Restarts: 4}
+	want, err := NewPlan(p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *Plan)
+	for range 4 {
+		go func() {
+			pl, err := NewPlan(p, opts)
+			if err != nil {
+				t.Error(err)
+			}
+			_ = pl.Report()
+			_ = want.Report()
+			done <- pl
+		}()
+	}
+	for range 4 {
+		if pl := <-done; pl != nil && (pl.Flops != want.Flops || !slices.Equal(pl.Path, want.Path)) {
+			t.Error("concurrent plans differ")
+		}
+	}
+}
