@@ -81,10 +81,17 @@
 // after diagonal extraction, the labels each side sums before the product
 // (present in that operand only, and in no later operand nor the output),
 // the classification of the remaining labels into batch, left-free,
-// right-free and contracted, the permutations that lay out each side as
-// an M×K (K×N) matrix per batch item, and the result's label order
-// [left-free..., right-free..., batch...] (column-major, batch axes last),
-// chosen within each group to match the consumer. A Final unary step maps
+// right-free and contracted, the GEMM extents M, N, K and batch size, the
+// permutations that lay out each side as an M×K (K×N) matrix per batch
+// item with flags telling when a side is already laid out that way or as
+// the transpose (no copy needed), and the result's label order
+// [left-free..., right-free..., batch...] (column-major, batch axes last).
+// Orientations and orders are chosen from the output backwards so that
+// each result is written the way its consumer reads it whenever the
+// grouping allows; a chain of matrix products needs no permutation at
+// all. Tensor ids name operands (0..n-1) and step results (n+s), so an
+// executor can keep results in slots instead of replaying the list
+// shuffling of the linear path. A Final unary step maps
 // the last tensor to the output (permutation, diagonal embedding, and for
 // single-operand expressions the diagonal and the sums). Report and
 // Summary print the plan like numpy.einsum_path.

@@ -36,10 +36,11 @@ func (k StepKind) String() string {
 
 // Step is the lowering of one pairwise contraction
 //
-//	C[LF, RF, B] = sum over Con of A[LF, Con, B] * B[Con, RF, B]
+//	C[LF, RF, Bt] = sum over Con of X[LF, Con, Bt] * Y[Con, RF, Bt]
 //
-// after each side has taken the diagonal of repeated labels and summed its
-// pre-reduced labels. All label lists hold label ids of the Problem.
+// (X the left operand, Y the right, Bt the batch labels) after each side
+// has taken the diagonal of repeated labels and summed its pre-reduced
+// labels. All label lists hold label ids of the Problem.
 //
 // The result is written compactly in column-major order with labels Out =
 // LeftFree ++ RightFree ++ Batch: per batch item an M×N matrix, batch
