@@ -68,7 +68,7 @@ func conformance[T Scalar](t *testing.T, r *testRunner) {
 	// Random sizes, layouts and scalars.
 	cases := 150
 	if testing.Short() {
-		cases = 60
+		cases = 30
 	}
 	for range cases {
 		m := testSizes[rng.IntN(len(testSizes))]

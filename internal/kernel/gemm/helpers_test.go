@@ -278,7 +278,9 @@ func checkGemm[T Scalar](t *testing.T, name string, m, n, k int, alpha T, a, b M
 }
 
 // forEachVariant runs f with every supported variant active, each with its
-// own blocking and with tiny blocking that forces many blocks and edges.
+// own blocking (operands read in place when small), with its own blocking
+// and operands always packed, and with tiny blocking that forces many blocks
+// and edges.
 func forEachVariant(t *testing.T, f func(t *testing.T)) {
 	saved := activeVariant()
 	defer active.Store(saved)
@@ -286,15 +288,19 @@ func forEachVariant(t *testing.T, f func(t *testing.T)) {
 		if !v.supported {
 			continue
 		}
-		tiny := *v
+		tiny, packed := *v, *v
 		shrink(&tiny.f32)
 		shrink(&tiny.f64)
 		shrink(&tiny.c64)
 		shrink(&tiny.c128)
-		for _, vv := range []*variant{v, &tiny} {
+		packed.f32.inPlace, packed.f64.inPlace, packed.c64.inPlace, packed.c128.inPlace = 0, 0, 0, 0
+		for _, vv := range []*variant{v, &packed, &tiny} {
 			name := v.name
-			if vv == &tiny {
+			switch vv {
+			case &tiny:
 				name += "/tinyblocks"
+			case &packed:
+				name += "/packed"
 			}
 			active.Store(vv)
 			t.Run(name, f)
