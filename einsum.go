@@ -245,8 +245,10 @@ func EinsumPlannedInto[T Scalar](e Engine, p *EinsumPlan, dst *Tensor[T], operan
 
 func checkOperands[T Scalar](op string, operands []*Tensor[T]) error {
 	for k, t := range operands {
-		if err := t.check(op, "operand "+strconv.Itoa(k)); err != nil {
-			return err
+		if !t.Valid() {
+			// Build the argument name only on failure: no allocation on
+			// the hot path.
+			return t.check(op, "operand "+strconv.Itoa(k))
 		}
 	}
 	return nil

@@ -48,8 +48,6 @@ type einsumState[T tf.Scalar] struct {
 	shape, s0, s1, s2 []int
 	// Batch loop: fused batch extents, strides and the odometer.
 	bext, bsa, bsb, bsc, bidx []int
-	// lay is the reduction kernel's iteration space.
-	lay strided.Layout
 }
 
 // Einsum implements tenferro.Contractor: it evaluates plan into dst. The
@@ -274,7 +272,7 @@ func execFinal[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, fin
 			}
 		}
 	}
-	if !sumReduce(&s.lay, shape, strided.Ref[T]{Data: dd, Off: doff, Strides: ds}, strided.Ref[T]{Data: x.data, Off: x.off, Strides: xs}, strided.Ref[T]{}, false) {
+	if !sumReduce(e, shape, strided.Ref[T]{Data: dd, Off: doff, Strides: ds}, strided.Ref[T]{Data: x.data, Off: x.off, Strides: xs}, strided.Ref[T]{}, false) {
 		return rankError()
 	}
 	return nil

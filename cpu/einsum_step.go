@@ -72,7 +72,7 @@ func loadSide[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, id i
 		ls[l] = st
 		st *= p.Extents[l]
 	}
-	if !sumReduce(&s.lay, shape, strided.Ref[T]{Data: tmp.Buf(), Strides: ds}, strided.Ref[T]{Data: v.data, Off: v.off, Strides: xs}, strided.Ref[T]{}, false) {
+	if !sumReduce(e, shape, strided.Ref[T]{Data: tmp.Buf(), Strides: ds}, strided.Ref[T]{Data: v.data, Off: v.off, Strides: xs}, strided.Ref[T]{}, false) {
 		e.pool.Recycle(tmp)
 		return side[T]{}, rankError()
 	}
@@ -94,7 +94,7 @@ func execStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *
 	}
 	switch {
 	case len(st.Contracted) == 0 && mulStep(e, s, p, st, a, b, c):
-	case st.M == 1 && st.N == 1 && dotStep(s, p, st, a, b, c):
+	case st.M == 1 && st.N == 1 && dotStep(e, s, p, st, a, b, c):
 	default:
 		gemmStep(e, s, p, st, a, b, c)
 	}
@@ -135,7 +135,7 @@ func mulStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *e
 // dotStep computes one dot product per batch item when M = N = 1:
 // C[B] = Σ_{Con} A[Con, B]·B[Con, B]. It reports false, doing nothing, when
 // the rank exceeds the kernel's limit.
-func dotStep[T tf.Scalar](s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) bool {
+func dotStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) bool {
 	nc := len(st.Contracted)
 	n := nc + len(st.Batch)
 	shape, cs, as, bs := s.shape[:n], s.s0[:n], s.s1[:n], s.s2[:n]
@@ -146,7 +146,7 @@ func dotStep[T tf.Scalar](s *einsumState[T], p *einsum.Problem, st *einsum.Step,
 		shape[nc+i], cs[nc+i], as[nc+i], bs[nc+i] = p.Extents[l], c.strides[l], s.sa[l], s.sb[l]
 	}
 	// Free labels all have extent 1: their offset is the base offset.
-	return sumReduce(&s.lay, shape,
+	return sumReduce(e, shape,
 		strided.Ref[T]{Data: c.data, Off: c.off, Strides: cs},
 		strided.Ref[T]{Data: a.data, Off: a.off, Strides: as},
 		strided.Ref[T]{Data: b.data, Off: b.off, Strides: bs}, true)
