@@ -2,6 +2,7 @@ package team
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -427,19 +428,54 @@ func (l *labelTask) RunPart(part, parts int) {
 	}
 }
 
-func TestLabels(t *testing.T) {
-	tm := mustNew(t, Threads(2), Labels("tenferro", "team-test"))
-	defer tm.Close()
-	if !tm.Dedicated() {
-		t.Fatal("team with labels is not dedicated")
-	}
+// labeledWorkers counts worker goroutines whose pprof labels include
+// label, from the goroutine profile (which groups goroutines by stack and
+// labels, one blank-line-separated block per group, with a count first).
+func labeledWorkers(t *testing.T, label string) int {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := pprof.Lookup("goroutine").WriteTo(&buf, 1); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), `"tenferro":"team-test"`) {
-		t.Fatalf("goroutine profile shows no worker with the team's labels")
+	n := 0
+	for _, block := range strings.Split(buf.String(), "\n\n") {
+		if !strings.Contains(block, "(*crew).work") || !strings.Contains(block, label) {
+			continue
+		}
+		k := -1
+		for _, line := range strings.Split(block, "\n") {
+			if _, err := fmt.Sscanf(line, "%d @", &k); err == nil {
+				break
+			}
+		}
+		if k < 0 {
+			t.Fatalf("no goroutine count in profile block %q", block)
+		}
+		n += k
 	}
+	return n
+}
+
+func TestLabels(t *testing.T) {
+	const label = `"tenferro":"team-test"`
+	tm := mustNew(t, Threads(3), Labels("tenferro", "team-test"))
+	if !tm.Dedicated() {
+		t.Fatal("team with labels is not dedicated")
+	}
+	if n := labeledWorkers(t, label); n != 2 {
+		t.Fatalf("%d workers carry the team's labels, want 2", n)
+	}
+	tm.Close()
+	// Default workers started from a labeled goroutine do not inherit its
+	// labels: they serve other teams later.
+	pprof.Do(context.Background(), pprof.Labels("tenferro", "caller"), func(context.Context) {
+		tm := mustNew(t, Threads(9))
+		defer tm.Close()
+		tm.Run(&meetTask{}, 9) // every worker has started and run a part
+		if n := labeledWorkers(t, `"tenferro":"caller"`); n != 0 {
+			t.Fatalf("%d cached workers inherited the caller's labels", n)
+		}
+	})
 }
 
 type sleepTask struct{ d time.Duration }
