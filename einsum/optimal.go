@@ -16,12 +16,29 @@ import (
 // model. Subsets whose tensor exceeds the memory limit are excluded
 // (except the full set). It visits about 3^n/2 splits; callers cap n at
 // OptimalMax.
-func (nw *network) optimal() ([][2]int, error) { return nw.dp(false) }
+func (nw *network) optimal() ([][2]int, error) { return nw.dp(false, nil) }
+
+// dpScratch holds the subset tables of dp for reuse across calls.
+type dpScratch struct {
+	U, R     []uint64
+	cost, P  []float64
+	split    []int
+	out, tmp []uint64
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
 
 // dp is the subset search; with connected set, only splits whose halves
 // share a label are tried (no outer products), which is much faster on
 // sparse networks and exact among paths without outer products.
-func (nw *network) dp(connected bool) ([][2]int, error) {
+func (nw *network) dp(connected bool, sc *dpScratch) ([][2]int, error) {
 	n := nw.n
 	if n <= 1 {
 		return nil, nil
@@ -29,9 +46,13 @@ func (nw *network) dp(connected bool) ([][2]int, error) {
 	L := len(nw.ext)
 	W := max((L+63)/64, 1)
 	full := 1<<n - 1
-	U := make([]uint64, (full+1)*W)
-	R := make([]uint64, (full+1)*W)
-	out := make([]uint64, W)
+	if sc == nil {
+		sc = &dpScratch{}
+	}
+	sc.U, sc.R = grow(sc.U, (full+1)*W), grow(sc.R, (full+1)*W)
+	sc.cost, sc.P, sc.split = grow(sc.cost, full+1), grow(sc.P, full+1), grow(sc.split, full+1)
+	sc.out, sc.tmp = grow(sc.out, W), grow(sc.tmp, W)
+	U, R, out := sc.U, sc.R, sc.out
 	for l, o := range nw.inOut {
 		if o {
 			out[l/64] |= 1 << (l % 64)
@@ -65,13 +86,12 @@ func (nw *network) dp(connected bool) ([][2]int, error) {
 		}
 		return p
 	}
-	cost := make([]float64, full+1)
-	P := make([]float64, full+1) // prod of extents of R[s]
+	cost := sc.cost
+	P := sc.P // prod of extents of R[s]
 	for i := range n {
 		P[1<<i] = prod(R[(1<<i)*W : (1<<i+1)*W])
 	}
-	split := make([]int, full+1)
-	tmp := make([]uint64, W)
+	split, tmp := sc.split, sc.tmp
 	for s := 1; s <= full; s++ {
 		if s&(s-1) == 0 {
 			continue

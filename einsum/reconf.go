@@ -16,6 +16,7 @@ type tree struct {
 	labels      [][]int
 	flops       []float64
 	root        int
+	scratch     dpScratch
 }
 
 func newTree(nw *network, ssa [][2]int) *tree {
@@ -123,7 +124,7 @@ func (t *tree) reconfigure(v, k int, rng *rand.Rand) bool {
 		}
 		sub.inputs[i] = ls
 	}
-	lssa, err := sub.dp(true)
+	lssa, err := sub.dp(true, &t.scratch)
 	if err != nil {
 		return false
 	}
