@@ -175,7 +175,7 @@ func row[T strided.Scalar](n int, dst []T, do, ds int, src []T, so, ss int) {
 // tile copies the n0 x n1 plane dst[do+i*d0+j*d1] = src[so+i*s0+j*s1] in
 // b x b tiles.
 func tile[T strided.Scalar](b, n0, n1 int, dst []T, do, d0, d1 int, src []T, so, s0, s1 int) {
-	if d0 == 1 && s1 == 1 && s0 > 0 && d1 > 0 {
+	if d0 == 1 && s1 == 1 {
 		transpose(n0, n1, dst, do, d1, src, so, s0)
 		return
 	}

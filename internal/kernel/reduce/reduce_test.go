@@ -102,9 +102,13 @@ func checkReduce[T strided.Scalar](t *testing.T, r par.Runner, shape []int, red 
 func testType[T strided.Scalar](t *testing.T, r par.Runner) {
 	rng := rand.New(rand.NewPCG(5, uint64(strided.Kind[T]())))
 	cases := [][]int{{}, {0}, {1}, {7}, {1000}, {3, 0}, {0, 3}, {64, 64}, {67, 5}, {5, 67}, {300, 2, 3}, {2, 300, 3}}
-	for range 60 {
+	count, limit := 60, 1<<13
+	if testing.Short() {
+		count, limit = 20, 1<<11
+	}
+	for range count {
 		s := st.RandShape(rng, 1+rng.IntN(5), extents)
-		if strided.Size(s) <= 1<<13 {
+		if strided.Size(s) <= limit {
 			cases = append(cases, s)
 		}
 	}
