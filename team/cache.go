@@ -6,8 +6,9 @@ import (
 )
 
 // cacheDepth bounds the process cache: at most this many idle crews are kept
-// per width. A crew closed beyond that is stopped. The cache therefore holds
-// at most cacheDepth*(w-1) parked goroutines for each width w in use.
+// per width. A crew closed beyond that is stopped (and joined). The cache
+// therefore holds at most cacheDepth*(w-1) parked goroutines for each width
+// w in use.
 const cacheDepth = 4
 
 // cache is the process-wide store of idle default-setting crews, keyed by
@@ -39,8 +40,8 @@ func cacheGet(width int) *crew {
 	return c
 }
 
-// cachePut gives an idle crew back, or stops it when the cache is full for
-// its width. The stopped crew's workers exit on their own; nobody waits.
+// cachePut gives an idle crew back, or stops it and waits for its workers
+// to exit when the cache is full for its width.
 func cachePut(c *crew) {
 	width := len(c.workers) + 1
 	cache.mu.Lock()
@@ -55,6 +56,7 @@ func cachePut(c *crew) {
 	}
 	cache.mu.Unlock()
 	c.stop()
+	c.exited.Wait()
 }
 
 // CacheStats describes the process cache of idle worker teams.

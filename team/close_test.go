@@ -83,8 +83,22 @@ func TestCachedReuse(t *testing.T) {
 	}
 }
 
+// drainCache stops and joins the idle crews of one width, so that a test
+// starts from an empty cache for it.
+func drainCache(width int) {
+	cache.mu.Lock()
+	s := cache.idle[width]
+	delete(cache.idle, width)
+	cache.mu.Unlock()
+	for _, c := range s {
+		c.stop()
+		c.exited.Wait()
+	}
+}
+
 func TestCacheBounded(t *testing.T) {
 	const width = 6
+	drainCache(width)
 	before := liveWorkers.Load()
 	var teams []*Team
 	for i := 0; i < cacheDepth+3; i++ {
@@ -99,15 +113,13 @@ func TestCacheBounded(t *testing.T) {
 	if n != cacheDepth {
 		t.Fatalf("cache holds %d idle teams of width %d, want %d", n, width, cacheDepth)
 	}
-	// The teams beyond the bound were stopped; their workers exit on their
-	// own, so wait for the count to settle.
-	lim := before + int64(cacheDepth*(width-1))
-	deadline := time.Now().Add(10 * time.Second)
-	for liveWorkers.Load() > lim && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+	// The teams beyond the bound were stopped and joined by their Close.
+	if got, want := liveWorkers.Load(), before+int64(cacheDepth*(width-1)); got != want {
+		t.Fatalf("live workers %d, want %d", got, want)
 	}
-	if got := liveWorkers.Load(); got != lim {
-		t.Fatalf("live workers %d, want %d", got, lim)
+	drainCache(width)
+	if got := liveWorkers.Load(); got != before {
+		t.Fatalf("after draining the cache: live workers %d, want %d", got, before)
 	}
 }
 

@@ -76,13 +76,14 @@ type crewRef struct {
 }
 
 // dropCrew disposes of the crew of a team that was collected unclosed.
-// No Run can be in progress (it would keep the team reachable).
+// No Run can be in progress (it would keep the team reachable). It runs on
+// the runtime's cleanup goroutine, so it does not wait for workers to exit.
 func dropCrew(r crewRef) {
 	if r.dedicated {
 		r.c.stop()
 		return
 	}
-	cachePut(r.c)
+	go cachePut(r.c)
 }
 
 // Width is the number of goroutines, the caller included, that a Run can
@@ -181,9 +182,9 @@ func runInline(task par.Task, parts int) {
 // that returns nil, as is closing a nil *Team. A closed team keeps its Width
 // and runs every Run inline.
 //
-// A default-setting team gives its workers back to the process cache
-// (stopping them if the cache already holds enough of that width); a
-// dedicated team stops its workers and waits until they have exited. A team
+// A default-setting team gives its workers back to the process cache, or,
+// if the cache already holds enough teams of that width, stops them and
+// waits until they have exited, as a dedicated team always does. A team
 // that becomes unreachable without Close is closed (without waiting) when
 // the garbage collector finds it, but that is a safety net only. If a
 // Run is in progress, Close marks the team closed and returns at once; the
