@@ -45,6 +45,8 @@ func TestBind(t *testing.T) {
 			[][]bool{{false, true, false, false}, {false, false, false}}},
 		{"i...->i", [][]int{{2, 3, 4}}, "iab->i", []int{3, 4, 2}, [][]bool{{false, false, false}}},
 		{"i...,i->...", [][]int{{2}, {2}}, "i,i->", []int{2}, [][]bool{{false}, {false}}},
+		// An output ellipsis with no ellipsis in the operands is empty.
+		{"ij->...ji", [][]int{{2, 3}}, "ij->ji", []int{2, 3}, [][]bool{{false, false}}},
 		// Ellipsis letters avoid the expression's labels.
 		{"a...,b", [][]int{{2, 3}, {4}}, "ac,b->cab", []int{3, 2, 4}, [][]bool{{false, false}, {false}}},
 	}
