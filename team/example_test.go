@@ -104,3 +104,23 @@ func ExampleOnStart() {
 	// true [false true true true]
 	// <nil> <nil>
 }
+
+func ExampleReadCacheStats() {
+	tm, err := team.New(team.Threads(2))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tm.Close() // the worker goes back to the process cache
+
+	before := team.ReadCacheStats()
+	tm, err = team.New(team.Threads(2)) // takes it again: nothing is spawned
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	after := team.ReadCacheStats()
+	tm.Close()
+	fmt.Println("hits:", after.Hits-before.Hits, "spawned:", after.Spawned-before.Spawned)
+	// Output: hits: 1 spawned: 0
+}
