@@ -13,9 +13,9 @@
 //     a copy() call;
 //   - if the source's fastest dimension is another one, the plane of the two
 //     dimensions is tiled: for the classic transpose (dst unit-stride along
-//     one, src along the other) in strips of 8 source rows walked along the
-//     rows, each step writing 8 contiguous dst elements (one 64-byte line
-//     for float64), so lines are used whole while in L1 even when large
+//     one, src along the other) in strips of source rows walked along the
+//     rows, each step writing one whole 64-byte line of dst (16 float32, 8
+//     float64 ...), so lines are used whole while in L1 even when large
 //     power-of-two strides map all rows to one cache set (see BlockLines);
 //     for other strides in Block x Block tiles;
 //   - otherwise a strided row loop runs.
@@ -192,10 +192,10 @@ func tile[T strided.Scalar](b, n0, n1 int, dst []T, do, d0, d1 int, src []T, so,
 
 // transpose copies dst[do+i+j*d1] = src[so+i*s0+j] for i < n0, j < n1: the
 // classic transpose, where dst is contiguous along i and src along j.
-// Strips of h source rows (h elements = 64 bytes for float64, see strip)
+// Strips of h source rows (h elements = one 64-byte line, see stripRows)
 // are walked along j in runs of BlockLines lines: each step reads one element
 // from each of the h rows (h sequential streams the prefetcher follows) and
-// writes h contiguous elements of one dst column. Few rows at a time keep
+// writes one whole line of one dst column. Few rows at a time keep
 // rows with large power-of-two strides, which share a cache set, from
 // evicting each other's prefetched lines.
 func transpose[T strided.Scalar](n0, n1 int, dst []T, do, d1 int, src []T, so, s0 int) {
@@ -215,18 +215,41 @@ func transpose[T strided.Scalar](n0, n1 int, dst []T, do, d1 int, src []T, so, s
 	}
 }
 
-// stripRows returns the strip height of transpose: 8 rows, 4 for
-// complex128 (64 bytes of dst per column either way, 32 for float32).
+// stripRows returns the strip height of transpose: one 64-byte line of dst
+// per column (16, 8, 8, 4 rows for float32, float64, complex64, complex128).
 func stripRows[T strided.Scalar]() int {
-	if strided.ElemSize[T]() == 16 {
-		return 4
-	}
-	return 8
+	return microTile[T]()
 }
 
-// strip copies dst[do+i+j*d1] = src[so+i*s0+j] for i < h, j < m, with h = 8
-// or 4.
+// strip copies dst[do+i+j*d1] = src[so+i*s0+j] for i < h, j < m, with h =
+// 16, 8 or 4.
 func strip[T strided.Scalar](h, m int, dst []T, do, d1 int, src []T, so, s0 int) {
+	if h == 16 {
+		r0 := src[so : so+m]
+		r1 := src[so+s0:][:len(r0)]
+		r2 := src[so+2*s0:][:len(r0)]
+		r3 := src[so+3*s0:][:len(r0)]
+		r4 := src[so+4*s0:][:len(r0)]
+		r5 := src[so+5*s0:][:len(r0)]
+		r6 := src[so+6*s0:][:len(r0)]
+		r7 := src[so+7*s0:][:len(r0)]
+		r8 := src[so+8*s0:][:len(r0)]
+		r9 := src[so+9*s0:][:len(r0)]
+		r10 := src[so+10*s0:][:len(r0)]
+		r11 := src[so+11*s0:][:len(r0)]
+		r12 := src[so+12*s0:][:len(r0)]
+		r13 := src[so+13*s0:][:len(r0)]
+		r14 := src[so+14*s0:][:len(r0)]
+		r15 := src[so+15*s0:][:len(r0)]
+		for j := range r0 {
+			d := (*[16]T)(dst[do+j*d1:])
+			d[0], d[1], d[2], d[3] = r0[j], r1[j], r2[j], r3[j]
+			d[4], d[5], d[6], d[7] = r4[j], r5[j], r6[j], r7[j]
+			d[8], d[9], d[10], d[11] = r8[j], r9[j], r10[j], r11[j]
+			d[12], d[13], d[14], d[15] = r12[j], r13[j], r14[j], r15[j]
+		}
+		return
+	}
 	if h == 8 {
 		r0 := src[so : so+m]
 		r1 := src[so+s0:][:len(r0)]
