@@ -65,7 +65,7 @@ func wrap[T float32 | float64](k asmKernel[T], mr, nr int) microKernel[T] {
 // asmInfo describes an assembly kernel of mr×nr with blocking kc, mc, nc
 // and edge kernels edge[v-1] of v*lanes rows (v < mr/lanes).
 func asmInfo[T float32 | float64](k asmKernel[T], mr, nr, kc, mc, nc, lanes int, edge ...asmKernel[T]) kernelInfo[T] {
-	kb := kernelInfo[T]{mr: mr, nr: nr, kc: kc, mc: mc, nc: nc, kern: wrap(k, mr, nr), inPlace: 1 << 18, lanes: lanes}
+	kb := kernelInfo[T]{mr: mr, nr: nr, kc: kc, mc: mc, nc: nc, kern: wrap(k, mr, nr), inPlace: 1 << 17, lanes: lanes}
 	for v, e := range edge {
 		kb.edge = append(kb.edge, wrap(e, (v+1)*lanes, nr))
 	}

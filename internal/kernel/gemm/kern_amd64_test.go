@@ -66,12 +66,16 @@ func sweep[T float32 | float64](b *testing.B, kb *kernelInfo[T], n int) {
 
 // BenchmarkInPlaceLimit compares packing with reading A and B in place.
 func BenchmarkInPlaceLimit(b *testing.B) {
-	kb := *kernelFor[float64](activeVariant())
-	for _, n := range []int{128, 256, 384, 512} {
-		for _, lim := range []int{0, 1 << 30} {
-			kb := kb
-			kb.inPlace = lim
-			b.Run(fmt.Sprintf("f64/n%d/lim%d", n, lim), func(b *testing.B) { sweep(b, &kb, n) })
+	for _, v := range variants {
+		if !v.supported || v.name == "generic" {
+			continue
+		}
+		for _, n := range []int{64, 128, 256, 512} {
+			for _, lim := range []int{0, 1 << 30} {
+				kb := v.f64
+				kb.inPlace = lim
+				b.Run(fmt.Sprintf("%s/f64/n%d/lim%d", v.name, n, lim), func(b *testing.B) { sweep(b, &kb, n) })
+			}
 		}
 	}
 }

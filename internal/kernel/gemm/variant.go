@@ -138,8 +138,8 @@ func genericVariant() *variant {
 	return &variant{
 		name:      "generic",
 		supported: true,
-		f32:       kernelInfo[float32]{mr: 4, nr: 4, kc: 256, mc: 128, nc: 2048, kern: kernGeneric4x4[float32], inPlace: 1 << 18},
-		f64:       kernelInfo[float64]{mr: 4, nr: 4, kc: 256, mc: 96, nc: 2048, kern: kernGeneric4x4[float64], inPlace: 1 << 18},
+		f32:       kernelInfo[float32]{mr: 4, nr: 4, kc: 256, mc: 128, nc: 2048, kern: kernGeneric4x4[float32], inPlace: 1 << 17},
+		f64:       kernelInfo[float64]{mr: 4, nr: 4, kc: 256, mc: 96, nc: 2048, kern: kernGeneric4x4[float64], inPlace: 1 << 17},
 		c64:       complexKernel[complex64](),
 		c128:      complexKernel[complex128](),
 	}
