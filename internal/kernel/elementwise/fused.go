@@ -117,13 +117,22 @@ var evalPools [4]sync.Pool
 // of shape in one pass: the program runs on blocks of up to EvalBlock
 // elements gathered from the strided inputs (which may broadcast by zero
 // strides) into s, and the result is scattered into dst. prog is checked
-// first (see Check); the views are the caller's to validate (package
+// first (see Check), and every view must have len(shape) strides; that the
+// views stay inside their Data is the caller's to validate (package
 // comment). dst may coincide exactly with an input but must not otherwise
 // overlap one. Steady-state calls allocate nothing.
 func Eval[T strided.Scalar](r par.Runner, s *Scratch[T], prog []Instr[T], shape []int, dst strided.Ref[T], in []strided.Ref[T]) error {
 	depth, err := Check(prog, len(in))
 	if err != nil {
 		return err
+	}
+	if len(dst.Strides) != len(shape) {
+		return fmt.Errorf("elementwise.Eval: dst has %d strides, expected %d (the rank of shape %v)", len(dst.Strides), len(shape), shape)
+	}
+	for i, x := range in {
+		if len(x.Strides) != len(shape) {
+			return fmt.Errorf("elementwise.Eval: input %d has %d strides, expected %d (the rank of shape %v)", i, len(x.Strides), len(shape), shape)
+		}
 	}
 	var l strided.Layout
 	if !l.Init(shape) {

@@ -135,6 +135,14 @@ func TestEvalErrors(t *testing.T) {
 			t.Errorf("program %v: no error", prog)
 		}
 	}
+	ok := []Instr[float64]{{Op: Load}}
+	bad := strided.Ref[float64]{Data: v.Data, Strides: []int{1, 1}}
+	if err := Eval(nil, &s, ok, []int{4}, v, []strided.Ref[float64]{bad}); err == nil {
+		t.Error("input with wrong stride count: no error")
+	}
+	if err := Eval(nil, &s, ok, []int{4}, bad, []strided.Ref[float64]{v}); err == nil {
+		t.Error("dst with wrong stride count: no error")
+	}
 }
 
 func TestEvalAllocs(t *testing.T) {
