@@ -116,7 +116,9 @@ type Step struct {
 type Final struct {
 	// From is the tensor id of the input (0 or the last step's Result).
 	From int
-	// Labels are the input's distinct labels in axis order.
+	// Labels are the input's distinct labels in axis order: the last
+	// step's Out, or Problem.Unique[0] for a single operand, read through
+	// the diagonal view described at Step.LeftLabels.
 	Labels []int
 	// Reduce are the labels summed (in axis order); empty after a
 	// pairwise step.
