@@ -175,6 +175,16 @@ func fuse(ext, labels, ls []int) (n, stride int, ok bool) {
 	return n, stride, true
 }
 
+// unitStride reports whether an r×c matrix with strides rs, cs has a
+// unit-stride direction (or is a single row or column), so that GEMM reads
+// or writes it along cache lines. Matrices without one (for example items
+// of a batch whose batch axis is the fastest) are first copied into a
+// compact buffer by the cache-blocked permutation kernel, which is cheaper
+// than element-wise gathers in every GEMM panel.
+func unitStride(r, c, rs, cs int) bool {
+	return r <= 1 || c <= 1 || rs == 1 || rs == -1 || cs == 1 || cs == -1
+}
+
 // pack copies the labels of groups g0, g1, g2 (in that order) of a view
 // with label strides ls into a pooled compact buffer and rewrites ls to the
 // buffer's strides.
@@ -218,7 +228,7 @@ func gemmStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *
 	m, ars, ok1 := fuse(ext, st.LeftFree, s.sa)
 	k, acs, ok2 := fuse(ext, st.Contracted, s.sa)
 	var ta, tb, tc *tf.Storage[T]
-	if !ok1 || !ok2 {
+	if !ok1 || !ok2 || !unitStride(m, k, ars, acs) {
 		ta = pack(e, s, p, a.data, a.off, s.sa, st.LeftFree, st.Contracted, st.Batch)
 		a.data, a.off = ta.Buf(), 0
 		m, ars, _ = fuse(ext, st.LeftFree, s.sa)
@@ -226,7 +236,7 @@ func gemmStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *
 	}
 	_, brs, ok1 := fuse(ext, st.Contracted, s.sb)
 	n, bcs, ok2 := fuse(ext, st.RightFree, s.sb)
-	if !ok1 || !ok2 {
+	if !ok1 || !ok2 || !unitStride(st.K, n, brs, bcs) {
 		tb = pack(e, s, p, b.data, b.off, s.sb, st.Contracted, st.RightFree, st.Batch)
 		b.data, b.off = tb.Buf(), 0
 		_, brs, _ = fuse(ext, st.Contracted, s.sb)
@@ -235,7 +245,7 @@ func gemmStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *
 	cd, coff, cls := c.data, c.off, c.strides
 	_, crs, ok1 := fuse(ext, st.LeftFree, cls)
 	_, ccs, ok2 := fuse(ext, st.RightFree, cls)
-	if !ok1 || !ok2 {
+	if !ok1 || !ok2 || !unitStride(m, n, crs, ccs) {
 		// Compute into a compact buffer in Out order, then copy.
 		tc = e.pool.alloc(tf.DTypeOf[T](), numel(ext, st.Out)).(*tf.Storage[T])
 		cd, coff = tc.Buf(), 0
