@@ -1,0 +1,173 @@
+package program_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/cpu"
+	"github.com/tenferro-go/tenferro/program"
+	"github.com/tenferro-go/tenferro/trace"
+)
+
+// The chain benchmarks compute v = x·w·w·...·w, ten dependent 2x2 float64
+// matmuls, four ways:
+//
+//   - Prepared: a compiled program replayed with RunInto;
+//   - DirectReused: ten tf.Matmul calls on one serial engine, releasing
+//     each intermediate;
+//   - DirectNewEngine: the same calls, each building (and closing) a new
+//     serial engine;
+//   - Kernels: the engine's Matmul method called ten times on prebuilt
+//     tensors, with no validation and no claim: the kernel time alone.
+//
+// Executor overhead per command = (Prepared - Kernels) / 10.
+
+const chainLen = 10
+
+func chainProgram(b *testing.B, n int) *program.Program {
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float64, n, n)
+	w, _ := tr.Input(tf.Float64, n, n)
+	v := x
+	for range chainLen {
+		v, _ = tr.Matmul(v, w)
+	}
+	g, err := tr.Finish(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := program.Compile(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+func chainInputs(n int) (x, w *tf.Tensor[float64]) {
+	r := rand.New(rand.NewPCG(19, 20))
+	xv, wv := randValue(r, tf.Float64, n, n), randValue(r, tf.Float64, n, n)
+	x, _ = tf.As[float64](xv)
+	w, _ = tf.As[float64](wv)
+	return x, w
+}
+
+func BenchmarkChain2x2(b *testing.B) {
+	const n = 2
+	x, w := chainInputs(n)
+	b.Run("Prepared", func(b *testing.B) {
+		e := cpu.Serial()
+		defer e.Close()
+		pp, err := program.Prepare(chainProgram(b, n), e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, _ := tf.Zeros[float64](n, n)
+		outs := []tf.Value{tf.ValueOf(out)}
+		xv, wv := tf.ValueOf(x), tf.ValueOf(w)
+		for b.Loop() {
+			if err := pp.RunInto(outs, xv, wv); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(pp.NumCommands()), "ns/command")
+	})
+	b.Run("DirectReused", func(b *testing.B) {
+		e := cpu.Serial()
+		defer e.Close()
+		for b.Loop() {
+			directChain(b, e, x, w)
+		}
+	})
+	b.Run("DirectNewEngine", func(b *testing.B) {
+		for b.Loop() {
+			v := x
+			for i := range chainLen {
+				e := cpu.Serial()
+				next, err := tf.Matmul(e, v, w)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if i > 0 {
+					v.Release()
+				}
+				e.Close()
+				v = next
+			}
+			v.Release()
+		}
+	})
+	b.Run("Kernels", func(b *testing.B) {
+		e := cpu.Serial()
+		defer e.Close()
+		bufs := [2]*tf.Tensor[float64]{}
+		for i := range bufs {
+			bufs[i], _ = tf.Zeros[float64](n, n)
+		}
+		for b.Loop() {
+			var v any = x
+			for i := range chainLen {
+				dst := bufs[i%2]
+				if err := e.Matmul(dst, v, w); err != nil {
+					b.Fatal(err)
+				}
+				v = dst
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/chainLen, "ns/command")
+	})
+}
+
+func directChain(b *testing.B, e tf.Engine, x, w *tf.Tensor[float64]) {
+	v := x
+	for i := range chainLen {
+		next, err := tf.Matmul(e, v, w)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if i > 0 {
+			v.Release()
+		}
+		v = next
+	}
+	v.Release()
+}
+
+// BenchmarkFusion compares a fused elementwise chain (one pass) with the
+// same program compiled WithoutFusion (one pass per operation), on 2^16
+// complex128 elements.
+func BenchmarkFusion(b *testing.B) {
+	const n = 1 << 16
+	tr := trace.New()
+	a, _ := tr.Input(tf.Complex128, n)
+	c, _ := tr.Input(tf.Complex128, n)
+	v, _ := tr.Add(a, c)
+	v, _ = tr.Scale(0.5, v)
+	v, _ = tr.Mul(v, a)
+	v, _ = tr.Sub(v, c)
+	v, _ = tr.Conj(v)
+	g, _ := tr.Finish(v)
+	r := rand.New(rand.NewPCG(21, 22))
+	ins := []tf.Value{randValue(r, tf.Complex128, n), randValue(r, tf.Complex128, n)}
+	outs := []tf.Value{randValue(r, tf.Complex128, n)}
+	for _, c := range []struct {
+		name string
+		opts []program.Option
+	}{{"Fused", nil}, {"Unfused", []program.Option{program.WithoutFusion()}}} {
+		b.Run(c.name, func(b *testing.B) {
+			p, _ := program.Compile(g, c.opts...)
+			e := cpu.Serial()
+			defer e.Close()
+			pp, err := program.Prepare(p, e)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(3 * 16 * n)
+			for b.Loop() {
+				if err := pp.RunInto(outs, ins...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
