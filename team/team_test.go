@@ -511,19 +511,27 @@ func TestRunAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	tm := mustNew(t, Threads(2))
-	defer tm.Close()
-	task := newCountTask(2)
-	task.parts = 2
-	if n := testing.AllocsPerRun(200, func() { tm.Run(task, 2) }); n != 0 {
-		t.Fatalf("Run allocates %v times per call, want 0", n)
-	}
-	for p := range task.hits {
-		task.hits[p].Store(0)
-	}
-	nt := &nestedAllocTask{tm: tm, inner: task}
-	if n := testing.AllocsPerRun(200, func() { tm.Run(nt, 2) }); n != 0 {
-		t.Fatalf("nested Run allocates %v times per call, want 0", n)
+	// Default spin (hot hand-off or take-back), Spin(0) (every Run wakes a
+	// parked worker), and a gated task (the worker certainly runs part 1).
+	for _, spin := range []time.Duration{DefaultSpin, 0} {
+		tm := mustNew(t, Threads(2), Spin(spin))
+		task := newCountTask(2)
+		task.parts = 2
+		if n := testing.AllocsPerRun(200, func() { tm.Run(task, 2) }); n != 0 {
+			t.Fatalf("spin %v: Run allocates %v times per call, want 0", spin, n)
+		}
+		g := &goexitTask{at: -1}
+		if n := testing.AllocsPerRun(50, func() { tm.Run(g, 2) }); n != 0 {
+			t.Fatalf("spin %v: Run of a gated task allocates %v times per call, want 0", spin, n)
+		}
+		for p := range task.hits {
+			task.hits[p].Store(0)
+		}
+		nt := &nestedAllocTask{tm: tm, inner: task}
+		if n := testing.AllocsPerRun(200, func() { tm.Run(nt, 2) }); n != 0 {
+			t.Fatalf("spin %v: nested Run allocates %v times per call, want 0", spin, n)
+		}
+		tm.Close()
 	}
 }
 
