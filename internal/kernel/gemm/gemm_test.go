@@ -75,10 +75,7 @@ func conformance[T Scalar](t *testing.T, r *testRunner) {
 		n := testSizes[rng.IntN(len(testSizes))]
 		k := testSizes[rng.IntN(len(testSizes))]
 		la, lb := layout(rng.IntN(int(nLayouts))), layout(rng.IntN(int(nLayouts)))
-		lc := layout(rng.IntN(int(negative) + 1))
-		if lc == negative {
-			lc = strided
-		}
+		lc := []layout{colMajor, transposed, strided, dense}[rng.IntN(4)]
 		runCase[T](t, rng, &ws, r, m, n, k, la, lb, lc, abCases[rng.IntN(len(abCases))])
 	}
 	// Every layout of A and B once at an awkward size.
@@ -305,4 +302,26 @@ func TestVariants(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTightOperands checks that operands whose backing arrays end exactly at
+// their last element are accepted by every path (no over-long slicing).
+func TestTightOperands(t *testing.T) {
+	defer func(g int) { matGuard = g }(matGuard)
+	matGuard = 0
+	forEachVariant(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(9, 10))
+		var ws Workspace
+		for _, sz := range [][3]int{{1, 1, 1}, {24, 8, 5}, {32, 14, 7}, {48, 16, 33}, {97, 31, 13}} {
+			for la := range nLayouts {
+				for _, lb := range []layout{colMajor, transposed, strided, dense} {
+					for _, lc := range []layout{colMajor, transposed, dense} {
+						runCase[float64](t, rng, &ws, nil, sz[0], sz[1], sz[2], la, lb, lc, abCases[0])
+						runCase[float32](t, rng, &ws, nil, sz[0], sz[1], sz[2], la, lb, lc, abCases[1])
+						runCase[complex128](t, rng, &ws, nil, sz[0], sz[1], sz[2], la, lb, lc, abCases[0])
+					}
+				}
+			}
+		}
+	})
 }

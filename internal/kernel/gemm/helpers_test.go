@@ -118,17 +118,22 @@ const (
 	strided                  // RS=2, CS=2*rows+3
 	negative                 // RS=-1, CS=-(rows+2)
 	zeroCol                  // RS=1, CS=0 (read operands only: all columns alike)
+	dense                    // RS=1, CS=rows (contiguous column-major)
 	nLayouts
 )
 
 func (l layout) String() string {
-	return [...]string{"colmajor", "transposed", "strided", "negative", "zerocol"}[l]
+	return [...]string{"colmajor", "transposed", "strided", "negative", "zerocol", "dense"}[l]
 }
+
+// matGuard is the number of spare backing elements makeMat leaves on each
+// side of a matrix.
+var matGuard = 5
 
 // makeMat returns a rows×cols matrix in layout l inside a backing array with
 // guard space on both sides; every backing element is set to fill(idx).
 func makeMat[T Scalar](rows, cols int, l layout, fill func() T) Mat[T] {
-	const guard = 5
+	guard := matGuard
 	var m Mat[T]
 	var span int // max index offset from Off reached by (rows-1, cols-1)
 	switch l {
@@ -142,6 +147,8 @@ func makeMat[T Scalar](rows, cols int, l layout, fill func() T) Mat[T] {
 		m.RS, m.CS = -1, -(rows + 2)
 	case zeroCol:
 		m.RS, m.CS = 1, 0
+	case dense:
+		m.RS, m.CS = 1, rows
 	}
 	lo, hi := 0, 0
 	if rows > 0 && cols > 0 {

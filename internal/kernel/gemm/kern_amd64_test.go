@@ -70,7 +70,7 @@ func BenchmarkInPlaceLimit(b *testing.B) {
 		if !v.supported || v.name == "generic" {
 			continue
 		}
-		for _, n := range []int{64, 128, 256, 512} {
+		for _, n := range []int{64, 128, 256, 512, 1024} {
 			for _, lim := range []int{0, 1 << 30} {
 				kb := v.f64
 				kb.inPlace = lim
