@@ -34,6 +34,7 @@ package permute
 
 import (
 	"sync"
+	"unsafe"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	"github.com/tenferro-go/tenferro/internal/par"
@@ -251,6 +252,21 @@ func strip[T strided.Scalar](h, m int, dst []T, do, d1 int, src []T, so, s0 int)
 		return
 	}
 	if h == 8 {
+		if haveStrip8 && m >= 4 && s0 > 0 && d1 > 0 && strided.ElemSize[T]() == 8 {
+			// Bounds of the assembly kernel's accesses, checked here.
+			_ = src[so]
+			_ = src[so+7*s0+m-1]
+			_ = dst[do]
+			_ = dst[do+(m-1)*d1+7]
+			m4 := m &^ 3
+			strip8x8((*uint64)(unsafe.Pointer(&dst[do])), d1, (*uint64)(unsafe.Pointer(&src[so])), s0, m4)
+			if m4 == m {
+				return
+			}
+			do += m4 * d1
+			so += m4
+			m -= m4
+		}
 		r0 := src[so : so+m]
 		r1 := src[so+s0:][:len(r0)]
 		r2 := src[so+2*s0:][:len(r0)]

@@ -124,3 +124,15 @@ func ExampleCopy() {
 	fmt.Println(at)
 	// Output: [1 3 5 2 4 6]
 }
+
+// TestCopyVariants runs the copy tests with the assembly strip kernel
+// disabled too, so both variants are checked on machines that have it.
+func TestCopyVariants(t *testing.T) {
+	if !haveStrip8 {
+		t.Skip("no assembly strip kernel on this machine or build")
+	}
+	haveStrip8 = false
+	defer func() { haveStrip8 = true }()
+	testCopyAll(t, nil)
+	checkCopy[float64](t, nil)
+}

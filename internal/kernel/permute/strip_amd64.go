@@ -1,0 +1,20 @@
+//go:build amd64 && !purego
+
+package permute
+
+import "golang.org/x/sys/cpu"
+
+// haveStrip8 reports whether strip8x8 (AVX) may be used.
+var haveStrip8 = cpu.X86.HasAVX
+
+// strip8x8 copies n columns (n a positive multiple of 4) of an 8-row strip of
+// 8-byte elements: for i < 8 and j < n, byte-wise
+//
+//	dst[j*d1 + i] = src[i*s0 + j]
+//
+// with d1 and s0 in elements (both positive). It transposes 8x4 blocks in
+// AVX registers and writes each destination column's 8 elements (one 64-byte
+// line) with two 32-byte stores. The caller checks the bounds.
+//
+//go:noescape
+func strip8x8(dst *uint64, d1 int, src *uint64, s0 int, n int)

@@ -1,0 +1,68 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func strip8x8(dst *uint64, d1 int, src *uint64, s0 int, n int)
+TEXT ·strip8x8(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ d1+8(FP), R11
+	MOVQ src+16(FP), SI
+	MOVQ s0+24(FP), R8
+	MOVQ n+32(FP), CX
+	SHLQ $3, R11            // d1 in bytes
+	SHLQ $3, R8             // s0 in bytes
+	LEAQ (R8)(R8*2), R9     // 3*s0
+	LEAQ (SI)(R8*4), R10    // row 4
+	LEAQ (R11)(R11*2), R12  // 3*d1
+	LEAQ (R11*4), R13       // 4*d1
+	SHRQ $2, CX             // blocks of 4 columns
+
+loop:
+	// Rows 0..3, columns j..j+3.
+	VMOVUPD (SI), Y0
+	VMOVUPD (SI)(R8*1), Y1
+	VMOVUPD (SI)(R8*2), Y2
+	VMOVUPD (SI)(R9*1), Y3
+	// Rows 4..7.
+	VMOVUPD (R10), Y4
+	VMOVUPD (R10)(R8*1), Y5
+	VMOVUPD (R10)(R8*2), Y6
+	VMOVUPD (R10)(R9*1), Y7
+
+	// 4x4 transpose of Y0..Y3 into Y12..Y15 (columns, rows 0..3).
+	VUNPCKLPD Y1, Y0, Y8    // a0 b0 a2 b2
+	VUNPCKHPD Y1, Y0, Y9    // a1 b1 a3 b3
+	VUNPCKLPD Y3, Y2, Y10   // c0 d0 c2 d2
+	VUNPCKHPD Y3, Y2, Y11   // c1 d1 c3 d3
+	VPERM2F128 $0x20, Y10, Y8, Y12 // a0 b0 c0 d0
+	VPERM2F128 $0x20, Y11, Y9, Y13 // a1 b1 c1 d1
+	VPERM2F128 $0x31, Y10, Y8, Y14 // a2 b2 c2 d2
+	VPERM2F128 $0x31, Y11, Y9, Y15 // a3 b3 c3 d3
+
+	// 4x4 transpose of Y4..Y7 into Y0..Y3 (columns, rows 4..7).
+	VUNPCKLPD Y5, Y4, Y8
+	VUNPCKHPD Y5, Y4, Y9
+	VUNPCKLPD Y7, Y6, Y10
+	VUNPCKHPD Y7, Y6, Y11
+	VPERM2F128 $0x20, Y10, Y8, Y0
+	VPERM2F128 $0x20, Y11, Y9, Y1
+	VPERM2F128 $0x31, Y10, Y8, Y2
+	VPERM2F128 $0x31, Y11, Y9, Y3
+
+	// Column j+c gets rows 0..3 then 4..7.
+	VMOVUPD Y12, (DI)
+	VMOVUPD Y0, 32(DI)
+	VMOVUPD Y13, (DI)(R11*1)
+	VMOVUPD Y1, 32(DI)(R11*1)
+	VMOVUPD Y14, (DI)(R11*2)
+	VMOVUPD Y2, 32(DI)(R11*2)
+	VMOVUPD Y15, (DI)(R12*1)
+	VMOVUPD Y3, 32(DI)(R12*1)
+
+	ADDQ $32, SI
+	ADDQ $32, R10
+	ADDQ R13, DI
+	DECQ CX
+	JNZ  loop
+	VZEROUPPER
+	RET

@@ -1,0 +1,10 @@
+//go:build !amd64 || purego
+
+package permute
+
+// haveStrip8 is false without the assembly kernel: strip uses Go only.
+var haveStrip8 = false
+
+func strip8x8(dst *uint64, d1 int, src *uint64, s0 int, n int) {
+	panic("permute: strip8x8 without assembly")
+}
