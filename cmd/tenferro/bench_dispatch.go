@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -61,6 +62,12 @@ func benchDispatch(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	rows = append(rows, chain...)
+	prepared, err := preparedRows()
+	if err != nil {
+		fmt.Fprintf(stderr, "tenferro bench dispatch: %v\n", err)
+		return 1
+	}
+	rows = append(rows, prepared...)
 	if *asJSON {
 		return writeJSON(stdout, rows)
 	}
@@ -72,6 +79,30 @@ func benchDispatch(args []string, stdout, stderr io.Writer) int {
 type emptyTask struct{}
 
 func (emptyTask) RunPart(part, parts int) {}
+
+// handoffTask forces a real hand-off: part 0 (the caller) spins until
+// every other part has started, so the caller cannot take a part back and
+// the time of a Run is the round trip to the workers. It gives up after
+// 50 ms so a starved worker cannot hang the benchmark.
+type handoffTask struct {
+	started  atomic.Int32
+	timeouts int
+}
+
+func (h *handoffTask) RunPart(part, parts int) {
+	if part != 0 {
+		h.started.Add(1)
+		return
+	}
+	deadline := time.Now().Add(50 * time.Millisecond)
+	for h.started.Load() < int32(parts-1) {
+		if time.Now().After(deadline) {
+			h.timeouts++
+			break
+		}
+	}
+	h.started.Store(0)
+}
 
 // nestedTask runs inner Runs of an empty task from inside part 0, which
 // the team runs inline (it is already busy).
@@ -107,19 +138,27 @@ func teamEntryRows(widths []int) ([]dispatchRow, error) {
 		if w == 1 {
 			prim, inside = primitiveW1, primitiveW1
 		}
-		rows = append(rows, dispatchRow{Case: fmt.Sprintf("team-entry-outside-w%d", w), NS: float64(hot.median()), Threads: w, Primitive: prim})
+		rows = append(rows, dispatchRow{Case: fmt.Sprintf("team-entry-outside-w%d", w), NS: float64(hot.median()), Threads: w, Primitive: prim,
+			Note: "empty task: the caller may run a part no worker has started yet"})
 		if w > 1 {
-			// Idle long enough (several spin windows) for workers to park.
+			hand := &handoffTask{}
+			hot := measureBatch(100, 31, 200, func() { tm.Run(hand, w) })
+			rows = append(rows, dispatchRow{Case: fmt.Sprintf("team-handoff-hot-w%d", w), NS: float64(hot.median()), Threads: w, Primitive: primitiveHot,
+				Note: "part 0 waits until every other part has started on a worker"})
+			// Idle long enough (many spin windows) for the workers to park.
 			var parked samples
 			for i := 0; i < 41; i++ {
 				time.Sleep(2 * time.Millisecond)
 				t0 := time.Now()
-				tm.Run(emptyTask{}, w)
+				tm.Run(hand, w)
 				parked = append(parked, time.Since(t0))
 			}
 			parked.sort()
-			rows = append(rows, dispatchRow{Case: fmt.Sprintf("team-entry-outside-parked-w%d", w), NS: float64(parked.median()), Threads: w, Primitive: primitiveCold,
-				Note: fmt.Sprintf("p90 %s after a 2 ms idle gap", fmtDur(parked.quantile(0.9)))})
+			rows = append(rows, dispatchRow{Case: fmt.Sprintf("team-handoff-parked-w%d", w), NS: float64(parked.median()), Threads: w, Primitive: primitiveCold,
+				Note: fmt.Sprintf("after a 2 ms idle gap; p90 %s", fmtDur(parked.quantile(0.9)))})
+			if hand.timeouts > 0 {
+				rows[len(rows)-1].Note += fmt.Sprintf("; %d runs timed out waiting", hand.timeouts)
+			}
 		}
 		nt := &nestedTask{tm: tm, calls: 20000}
 		var in samples

@@ -67,3 +67,33 @@ func TestBenchEngineJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestBenchDispatchJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the dispatch benchmark")
+	}
+	code, out, errs := runCLI(t, "bench", "dispatch", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	byCase := map[string]map[string]any{}
+	for _, r := range rows {
+		byCase[r["case"].(string)] = r
+	}
+	for _, c := range []string{"prepared-per-command", "prepared-allocs", "chain10-prepared", "chain10-direct-reused",
+		"chain10-direct-new-engine", "team-entry-outside-w1", "team-entry-outside-w2", "team-entry-inside-w2", "compile", "prepare"} {
+		if byCase[c] == nil {
+			t.Errorf("missing case %s", c)
+		}
+	}
+	if a, ok := byCase["prepared-allocs"]["allocs"].(float64); !ok || a != 0 {
+		t.Errorf("prepared-allocs = %v, want allocs 0", byCase["prepared-allocs"])
+	}
+	if code, _, _ := runCLI(t, "bench", "dispatch", "--widths", "0"); code != 2 {
+		t.Errorf("--widths 0: exit %d, want 2", code)
+	}
+}
