@@ -94,7 +94,7 @@ func execStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *
 	}
 	switch {
 	case len(st.Contracted) == 0 && mulStep(e, s, p, st, a, b, c):
-	case st.M == 1 && st.N == 1 && dotStep(e, s, p, st, a, b, c):
+	case (st.M == 1 || st.N == 1) && productStep(e, s, p, st, a, b, c):
 	default:
 		gemmStep(e, s, p, st, a, b, c)
 	}
@@ -132,24 +132,34 @@ func mulStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *e
 	return true
 }
 
-// dotStep computes one dot product per batch item when M = N = 1:
-// C[B] = Σ_{Con} A[Con, B]·B[Con, B]. It reports false, doing nothing, when
-// the rank exceeds the kernel's limit.
-func dotStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) bool {
-	nc := len(st.Contracted)
-	n := nc + len(st.Batch)
-	shape, cs, as, bs := s.shape[:n], s.s0[:n], s.s1[:n], s.s2[:n]
-	for i, l := range st.Contracted {
-		shape[i], cs[i], as[i], bs[i] = p.Extents[l], 0, s.sa[l], s.sb[l]
+// productStep computes C[LF, RF, B] = Σ_{Con} A[LF, Con, B]·B[Con, RF, B]
+// with the strided sum-of-products kernel, each side broadcast (stride 0)
+// along the free labels of the other. It serves dot products (M = N = 1)
+// and matrix-vector products (M = 1 or N = 1), where GEMM's packing would
+// cost as much as the product. It reports false, doing nothing, when the
+// rank exceeds the kernel's limit.
+func productStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) bool {
+	groups := [4][]int{st.LeftFree, st.RightFree, st.Contracted, st.Batch}
+	n := 0
+	shape, cs, as, bs := s.shape, s.s0, s.s1, s.s2
+	for g, labels := range groups {
+		for _, l := range labels {
+			shape[n], cs[n], as[n], bs[n] = p.Extents[l], c.strides[l], s.sa[l], s.sb[l]
+			switch g {
+			case 0:
+				bs[n] = 0
+			case 1:
+				as[n] = 0
+			case 2:
+				cs[n] = 0
+			}
+			n++
+		}
 	}
-	for i, l := range st.Batch {
-		shape[nc+i], cs[nc+i], as[nc+i], bs[nc+i] = p.Extents[l], c.strides[l], s.sa[l], s.sb[l]
-	}
-	// Free labels all have extent 1: their offset is the base offset.
-	return sumReduce(e, shape,
-		strided.Ref[T]{Data: c.data, Off: c.off, Strides: cs},
-		strided.Ref[T]{Data: a.data, Off: a.off, Strides: as},
-		strided.Ref[T]{Data: b.data, Off: b.off, Strides: bs}, true)
+	return sumReduce(e, shape[:n],
+		strided.Ref[T]{Data: c.data, Off: c.off, Strides: cs[:n]},
+		strided.Ref[T]{Data: a.data, Off: a.off, Strides: as[:n]},
+		strided.Ref[T]{Data: b.data, Off: b.off, Strides: bs[:n]}, true)
 }
 
 // fuse reads the labels of a group as one axis through ls: it returns the
