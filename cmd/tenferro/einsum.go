@@ -6,7 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/cmplx"
 	"os"
+	"strings"
+	"unicode"
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
@@ -248,3 +251,79 @@ func writeValue(name string, v tf.Value) error {
 	}
 	return nil
 }
+
+// letterSubscripts returns subscripts whose labels are all letters, as
+// Einsum's grammar requires: the public instances also use digits and
+// symbols ('×', '÷', ...), which are mapped one to one onto CJK ideographs
+// (letters) that the expression does not use. Structure and output order
+// are unchanged (instances always have an explicit output).
+func letterSubscripts(s string) (string, error) {
+	isLabel := func(r rune) bool {
+		return !unicode.IsSpace(r) && !unicode.IsControl(r) && !strings.ContainsRune(",->.", r)
+	}
+	used := map[rune]bool{}
+	for _, r := range s {
+		used[r] = true
+	}
+	mapping := map[rune]rune{}
+	next := rune(0x4E00)
+	var b strings.Builder
+	for _, r := range s {
+		if isLabel(r) && !unicode.IsLetter(r) {
+			m, ok := mapping[r]
+			if !ok {
+				for used[next] || !unicode.IsLetter(next) {
+					next++
+				}
+				m = next
+				used[m], mapping[r] = true, m
+			}
+			r = m
+		}
+		b.WriteRune(r)
+	}
+	if len(mapping) > 0 && !strings.Contains(s, "->") {
+		return "", errors.New("subscripts with non-letter labels need an explicit output")
+	}
+	return b.String(), nil
+}
+
+// Scalar helpers shared by the commands.
+
+func epsOf[T tf.Scalar]() (eps, tiny float64) {
+	var z T
+	switch any(z).(type) {
+	case float32, complex64:
+		return 0x1p-24, 0x1p-126
+	}
+	return 0x1p-53, 0x1p-1022
+}
+
+func toC128[T tf.Scalar](v T) complex128 {
+	switch x := any(v).(type) {
+	case float32:
+		return complex(float64(x), 0)
+	case float64:
+		return complex(x, 0)
+	case complex64:
+		return complex128(x)
+	}
+	return any(v).(complex128)
+}
+
+func fromReal[T tf.Scalar](x float64) T {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(float32(x)).(T)
+	case float64:
+		return any(x).(T)
+	case complex64:
+		return any(complex64(complex(x, 0))).(T)
+	}
+	return any(complex(x, 0)).(T)
+}
+
+func toAbs[T tf.Scalar](v T) float64 { return cmplx.Abs(toC128(v)) }
+
+func absDiff[T tf.Scalar](a, b T) float64 { return cmplx.Abs(toC128(a) - toC128(b)) }
