@@ -195,3 +195,22 @@ func BenchmarkParallelThreshold(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGemmBatchedSmall times many tiny products (per-item overhead).
+func BenchmarkGemmBatchedSmall(b *testing.B) {
+	for _, sz := range []int{2, 4, 8, 16} {
+		b.Run(fmt.Sprintf("f64/%dx%dx%d/batch256", sz, sz, sz), func(b *testing.B) {
+			const batch = 256
+			s := sz * sz
+			a := Mat[float64]{Data: make([]float64, s*batch), RS: 1, CS: sz}
+			bb := Mat[float64]{Data: make([]float64, s*batch), RS: 1, CS: sz}
+			c := Mat[float64]{Data: make([]float64, s*batch), RS: 1, CS: sz}
+			var ws Workspace
+			GemmBatched(&ws, nil, sz, sz, sz, batch, 1, a, s, bb, s, 0, c, s)
+			for b.Loop() {
+				GemmBatched(&ws, nil, sz, sz, sz, batch, 1, a, s, bb, s, 0, c, s)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/item")
+		})
+	}
+}

@@ -187,6 +187,10 @@ func scaleC[T Scalar](m, n int, beta T, c Mat[T]) {
 // gemmSerial runs the blocked algorithm on the calling goroutine using the
 // packing buffers of w. It assumes m, n, k > 0 and alpha != 0.
 func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T, a, b Mat[T], beta T, c Mat[T]) {
+	if m*n*k <= tinyProduct {
+		gemmTiny(m, n, k, alpha, a, b, beta, c)
+		return
+	}
 	mr, nr := kb.mr, kb.nr
 	kc := min(kb.kc, k)
 	// Balance the K blocks so that the last one is not a sliver.
@@ -245,6 +249,31 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 					pA(abuf, a, ic, mcb, pc, kcb, mr)
 				}
 				macroKernel(kb, kcb, mcb, ncb, abuf, inPlace, ablk, bbuf, inPlaceB, bblk, tile, alpha, betaEff, loadC, c.shift(ic, jc))
+			}
+		}
+	}
+}
+
+// tinyProduct is the largest m*n*k computed by plain loops: below it the
+// fixed cost of tiles, packing and kernel calls (about 100-300 ns) exceeds
+// the arithmetic (BenchmarkGemmBatchedSmall).
+const tinyProduct = 256
+
+// gemmTiny computes C = alpha*A*B + beta*C by dot products, reading C only
+// when beta != 0. It assumes m, n, k > 0.
+func gemmTiny[T Scalar](m, n, k int, alpha T, a, b Mat[T], beta T, c Mat[T]) {
+	for j := 0; j < n; j++ {
+		for i := 0; i < m; i++ {
+			var s T
+			ai, bj := a.Off+i*a.RS, b.Off+j*b.CS
+			for p := 0; p < k; p++ {
+				s += a.Data[ai+p*a.CS] * b.Data[bj+p*b.RS]
+			}
+			ci := &c.Data[c.Off+i*c.RS+j*c.CS]
+			if beta == 0 {
+				*ci = alpha * s
+			} else {
+				*ci = alpha*s + beta**ci
 			}
 		}
 	}
