@@ -2,7 +2,9 @@ package program_test
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"testing"
+	"time"
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
@@ -56,6 +58,7 @@ func BenchmarkChain2x2(b *testing.B) {
 	const n = 2
 	x, w := chainInputs(n)
 	b.Run("Prepared", func(b *testing.B) {
+		runtime.GC()
 		e := cpu.Serial()
 		defer e.Close()
 		pp, err := program.Prepare(chainProgram(b, n), e)
@@ -72,7 +75,28 @@ func BenchmarkChain2x2(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(pp.NumCommands()), "ns/command")
 	})
+	b.Run("Kernels", func(b *testing.B) {
+		runtime.GC()
+		e := cpu.Serial()
+		defer e.Close()
+		bufs := [2]*tf.Tensor[float64]{}
+		for i := range bufs {
+			bufs[i], _ = tf.Zeros[float64](n, n)
+		}
+		for b.Loop() {
+			var v any = x
+			for i := range chainLen {
+				dst := bufs[i%2]
+				if err := e.Matmul(dst, v, w); err != nil {
+					b.Fatal(err)
+				}
+				v = dst
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/chainLen, "ns/command")
+	})
 	b.Run("DirectReused", func(b *testing.B) {
+		runtime.GC()
 		e := cpu.Serial()
 		defer e.Close()
 		for b.Loop() {
@@ -97,25 +121,6 @@ func BenchmarkChain2x2(b *testing.B) {
 			v.Release()
 		}
 	})
-	b.Run("Kernels", func(b *testing.B) {
-		e := cpu.Serial()
-		defer e.Close()
-		bufs := [2]*tf.Tensor[float64]{}
-		for i := range bufs {
-			bufs[i], _ = tf.Zeros[float64](n, n)
-		}
-		for b.Loop() {
-			var v any = x
-			for i := range chainLen {
-				dst := bufs[i%2]
-				if err := e.Matmul(dst, v, w); err != nil {
-					b.Fatal(err)
-				}
-				v = dst
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/chainLen, "ns/command")
-	})
 }
 
 func directChain(b *testing.B, e tf.Engine, x, w *tf.Tensor[float64]) {
@@ -134,10 +139,10 @@ func directChain(b *testing.B, e tf.Engine, x, w *tf.Tensor[float64]) {
 }
 
 // BenchmarkFusion compares a fused elementwise chain (one pass) with the
-// same program compiled WithoutFusion (one pass per operation), on 2^16
-// complex128 elements.
+// same program compiled WithoutFusion (one pass per operation), on 2^20
+// complex128 elements (16 MiB per operand, beyond the caches).
 func BenchmarkFusion(b *testing.B) {
-	const n = 1 << 16
+	const n = 1 << 20
 	tr := trace.New()
 	a, _ := tr.Input(tf.Complex128, n)
 	c, _ := tr.Input(tf.Complex128, n)
@@ -170,4 +175,116 @@ func BenchmarkFusion(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkChainTinyUnary isolates the executor: ten dependent Scale
+// commands on one-element float64 tensors (compiled WithoutFusion so that
+// each stays a command), replayed with RunInto, against the same engine
+// method called ten times on prebuilt tensors.
+func BenchmarkChainTinyUnary(b *testing.B) {
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float64, 1)
+	v := x
+	for range chainLen {
+		v, _ = tr.Scale(1.0001, v)
+	}
+	g, _ := tr.Finish(v)
+	p, err := program.Compile(g, program.WithoutFusion())
+	if err != nil {
+		b.Fatal(err)
+	}
+	xt, _ := tf.Full(1.0, 1)
+	b.Run("Prepared", func(b *testing.B) {
+		runtime.GC()
+		e := cpu.Serial()
+		defer e.Close()
+		pp, err := program.Prepare(p, e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, _ := tf.Zeros[float64](1)
+		outs, ins := []tf.Value{tf.ValueOf(out)}, []tf.Value{tf.ValueOf(xt)}
+		for b.Loop() {
+			if err := pp.RunInto(outs, ins...); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(pp.NumCommands()), "ns/command")
+	})
+	b.Run("Kernels", func(b *testing.B) {
+		runtime.GC()
+		e := cpu.Serial()
+		defer e.Close()
+		bufs := [2]*tf.Tensor[float64]{}
+		for i := range bufs {
+			bufs[i], _ = tf.Zeros[float64](1)
+		}
+		for b.Loop() {
+			var v any = xt
+			for i := range chainLen {
+				dst := bufs[i%2]
+				if err := e.Unary(tf.OpScale, 1.0001, dst, v); err != nil {
+					b.Fatal(err)
+				}
+				v = dst
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/chainLen, "ns/command")
+	})
+}
+
+// BenchmarkExecutorOverhead measures the executor's cost per command as a
+// paired difference: each iteration replays the tiny ten-command program
+// of BenchmarkChainTinyUnary and then calls the same ten kernels directly,
+// timing both halves, so that load on the machine affects both alike.
+// ns/command = (prepared - kernels) / commands.
+func BenchmarkExecutorOverhead(b *testing.B) {
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float64, 1)
+	v := x
+	for range chainLen {
+		v, _ = tr.Scale(1.0001, v)
+	}
+	g, _ := tr.Finish(v)
+	p, err := program.Compile(g, program.WithoutFusion())
+	if err != nil {
+		b.Fatal(err)
+	}
+	xt, _ := tf.Full(1.0, 1)
+	e := cpu.Serial()
+	defer e.Close()
+	pp, err := program.Prepare(p, e)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, _ := tf.Zeros[float64](1)
+	outs, ins := []tf.Value{tf.ValueOf(out)}, []tf.Value{tf.ValueOf(xt)}
+	bufs := [2]*tf.Tensor[float64]{}
+	for i := range bufs {
+		bufs[i], _ = tf.Zeros[float64](1)
+	}
+	var prep, kern time.Duration
+	n := 0
+	for b.Loop() {
+		t0 := time.Now()
+		if err := pp.RunInto(outs, ins...); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		var v any = xt
+		for i := range chainLen {
+			dst := bufs[i%2]
+			if err := e.Unary(tf.OpScale, 1.0001, dst, v); err != nil {
+				b.Fatal(err)
+			}
+			v = dst
+		}
+		t2 := time.Now()
+		prep += t1.Sub(t0)
+		kern += t2.Sub(t1)
+		n++
+	}
+	b.ReportMetric(float64(prep.Nanoseconds())/float64(n)/chainLen, "prepared-ns/command")
+	b.ReportMetric(float64(kern.Nanoseconds())/float64(n)/chainLen, "kernel-ns/command")
+	b.ReportMetric(float64((prep-kern).Nanoseconds())/float64(n)/chainLen, "executor-ns/command")
 }
