@@ -323,6 +323,11 @@ func runCase[T tf.Scalar](t testing.TB, e *cpu.Engine, rng *rand.Rand, sub strin
 	if err := got.Release(); err != nil {
 		t.Fatal(err)
 	}
+	for k := range ops {
+		if !slices.Equal(dense(ops[k]), data[k]) {
+			t.Fatalf("%s: operand %d was modified", what, k)
+		}
+	}
 }
 
 type einsumCase struct {
@@ -390,6 +395,13 @@ var grammarCases = []einsumCase{
 	{"ij,jk->ikj", [][]int{{2, 3}, {3, 4}}},           // batch-like kept label
 	{"i,i->ii", [][]int{{3}, {3}}},                    // Hadamard then embed
 	{"ij,jk->iik", [][]int{{2, 3}, {3, 4}}},           // product then embed
+	{"ijk->ii", [][]int{{3, 2, 4}}},                   // sums, then embed
+	{"ii->ii", [][]int{{3, 3}}},                       // diagonal, then embed
+	{"iij->jii", [][]int{{3, 3, 2}}},                  // diagonal, permute, embed
+	{"ii,i->i", [][]int{{1, 1}, {3}}},                 // broadcast diagonal
+	{"ij,ji->", [][]int{{1, 4}, {4, 3}}},              // broadcast in a trace-like product
+	{"abc,abc->", [][]int{{2, 3, 4}, {2, 3, 4}}},      // dot over several labels
+	{"ij,jk,kl->il", [][]int{{1, 5}, {5, 6}, {6, 1}}}, // matrix-vector steps
 }
 
 func TestEinsumGrammar(t *testing.T) {
