@@ -193,3 +193,44 @@ func TestEinsumPlannedIntoAllocs(t *testing.T) {
 	checkAllocs(t, e2, allocCases(t, 12))
 	checkAllocs(t, e2, allocCases(t, n))
 }
+
+// TestEinsumLoweringCopies checks when the executor copies: a single step
+// whose operands can be read as matrices through their strides writes
+// straight into dst and takes nothing from the pool, while operands
+// without a unit-stride direction (batch axis fastest) are packed first.
+func TestEinsumLoweringCopies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	for _, c := range []struct {
+		sub        string
+		shapes     [][]int
+		transposed bool // second operand is a transposed view
+		copies     bool
+	}{
+		{"ij,jk->ik", [][]int{{5, 6}, {6, 7}}, false, false},
+		{"ij,jk->ik", [][]int{{5, 6}, {6, 7}}, true, false},
+		{"ij,jk->ki", [][]int{{5, 6}, {6, 7}}, false, false},
+		{"ijk,kl->ijl", [][]int{{3, 4, 5}, {5, 6}}, false, false},
+		{"ijb,jkb->ikb", [][]int{{3, 4, 5}, {4, 6, 5}}, false, false},
+		{"ijb,jkb->kib", [][]int{{3, 4, 5}, {4, 6, 5}}, false, false},
+		{"iij,jk->ik", [][]int{{3, 3, 4}, {4, 5}}, false, true}, // diagonal has no unit stride
+		{"bij,bjk->bik", [][]int{{5, 3, 4}, {5, 4, 6}}, false, true},
+	} {
+		e := cpu.Serial()
+		var ops []*tf.Tensor[float64]
+		for k, s := range c.shapes {
+			ops = append(ops, einsumRand(t, rng, c.transposed && k == 1, s...))
+		}
+		p, err := tf.PrepareEinsum(tf.Float64, c.sub, c.shapes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst, _ := tf.Zeros[float64](p.OutputShape()...)
+		if err := tf.EinsumPlannedInto(e, p, dst, ops...); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.BufferPoolStats().Buffers > 0; got != c.copies {
+			t.Errorf("%s (transposed %v): copies %v, want %v", c.sub, c.transposed, got, c.copies)
+		}
+		e.Close()
+	}
+}
