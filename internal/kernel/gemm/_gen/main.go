@@ -146,8 +146,12 @@ func (g *gen) kernel(k kernel) {
 				g.f("\tVMOVUP%s %d(SI), %s", s[1:], v*k.vbytes(), k.reg(areg+v))
 			case 1:
 				g.f("\tVMOVUP%s %d(SI)(R10*1), %s", s[1:], v*k.vbytes(), k.reg(areg+v))
+			case 2:
+				g.f("\tVMOVUP%s %d(SI)(R10*2), %s", s[1:], v*k.vbytes(), k.reg(areg+v))
+			case 3:
+				g.f("\tVMOVUP%s %d(SI)(DX*1), %s", s[1:], v*k.vbytes(), k.reg(areg+v))
 			default:
-				log.Fatalf("%s: unroll > 2 unsupported", k.name)
+				log.Fatalf("%s: unroll > 4 unsupported", k.name)
 			}
 		}
 		for j := 0; j < k.nr; j++ {
@@ -161,6 +165,10 @@ func (g *gen) kernel(k kernel) {
 			g.f("\tADDQ R9, %s", bases[gi])
 		}
 	}
+	if k.unroll > 2 {
+		// DX holds 3*lda during the loop; C is reloaded before the store.
+		g.f("\tLEAQ (R10)(R10*2), DX")
+	}
 	if k.unroll > 1 {
 		g.f("\tCMPQ CX, $%d", k.unroll)
 		g.f("\tJLT %s_tail", k.name)
@@ -169,7 +177,7 @@ func (g *gen) kernel(k kernel) {
 		for u := 0; u < k.unroll; u++ {
 			step(u)
 		}
-		g.f("\tLEAQ (SI)(R10*2), SI")
+		g.f("\tLEAQ (SI)(R10*%d), SI", k.unroll)
 		g.f("\tSUBQ $%d, CX", k.unroll)
 		g.f("\tCMPQ CX, $%d", k.unroll)
 		g.f("\tJGE %s_loop", k.name)
@@ -183,6 +191,9 @@ func (g *gen) kernel(k kernel) {
 	g.f("\tDECQ CX")
 	g.f("\tJNZ %s_one", k.name)
 	g.f("%s_store:", k.name)
+	if k.unroll > 2 {
+		g.f("\tMOVQ c+48(FP), DX")
+	}
 	al, be := k.reg(areg), k.reg(areg+1)
 	g.f("\t%s alpha+%d(FP), %s", k.bcast(), alphaOff, al)
 	g.f("\tMOVQ loadC+%d(FP), AX", loadOff)
