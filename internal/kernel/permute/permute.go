@@ -17,7 +17,9 @@
 //     rows, each step writing one whole 64-byte line of dst (16 float32, 8
 //     float64 ...), so lines are used whole while in L1 even when large
 //     power-of-two strides map all rows to one cache set (see BlockLines);
-//     for other strides in Block x Block tiles;
+//     for other strides in Block x Block tiles. On amd64 with AVX, 8-byte
+//     elements use an assembly strip kernel (strip_amd64.s); the Go loop is
+//     its twin (build tag purego, other architectures);
 //   - otherwise a strided row loop runs.
 //
 // Above ParallelBytes moved, the work is split along the largest dimension
