@@ -21,13 +21,18 @@ import (
 //   - nothing contracted (outer, Hadamard, batched outer products): one
 //     element-wise multiplication over C's labels, each input broadcast by
 //     stride 0 along the labels it lacks;
-//   - M = N = 1 (dot products, one per batch item): a strided sum of
-//     products;
+//   - M = 1 or N = 1 (dot and matrix-vector products, per batch item): the
+//     strided sum-of-products kernel, which needs no packing;
 //   - otherwise GEMM: each side is read as an M×K (K×N) matrix per batch item
 //     through its strides when every group (LF, Con, RF) fuses into a single
-//     stride, and is copied into a pooled compact buffer in group order when
-//     it does not. Batch labels fuse into one stride of a batched GEMM where
-//     all three tensors allow it; the remaining ones are looped over.
+//     stride and the matrix has a unit-stride direction, and is copied into
+//     a pooled compact buffer in group order when it does not. C is written
+//     in place under the same condition, else computed compactly and
+//     copied. Batch labels fuse into one stride of a batched GEMM where all
+//     three tensors allow it; the remaining ones are looped over.
+//
+// Every intermediate buffer comes from the engine's pool and goes back as
+// soon as the step is done; operands are only read.
 
 // target is where a step writes its result: storage, offset and
 // label-indexed strides.
