@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -276,5 +277,40 @@ func TestChoices(t *testing.T) {
 	}
 	if got := names(choices(instances.Instance{}, "opt_size")); !slices.Equal(got, []string{"auto", "greedy", "random-greedy"}) {
 		t.Errorf("no shipped paths: %v", got)
+	}
+}
+
+// TestPeerScript runs bench/peers/einsum_peers.py on suite rows written by
+// the CLI (the peers need NumPy; PyTorch is used when present).
+func TestPeerScript(t *testing.T) {
+	if testing.Short() || !numpyOK() {
+		t.Skip("needs " + pythonPath + " with numpy; not in -short")
+	}
+	code, out, errs := runCLI(t, "suite", "--json", "--runs", "1", "builtin_permuted_contraction_5d", "builtin_mera_closed_8")
+	if code != 0 {
+		t.Fatalf("suite: exit %d: %s", code, errs)
+	}
+	rowsFile := writeTemp(t, "rows.json", out)
+	jsonOut := filepath.Join(t.TempDir(), "peers.json")
+	cmd := exec.Command(pythonPath, "../../bench/peers/einsum_peers.py", "--suite-json", rowsFile, "--runs", "1", "--json", jsonOut)
+	table, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, table)
+	}
+	if !strings.Contains(string(table), "geometric mean") || strings.Contains(string(table), "disagree") {
+		t.Errorf("table:\n%s", table)
+	}
+	data, err := os.ReadFile(jsonOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var peers []map[string]any
+	if err := json.Unmarshal(data, &peers); err != nil || len(peers) != 2 {
+		t.Fatalf("%v: %s", err, data)
+	}
+	for _, p := range peers {
+		if v, _ := p["numpy_ms"].(float64); v <= 0 {
+			t.Errorf("row %v", p)
+		}
 	}
 }
