@@ -846,6 +846,12 @@ func TestEinsumErrors(t *testing.T) {
 	}
 	untouched("nil plan")
 
+	// A memory limit no path can respect fails planning.
+	_, err = tf.EinsumWith(e, "ab,bc,cd->ad", []tf.EinsumOption{tf.WithMemoryLimit(1)}, a, c, operand[float64](t, rng, []int{5, 2}, compact))
+	if !errors.Is(err, einsum.ErrMemoryLimit) {
+		t.Fatalf("memory limit: %v", err)
+	}
+
 	// Released operands are refused.
 	r := operand[float64](t, rng, []int{3, 5}, compact)
 	r.Release()
