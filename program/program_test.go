@@ -333,3 +333,34 @@ func equalC(a, b []complex128) bool {
 	}
 	return true
 }
+
+// TestPlannedPeakMixed checks the planned peak of the mixed program
+// (matmuls, an einsum over a viewed input, fused chains, views) against the
+// measured one on compact inputs.
+func TestPlannedPeakMixed(t *testing.T) {
+	for _, dt := range tf.DTypes {
+		g := mixedGraph(t, dt)
+		p, err := program.Compile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEngine(t)
+		pp, _ := program.Prepare(p, e)
+		r := rand.New(rand.NewPCG(23, 24))
+		ins := []tf.Value{randValue(r, dt, 3, 5), randValue(r, dt, 5, 7), randValue(r, dt, 3, 7), randValue(r, dt, 7, 1)}
+		outs := make([]tf.Value, p.NumOutputs())
+		for j := range outs {
+			_, shape := p.OutputSignature(j)
+			outs[j] = randValue(r, dt, shape...)
+		}
+		e.ClearBufferPool()
+		if err := pp.RunInto(outs, ins...); err != nil {
+			t.Fatal(err)
+		}
+		measured := pp.SlotBytes() + e.BufferPoolStats().CapacityBytes
+		planned := p.PlannedPeakBytes()
+		if d := float64(planned-measured) / float64(measured); d > 0.1 || d < -0.1 {
+			t.Errorf("%v: planned %d bytes, measured %d (slots %d + pool %d)\n%s", dt, planned, measured, pp.SlotBytes(), e.BufferPoolStats().CapacityBytes, p)
+		}
+	}
+}

@@ -48,6 +48,10 @@ func TestRunIntoAllocatesNothing(t *testing.T) {
 			if allocs != 0 {
 				t.Errorf("%s %v: RunInto allocates %v times per run", name, dt, allocs)
 			}
+			want := evalDirect(t, newEngine(t), g, ins)
+			for j := range want {
+				closeTo(t, name+" "+dt.String(), outs[j], want[j], 64)
+			}
 		}
 	}
 }
