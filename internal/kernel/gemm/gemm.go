@@ -340,6 +340,23 @@ func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPla
 // ceil(mc/mr) panels; panel q holds, for each p, the mr values of rows
 // q*mr..q*mr+mr-1 (rows beyond mc are zero).
 func packA[T Scalar](dst []T, a Mat[T], i0, mc, p0, kc, mr int) {
+	if full := mc / mr * mr; a.RS == 1 && full > 0 {
+		// Column-major: read each column once, sequentially, and scatter
+		// it over the full panels; the partial panel goes below.
+		for p := 0; p < kc; p++ {
+			s := a.Off + i0 + (p0+p)*a.CS
+			src := a.Data[s : s+full]
+			for ir := 0; ir < full; ir += mr {
+				d := ir*kc + p*mr
+				copy(dst[d:d+mr], src[ir:ir+mr])
+			}
+		}
+		if full == mc {
+			return
+		}
+		packA(dst[full*kc:], a, i0+full, mc-full, p0, kc, mr)
+		return
+	}
 	for ir := 0; ir < mc; ir += mr {
 		rows := min(mr, mc-ir)
 		pan := dst[ir*kc : ir*kc+mr*kc]
