@@ -63,3 +63,21 @@ func BenchmarkEval(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkEvalShortRows: a + b where b is a length-3 vector broadcast
+// along the second axis of a 3 x 100000 float64 array, so the fastest
+// fused dimension has only 3 elements.
+func BenchmarkEvalShortRows(b *testing.B) {
+	n0, n1 := 3, 100000
+	d := strided.Ref[float64]{Data: make([]float64, n0*n1), Strides: []int{1, n0}}
+	x := strided.Ref[float64]{Data: make([]float64, n0*n1), Strides: []int{1, n0}}
+	y := strided.Ref[float64]{Data: make([]float64, n0), Strides: []int{1, 0}}
+	prog := []Instr[float64]{{Op: Load, Arg: 0}, {Op: Load, Arg: 1}, {Op: AddOp}}
+	in := []strided.Ref[float64]{x, y}
+	var s Scratch[float64]
+	sh := []int{n0, n1}
+	b.SetBytes(int64(2 * 8 * n0 * n1))
+	for b.Loop() {
+		_ = Eval(nil, &s, prog, sh, d, in)
+	}
+}

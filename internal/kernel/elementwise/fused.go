@@ -180,19 +180,34 @@ func Eval[T strided.Scalar](r par.Runner, s *Scratch[T], prog []Instr[T], shape 
 
 // evalRun evaluates prog over the normalised layout l (operand 0 the
 // destination, operand 1+k input k) with stack buffer buf (depth*EvalBlock
-// elements).
+// elements). Blocks follow the fastest dimension; when it is shorter than
+// EvalBlock/2, a block spans several steps of the second dimension so that
+// the per-instruction dispatch stays amortised.
 func evalRun[T strided.Scalar](l *strided.Layout, prog []Instr[T], d []T, in *[MaxInputs][]T, buf []T) {
 	if l.Rank == 0 {
 		evalBlock(l.Off[:], 1, 1, l, prog, d, in, buf)
 		return
 	}
 	n := l.Shape[0]
+	if l.Rank >= 2 && n <= EvalBlock/2 {
+		rows, n1 := EvalBlock/n, l.Shape[1]
+		l.Outer(2, func() {
+			off := l.Cur
+			for lo := 0; lo < n1; lo += rows {
+				k := min(rows, n1-lo)
+				evalBlock(off[:], n, k, l, prog, d, in, buf)
+				for o := 0; o < l.NOps; o++ {
+					off[o] += k * l.Strides[o][1]
+				}
+			}
+		})
+		return
+	}
 	l.Outer(1, func() {
-		var off [strided.MaxOps]int
-		off = l.Cur
+		off := l.Cur
 		for lo := 0; lo < n; lo += EvalBlock {
 			m := min(EvalBlock, n-lo)
-			evalBlock(off[:], m, 0, l, prog, d, in, buf)
+			evalBlock(off[:], m, 1, l, prog, d, in, buf)
 			for o := 0; o < l.NOps; o++ {
 				off[o] += m * l.Strides[o][0]
 			}
@@ -200,35 +215,67 @@ func evalRun[T strided.Scalar](l *strided.Layout, prog []Instr[T], d []T, in *[M
 	})
 }
 
-// evalBlock evaluates m elements starting at operand offsets off. For rank
-// 0, unit is 1 and strides are ignored.
-func evalBlock[T strided.Scalar](off []int, m, unit int, l *strided.Layout, prog []Instr[T], d []T, in *[MaxInputs][]T, buf []T) {
-	sp := 0
-	stride := func(o int) int {
-		if unit == 1 {
-			return 1
-		}
-		return l.Strides[o][0]
+// strides01 returns operand o's strides along dimensions 0 and 1 (zero
+// where l has fewer dimensions).
+func strides01(l *strided.Layout, o int) (s0, s1 int) {
+	if l.Rank > 0 {
+		s0 = l.Strides[o][0]
 	}
+	if l.Rank > 1 {
+		s1 = l.Strides[o][1]
+	}
+	return s0, s1
+}
+
+// gather sets x[r*n0+i] = src[o+i*s0+r*s1] for i < n0, r < k.
+func gather[T strided.Scalar](x, src []T, o, s0, s1, n0, k int) {
+	for r := 0; r < k; r++ {
+		p := o + r*s1
+		row := x[r*n0 : (r+1)*n0]
+		switch s0 {
+		case 1:
+			copy(row, src[p:p+n0])
+		case 0:
+			v := src[p]
+			for i := range row {
+				row[i] = v
+			}
+		default:
+			for i := range row {
+				row[i] = src[p]
+				p += s0
+			}
+		}
+	}
+}
+
+// scatter sets d[o+i*s0+r*s1] = x[r*n0+i] for i < n0, r < k.
+func scatter[T strided.Scalar](d, x []T, o, s0, s1, n0, k int) {
+	for r := 0; r < k; r++ {
+		p := o + r*s1
+		row := x[r*n0 : (r+1)*n0]
+		if s0 == 1 {
+			copy(d[p:p+n0], row)
+			continue
+		}
+		for i := range row {
+			d[p] = row[i]
+			p += s0
+		}
+	}
+}
+
+// evalBlock evaluates the n0 x k elements at operand offsets off: n0 along
+// dimension 0 and, when k > 1, k steps along dimension 1.
+func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog []Instr[T], d []T, in *[MaxInputs][]T, buf []T) {
+	sp := 0
+	m := n0 * k
 	for _, ins := range prog {
 		switch ins.Op {
 		case Load:
 			x := buf[sp*EvalBlock : sp*EvalBlock+m]
-			src, o, s := in[ins.Arg], off[1+ins.Arg], stride(1+ins.Arg)
-			switch s {
-			case 1:
-				copy(x, src[o:o+m])
-			case 0:
-				v := src[o]
-				for i := range x {
-					x[i] = v
-				}
-			default:
-				for i := range x {
-					x[i] = src[o]
-					o += s
-				}
-			}
+			s0, s1 := strides01(l, 1+ins.Arg)
+			gather(x, in[ins.Arg], off[1+ins.Arg], s0, s1, n0, k)
 			sp++
 		case Const:
 			x := buf[sp*EvalBlock : sp*EvalBlock+m]
@@ -273,14 +320,6 @@ func evalBlock[T strided.Scalar](off []int, m, unit int, l *strided.Layout, prog
 			}
 		}
 	}
-	x := buf[:m]
-	o, s := off[0], stride(0)
-	if s == 1 {
-		copy(d[o:o+m], x)
-		return
-	}
-	for i := range x {
-		d[o] = x[i]
-		o += s
-	}
+	s0, s1 := strides01(l, 0)
+	scatter(d, buf[:m], off[0], s0, s1, n0, k)
 }

@@ -73,7 +73,7 @@ func checkEval[T strided.Scalar](t *testing.T, r par.Runner) {
 	rng := rand.New(rand.NewPCG(11, uint64(strided.Kind[T]())))
 	var s Scratch[T]
 	eps := st.Eps[T]()
-	shapes := append([][]int{{}, {0}, {1}, {600}, {257, 3}, {3, 257}}, testShapes(rng)...)
+	shapes := append([][]int{{}, {0}, {1}, {600}, {257, 3}, {3, 257}, {3, 1000}, {5, 7, 11}, {129, 5}}, testShapes(rng)...)
 	for _, shape := range shapes {
 		nin := 1 + rng.IntN(MaxInputs)
 		prog := randProg[T](rng, nin)
