@@ -81,3 +81,16 @@ func BenchmarkEvalShortRows(b *testing.B) {
 		_ = Eval(nil, &s, prog, sh, d, in)
 	}
 }
+
+// BenchmarkBinaryShortRows: the Binary form of BenchmarkEvalShortRows.
+func BenchmarkBinaryShortRows(b *testing.B) {
+	n0, n1 := 3, 100000
+	d := strided.Ref[float64]{Data: make([]float64, n0*n1), Strides: []int{1, n0}}
+	x := strided.Ref[float64]{Data: make([]float64, n0*n1), Strides: []int{1, n0}}
+	y := strided.Ref[float64]{Data: make([]float64, n0), Strides: []int{1, 0}}
+	sh := []int{n0, n1}
+	b.SetBytes(int64(2 * 8 * n0 * n1))
+	for b.Loop() {
+		Binary(nil, Add, sh, d, x, y)
+	}
+}

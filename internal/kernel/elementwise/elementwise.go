@@ -55,6 +55,10 @@ const (
 	Mul                 // dst = a * b
 )
 
+// shortRow is the length below which the fastest dimension is swapped with
+// the second one for the inner loop.
+const shortRow = 16
+
 // kernel ids for the shared task type.
 const (
 	kUnary = iota
@@ -83,6 +87,11 @@ func (t *task[T]) RunPart(p, parts int) {
 }
 
 func (t *task[T]) run(l *strided.Layout) {
+	// A short fastest dimension costs a row call per few elements: walk
+	// the longer second dimension in the inner loop instead.
+	if l.Rank >= 2 && l.Shape[0] < shortRow && l.Shape[1] > l.Shape[0] {
+		l.Swap(0, 1)
+	}
 	switch t.kind {
 	case kUnary:
 		unaryRun(l, t.uop, t.alpha, t.d, t.a)
