@@ -8,6 +8,8 @@
 //   - common subexpression elimination: nodes with the same operation,
 //     dtype, attributes and (canonical) arguments are merged (arguments of
 //     Add and Mul are unordered);
+//   - permutes into einsums: an einsum reads a permuted operand (without
+//     "...") from the permutation's source, relabelled;
 //   - dead-code elimination: nodes that no output depends on are dropped
 //     (inputs stay: they are the signature);
 //   - einsum planning: every einsum is parsed, bound and planned once
@@ -140,6 +142,7 @@ type Stats struct {
 	Dead       int // nodes removed as dead (after CSE)
 	Fused      int // elementwise operations folded into fused commands
 	Views      int // Permute/Reshape nodes realized as views
+	Absorbed   int // einsum operands read through a Permute without it
 	Copies     int // copy commands (materialized inputs, output copies)
 	Commands   int // commands in the program
 	Slots      int // buffer slots
@@ -193,6 +196,7 @@ func Compile(g *trace.Graph, opts ...Option) (*Program, error) {
 	c.p = &Program{}
 	c.p.stats.Nodes = c.n
 	c.cse()
+	c.absorbPermutes()
 	c.dce()
 	if !cfg.noFusion {
 		c.fuse()
@@ -212,8 +216,9 @@ type compiler struct {
 	cfg   config
 	n     int
 	p     *Program
-	canon []int   // node -> representative node (CSE)
-	args  [][]int // canonical arguments per node
+	canon []int          // node -> representative node (CSE)
+	exprs []*einsum.Expr // einsum nodes rewritten by absorbPermutes
+	args  [][]int        // canonical arguments per node
 	live  []bool
 	uses  []int  // consumer argument occurrences + output occurrences
 	isOut []int  // output occurrences per node
@@ -372,7 +377,7 @@ func (c *compiler) schedule() error {
 		case trace.OpMatmul:
 			cmd.op = cmdMatmul
 		case trace.OpEinsum:
-			pl, err := c.plan(nd)
+			pl, err := c.plan(id, nd)
 			if err != nil {
 				return err
 			}
@@ -430,13 +435,18 @@ func (c *compiler) schedule() error {
 	return nil
 }
 
-// plan parses, binds and plans an einsum node.
-func (c *compiler) plan(nd trace.Node) (*einsum.Plan, error) {
-	shapes := make([][]int, len(nd.Args))
-	for i, a := range nd.Args {
+// plan binds and plans einsum node id (with its operands as rewritten by
+// absorbPermutes).
+func (c *compiler) plan(id int, nd trace.Node) (*einsum.Plan, error) {
+	shapes := make([][]int, len(c.args[id]))
+	for i, a := range c.args[id] {
 		shapes[i] = c.g.Node(a).Shape
 	}
-	expr, err := einsum.Parse(nd.Subscripts)
+	expr := c.exprs[id]
+	var err error
+	if expr == nil {
+		expr, err = einsum.Parse(nd.Subscripts)
+	}
 	if err == nil {
 		var prob *einsum.Problem
 		if prob, err = expr.Bind(shapes); err == nil {
@@ -447,6 +457,63 @@ func (c *compiler) plan(nd trace.Node) (*einsum.Plan, error) {
 		}
 	}
 	return nil, &tf.Error{Op: "Compile", Arg: "einsum " + nd.Subscripts, Expected: "a plannable einsum", Actual: err.Error(), Kind: tf.ErrArgument, Err: err}
+}
+
+// absorbPermutes lets an einsum read a permuted operand through the
+// permutation's source: for P = Permute(X, perm) labelled L (no "..."),
+// X is labelled L' with L'[perm[d]] = L[d]. The einsum then reads X in
+// place, with whatever strides it has, and the Permute, if nothing else
+// uses it, is dead.
+func (c *compiler) absorbPermutes() {
+	c.exprs = make([]*einsum.Expr, c.n)
+	for id := range c.n {
+		nd := c.g.Node(id)
+		if nd.Op != trace.OpEinsum || c.canon[id] != id {
+			continue
+		}
+		var expr *einsum.Expr
+		var inputs [][]int
+		args := slices.Clone(c.args[id])
+		absorbed := 0
+		for k, a := range args {
+			if c.g.Node(a).Op != trace.OpPermute {
+				continue
+			}
+			if expr == nil {
+				var err error
+				if expr, err = einsum.Parse(nd.Subscripts); err != nil {
+					break
+				}
+				inputs = make([][]int, len(expr.Inputs))
+				for i, in := range expr.Inputs {
+					inputs[i] = slices.Clone(in)
+				}
+			}
+			labels := inputs[k]
+			if slices.Contains(labels, einsum.Ellipsis) {
+				continue
+			}
+			for c.g.Node(a).Op == trace.OpPermute {
+				perm := c.g.Node(a).Axes
+				nl := make([]int, len(labels))
+				for d, l := range labels {
+					nl[perm[d]] = l
+				}
+				labels, a = nl, c.args[a][0]
+				absorbed++
+			}
+			inputs[k], args[k] = labels, a
+		}
+		if absorbed == 0 {
+			continue
+		}
+		e2, err := einsum.FromLabels(inputs, expr.Output, false)
+		if err != nil {
+			continue
+		}
+		c.exprs[id], c.args[id] = e2, args
+		c.p.stats.Absorbed += absorbed
+	}
 }
 
 // viewStrides returns the strides of view node nd over the storage of

@@ -116,3 +116,30 @@ func TestViewMaterialization(t *testing.T) {
 		t.Errorf("%d copies, want 4\n%s", c, progs[0])
 	}
 }
+
+func TestEinsumAbsorbsPermutes(t *testing.T) {
+	for _, dt := range tf.DTypes {
+		tr := trace.New()
+		a, _ := tr.Input(dt, 3, 4, 5)
+		b, _ := tr.Input(dt, 5, 6)
+		c, _ := tr.Input(dt, 6, 2, 3)
+		pa := must2(tr.Permute(must2(tr.Permute(a, 2, 0, 1)), 0, 2, 1)) // (5, 4, 3)
+		nb, _ := tr.Negate(b)
+		pb, _ := tr.Permute(nb, 1, 0) // (6, 5), view of an intermediate
+		e1, _ := tr.Einsum("kji,lk->ijl", pa, pb)
+		pc, _ := tr.Permute(c, 2, 0, 1)                                  // (3, 6, 2), used with "...": kept
+		e2, _ := tr.Einsum("i...,ijl->...", pc, e1)                      // (6, 2)
+		e3, _ := tr.Einsum("ab,bc->ac", must2(tr.Permute(e2, 1, 0)), e2) // (2, 2)
+		g, err := tr.Finish(e3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs := checkGraph(t, g, 256)
+		st := progs[0].Stats()
+		// pa (two permutes), pb and the transpose of e2 are absorbed; pc
+		// is an operand with "..." and is copied and viewed.
+		if st.Absorbed != 4 || st.Copies != 1 || progs[0].NumCommands() != 5 {
+			t.Errorf("%v: absorbed %d, copies %d, commands %d; want 4, 1, 5\n%s", dt, st.Absorbed, st.Copies, progs[0].NumCommands(), progs[0])
+		}
+	}
+}
