@@ -396,6 +396,23 @@ func packA[T Scalar](dst []T, a Mat[T], i0, mc, p0, kc, mr int) {
 // ceil(nc/nr) panels; panel q holds, for each p, the nr values of columns
 // q*nr..q*nr+nr-1 (columns beyond nc are zero).
 func packB[T Scalar](dst []T, b Mat[T], p0, kc, j0, nc, nr int) {
+	if full := nc / nr * nr; b.CS == 1 && full > 0 {
+		// Row-major: read each row once, sequentially, and scatter it over
+		// the full panels; the partial panel goes below.
+		for p := 0; p < kc; p++ {
+			s := b.Off + (p0+p)*b.RS + j0
+			src := b.Data[s : s+full]
+			for jr := 0; jr < full; jr += nr {
+				d := jr*kc + p*nr
+				copy(dst[d:d+nr], src[jr:jr+nr])
+			}
+		}
+		if full == nc {
+			return
+		}
+		packB(dst[full*kc:], b, p0, kc, j0+full, nc-full, nr)
+		return
+	}
 	for jr := 0; jr < nc; jr += nr {
 		cols := min(nr, nc-jr)
 		pan := dst[jr*kc : jr*kc+nr*kc]
