@@ -17,6 +17,7 @@ import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/einsum"
+	"github.com/tenferro-go/tenferro/internal/instances"
 	"github.com/tenferro-go/tenferro/npy"
 	"github.com/tenferro-go/tenferro/team"
 )
@@ -1096,5 +1097,70 @@ func BenchmarkEinsum(b *testing.B) {
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
 		e.Close()
+	}
+}
+
+// pathDepth bounds the relative rounding error, in units of u, of a plan
+// evaluated on positive data: every step adds at most its summation
+// length (the contracted extent K and any pre-reduced extent) plus one
+// multiplication, and relative errors of positive sums add up.
+func pathDepth(pl *einsum.Plan) float64 {
+	ext := pl.Problem.Extents
+	prod := func(labels []int) float64 {
+		n := 1.0
+		for _, l := range labels {
+			n *= float64(ext[l])
+		}
+		return n
+	}
+	d := prod(pl.Final.Reduce) + 1
+	for _, st := range pl.Steps {
+		d += float64(st.K) + prod(st.LeftReduce) + prod(st.RightReduce) + 2
+	}
+	return d
+}
+
+// TestEinsumBuiltinInstances evaluates the project's own workloads (long
+// chains, MPS ladders, MERA, random regular graphs) with two optimizers on
+// positive data, so that every term is positive and the results must agree
+// to the sum of both plans' rounding bounds, relative to the value.
+func TestEinsumBuiltinInstances(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: several networks of 20-30 tensors")
+	}
+	e := cpu.Serial()
+	defer e.Close()
+	rng := rand.New(rand.NewPCG(41, 42))
+	for _, in := range instances.Builtin(1) {
+		ops := make([]*tf.Tensor[float64], len(in.Shapes))
+		for k, s := range in.Shapes {
+			buf := make([]float64, tf.Numel(s))
+			for i := range buf {
+				buf[i] = 0.5 + rng.Float64()
+			}
+			ops[k], _ = tf.FromSlice(buf, s...)
+		}
+		var res [2][]complex128
+		depth := 0.0
+		for i, s := range []einsum.Strategy{einsum.Auto, einsum.Greedy} {
+			p, err := tf.PrepareEinsum(tf.Float64, in.Subscripts, in.Shapes, tf.WithStrategy(s))
+			if err != nil {
+				t.Fatalf("%s: %v", in.Name, err)
+			}
+			out, err := tf.EinsumPlanned(e, p, ops...)
+			if err != nil {
+				t.Fatalf("%s: %v", in.Name, err)
+			}
+			res[i] = dense(out)
+			out.Release()
+			depth += pathDepth(p.Plan())
+		}
+		for i := range res[0] {
+			a, g := res[0][i], res[1][i]
+			tol := 2 * depth * 0x1p-53 * cmplx.Abs(a)
+			if d := cmplx.Abs(a - g); !(d <= tol) {
+				t.Fatalf("%s: element %d: Auto %v, Greedy %v (|diff| %.3g > %.3g)", in.Name, i, a, g, d, tol)
+			}
+		}
 	}
 }
