@@ -100,11 +100,14 @@ func typedBuf[T Scalar](store *[]uint64, n int) []T {
 }
 
 // ParallelThreshold is the product size, in floating-point operations
-// (2*m*n*k, times 4 for complex types), below which [Gemm] never fans out to
-// the runner. It was calibrated on a 2-vCPU AMD EPYC (Zen 5) guest by timing
-// serial against two-worker float64 products with parked workers (see
-// docs/gemm.md): waking a parked worker costs about 100 µs there, so only
-// products well above that much serial work gain from a second thread.
+// (2*m*n*k, times 4 for complex types), below which [Gemm] and
+// [GemmBatched] never call the runner. 8e6 flops is about 80 µs of serial
+// float64 work on a 2-vCPU AMD EPYC (Zen 5) guest: a two-way split of serial
+// time S costs S/2 plus the wake-up of the other worker, which is about
+// 0.1 µs for a spinning worker and 75-120 µs for a parked one there, so from
+// here a split gains when workers are warm and loses little when they are
+// parked. BenchmarkParallelThreshold re-measures the crossover; see
+// docs/gemm.md. Set it before products run (it is read without locking).
 var ParallelThreshold = 8_000_000
 
 // flops returns the floating-point operation count of one m×n×k product.
