@@ -1,5 +1,5 @@
-// Package program compiles traced graphs (package trace) into shape-
-// specialized programs, binds them to an engine and replays them.
+// Package program compiles traced graphs (package trace) into
+// shape-specialized programs, binds them to an engine and replays them.
 //
 // # Compile once, prepare per engine, run many
 //
@@ -163,7 +163,8 @@ func (p *Program) NumCommands() int { return len(p.cmds) }
 // packing panels, which an engine keeps resident, are not counted.
 func (p *Program) PlannedPeakBytes() int64 { return p.stats.SlotBytes + p.scratch }
 
-// InputSignature returns the dtype and shape of input i.
+// InputSignature returns the dtype and shape of input i. The shape belongs
+// to the program: do not modify it.
 func (p *Program) InputSignature(i int) (tf.DType, []int) {
 	v := &p.vals[p.inputs[i]]
 	return v.dt, v.shape
@@ -175,7 +176,8 @@ func (p *Program) NumInputs() int { return len(p.inputs) }
 // NumOutputs returns the number of outputs.
 func (p *Program) NumOutputs() int { return len(p.outputs) }
 
-// OutputSignature returns the dtype and shape of output j.
+// OutputSignature returns the dtype and shape of output j. The shape
+// belongs to the program: do not modify it.
 func (p *Program) OutputSignature(j int) (tf.DType, []int) {
 	v := &p.vals[p.outputs[j]]
 	return v.dt, v.shape
