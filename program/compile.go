@@ -312,7 +312,7 @@ func (c *compiler) schedule() error {
 	for j, o := range c.g.Outputs() {
 		r := c.canon[o]
 		op := c.g.Node(r).Op
-		if c.isOut[r] == 1 && !viewed[r] && op != trace.OpInput && op != trace.OpPermute && op != trace.OpReshape {
+		if outIdx[r] < 0 && !viewed[r] && op != trace.OpInput && op != trace.OpPermute && op != trace.OpReshape {
 			outIdx[r] = j
 		}
 	}
