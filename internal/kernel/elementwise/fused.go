@@ -266,60 +266,74 @@ func scatter[T strided.Scalar](d, x []T, o, s0, s1, n0, k int) {
 }
 
 // evalBlock evaluates the n0 x k elements at operand offsets off: n0 along
-// dimension 0 and, when k > 1, k steps along dimension 1.
+// dimension 0 and, when k > 1, k steps along dimension 1. Stack level j
+// holds the slice vals[j]: a unit-stride input is used where it lies, other
+// values live in buffer slot j.
 func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog []Instr[T], d []T, in *[MaxInputs][]T, buf []T) {
+	var vals [MaxStack][]T
 	sp := 0
 	m := n0 * k
+	slot := func(j int) []T { return buf[j*EvalBlock : j*EvalBlock+m] }
 	for _, ins := range prog {
 		switch ins.Op {
 		case Load:
-			x := buf[sp*EvalBlock : sp*EvalBlock+m]
 			s0, s1 := strides01(l, 1+ins.Arg)
-			gather(x, in[ins.Arg], off[1+ins.Arg], s0, s1, n0, k)
+			o := off[1+ins.Arg]
+			if s0 == 1 && k == 1 {
+				vals[sp] = in[ins.Arg][o : o+m]
+			} else {
+				vals[sp] = slot(sp)
+				gather(vals[sp], in[ins.Arg], o, s0, s1, n0, k)
+			}
 			sp++
 		case Const:
-			x := buf[sp*EvalBlock : sp*EvalBlock+m]
+			x := slot(sp)
 			for i := range x {
 				x[i] = ins.Scalar
 			}
+			vals[sp] = x
 			sp++
 		case AddOp, SubOp, MulOp:
 			sp--
-			x := buf[(sp-1)*EvalBlock : (sp-1)*EvalBlock+m]
-			y := buf[sp*EvalBlock : sp*EvalBlock+m]
+			x, y, z := vals[sp-1], vals[sp], slot(sp-1)
+			x, y = x[:len(z)], y[:len(z)]
 			switch ins.Op {
 			case AddOp:
-				for i := range x {
-					x[i] += y[i]
+				for i := range z {
+					z[i] = x[i] + y[i]
 				}
 			case SubOp:
-				for i := range x {
-					x[i] -= y[i]
+				for i := range z {
+					z[i] = x[i] - y[i]
 				}
 			default:
-				for i := range x {
-					x[i] *= y[i]
+				for i := range z {
+					z[i] = x[i] * y[i]
 				}
 			}
-		case NegOp:
-			x := buf[(sp-1)*EvalBlock : (sp-1)*EvalBlock+m]
-			for i := range x {
-				x[i] = -x[i]
+			vals[sp-1] = z
+		case NegOp, ConjOp, ScaleBy, AddScalar:
+			x, z := vals[sp-1], slot(sp-1)
+			x = x[:len(z)]
+			switch ins.Op {
+			case NegOp:
+				for i := range z {
+					z[i] = -x[i]
+				}
+			case ConjOp:
+				conjRow(m, z, 0, 1, x, 0, 1)
+			case ScaleBy:
+				for i := range z {
+					z[i] = ins.Scalar * x[i]
+				}
+			default:
+				for i := range z {
+					z[i] = x[i] + ins.Scalar
+				}
 			}
-		case ConjOp:
-			conjRow(m, buf, (sp-1)*EvalBlock, 1, buf, (sp-1)*EvalBlock, 1)
-		case ScaleBy:
-			x := buf[(sp-1)*EvalBlock : (sp-1)*EvalBlock+m]
-			for i := range x {
-				x[i] *= ins.Scalar
-			}
-		case AddScalar:
-			x := buf[(sp-1)*EvalBlock : (sp-1)*EvalBlock+m]
-			for i := range x {
-				x[i] += ins.Scalar
-			}
+			vals[sp-1] = z
 		}
 	}
 	s0, s1 := strides01(l, 0)
-	scatter(d, buf[:m], off[0], s0, s1, n0, k)
+	scatter(d, vals[0], off[0], s0, s1, n0, k)
 }
