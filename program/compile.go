@@ -24,7 +24,8 @@
 //     liveness, so values whose lifetimes do not overlap share memory;
 //     a slot is sized to the largest value it holds. Outputs are written
 //     straight into the caller's tensors when they are computed by a
-//     command and not viewed; otherwise a final copy moves them there.
+//     command and not viewed (for a repeated output, its first
+//     occurrence); otherwise a final copy moves them there.
 //
 // [Prepare] binds a program to one engine: it allocates the slots, builds
 // every tensor header and a flat command list. [Prepared.Run] and
