@@ -1,7 +1,6 @@
 package permute
 
 import (
-	"runtime"
 	"syscall"
 	"time"
 )
@@ -19,5 +18,3 @@ func threadCPU() time.Duration {
 }
 
 const haveThreadCPU = true
-
-var _ = runtime.LockOSThread
