@@ -294,6 +294,10 @@ func checkEinsumDst[T Scalar](op string, p *EinsumPlan, dst *Tensor[T], operands
 	return nil
 }
 
+// defaultOptionsKey is the key of the zero options, computed once: most
+// calls pass no options, and rendering a key is not free.
+var defaultOptionsKey = einsum.Options{}.Key()
+
 // cachedPlan returns the plan for these operands from e's plan cache,
 // planning and inserting it on a miss.
 func cachedPlan[T Scalar](e Engine, op string, dt DType, subscripts string, operands []*Tensor[T], opts []EinsumOption) (*EinsumPlan, error) {
@@ -306,6 +310,11 @@ func cachedPlan[T Scalar](e Engine, op string, dt DType, subscripts string, oper
 		opt(&o)
 	}
 	var kb strings.Builder
+	n := len(subscripts) + 8 + len(defaultOptionsKey)
+	for _, t := range operands {
+		n += 1 + 4*len(t.shape)
+	}
+	kb.Grow(n)
 	kb.WriteString(subscripts)
 	kb.WriteByte('|')
 	kb.WriteString(dt.String())
@@ -315,11 +324,16 @@ func cachedPlan[T Scalar](e Engine, op string, dt DType, subscripts string, oper
 			if d > 0 {
 				kb.WriteByte('x')
 			}
-			kb.WriteString(strconv.Itoa(n))
+			var nb [20]byte
+			kb.Write(strconv.AppendInt(nb[:0], int64(n), 10))
 		}
 	}
 	kb.WriteByte('|')
-	kb.WriteString(o.Key())
+	if len(opts) == 0 {
+		kb.WriteString(defaultOptionsKey)
+	} else {
+		kb.WriteString(o.Key())
+	}
 	key := kb.String()
 	store := c.Plans()
 	if v, ok := store.Get(key); ok {

@@ -1049,10 +1049,11 @@ func numpyCompare[T tf.Scalar](t *testing.T, e *cpu.Engine, dir string, i int, c
 	}
 }
 
-// benchCases are a matrix chain, batched products with the batch axis last
+// benchCases are a tiny product (overhead), a matrix chain, batched products with the batch axis last
 // (each item contiguous) and first (fastest, strided items) and an MPS-like
 // contraction.
 var benchCases = []einsumCase{
+	{"ij,jk->ik", [][]int{{4, 4}, {4, 4}}}, // dispatch overhead
 	{"ab,bc,cd->ad", [][]int{{64, 64}, {64, 64}, {64, 64}}},
 	{"ab,bc,cd->ad", [][]int{{256, 256}, {256, 256}, {256, 256}}},
 	{"ijb,jkb->ikb", [][]int{{32, 32, 64}, {32, 32, 64}}},
