@@ -3,7 +3,6 @@ package gemm
 import (
 	"fmt"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 
 	"github.com/tenferro-go/tenferro/internal/par"
@@ -68,14 +67,6 @@ func reportFlops(b *testing.B, fl int, cpu0 float64) {
 	}
 }
 
-// cpuSeconds is the user+system CPU time of the process so far.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
 
 func benchVariants() []string {
 	var out []string
