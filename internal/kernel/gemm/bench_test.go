@@ -67,7 +67,6 @@ func reportFlops(b *testing.B, fl int, cpu0 float64) {
 	}
 }
 
-
 func benchVariants() []string {
 	var out []string
 	for _, v := range Variants() {
