@@ -8,6 +8,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
+	"github.com/tenferro-go/tenferro/einsum"
 	"github.com/tenferro-go/tenferro/program"
 	"github.com/tenferro-go/tenferro/trace"
 )
@@ -287,4 +288,50 @@ func BenchmarkExecutorOverhead(b *testing.B) {
 	b.ReportMetric(float64(prep.Nanoseconds())/float64(n)/chainLen, "prepared-ns/command")
 	b.ReportMetric(float64(kern.Nanoseconds())/float64(n)/chainLen, "kernel-ns/command")
 	b.ReportMetric(float64((prep-kern).Nanoseconds())/float64(n)/chainLen, "executor-ns/command")
+}
+
+// nopEngine implements the engine contract with methods that do nothing,
+// so that a prepared run on it costs only the executor.
+type nopEngine struct{}
+
+func (nopEngine) Begin(string) error                              { return nil }
+func (nopEngine) End()                                            {}
+func (nopEngine) Alloc(tf.DType, int) any                         { return nil }
+func (nopEngine) Matmul(dst, a, b any) error                      { return nil }
+func (nopEngine) Copy(dst, src any) error                         { return nil }
+func (nopEngine) Unary(tf.UnaryOp, complex128, any, any) error    { return nil }
+func (nopEngine) Binary(op tf.BinaryOp, dst, a, b any) error      { return nil }
+func (nopEngine) Sum(dst, src any, axes uint64) error             { return nil }
+func (nopEngine) Einsum(dst any, p *einsum.Plan, ops []any) error { return nil }
+func (nopEngine) Plans() tf.PlanStore                             { return nil }
+func (nopEngine) Scratch() *tf.Scratch                            { return nil }
+
+// BenchmarkExecutorNopEngine replays the ten-command program of
+// BenchmarkExecutorOverhead on an engine whose kernels do nothing: the
+// time is the executor's alone (signature checks, claim, dispatch).
+func BenchmarkExecutorNopEngine(b *testing.B) {
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float64, 1)
+	v := x
+	for range chainLen {
+		v, _ = tr.Scale(1.0001, v)
+	}
+	g, _ := tr.Finish(v)
+	p, err := program.Compile(g, program.WithoutFusion())
+	if err != nil {
+		b.Fatal(err)
+	}
+	pp, err := program.Prepare(p, nopEngine{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	xt, _ := tf.Full(1.0, 1)
+	out, _ := tf.Zeros[float64](1)
+	outs, ins := []tf.Value{tf.ValueOf(out)}, []tf.Value{tf.ValueOf(xt)}
+	for b.Loop() {
+		if err := pp.RunInto(outs, ins...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(pp.NumCommands()), "ns/command")
 }
