@@ -371,13 +371,15 @@ var grammarCases = []einsumCase{
 	{"bij,bjk->bik", [][]int{{2, 3, 4}, {2, 4, 5}}},
 	{"ijb,jkb->ikb", [][]int{{3, 4, 2}, {4, 5, 2}}},
 	{"ibj,jbk->kbi", [][]int{{3, 2, 4}, {4, 2, 5}}},
-	{"ij,jk->ik", [][]int{{3, 1}, {4, 5}}}, // named label broadcast
-	{"ij,ij->ij", [][]int{{3, 1}, {1, 4}}}, // broadcast both ways
-	{"ij,jk->ik", [][]int{{3, 1}, {0, 5}}}, // 1 against 0 gives 0
-	{"ij,jk->ik", [][]int{{3, 0}, {0, 5}}}, // empty contraction: zeros
-	{"ij,jk->ik", [][]int{{0, 4}, {4, 5}}}, // empty output
-	{"i,i->", [][]int{{0}, {0}}},           // empty dot: zero
-	{"ii->i", [][]int{{0, 0}}},             // empty diagonal
+	{"ijab,jkab->ikab", [][]int{{3, 4, 2, 3}, {4, 5, 2, 3}}}, // batch axes fuse
+	{"ijab,jkba->ikab", [][]int{{3, 4, 2, 3}, {4, 5, 3, 2}}}, // batch axes loop
+	{"ij,jk->ik", [][]int{{3, 1}, {4, 5}}},                   // named label broadcast
+	{"ij,ij->ij", [][]int{{3, 1}, {1, 4}}},                   // broadcast both ways
+	{"ij,jk->ik", [][]int{{3, 1}, {0, 5}}},                   // 1 against 0 gives 0
+	{"ij,jk->ik", [][]int{{3, 0}, {0, 5}}},                   // empty contraction: zeros
+	{"ij,jk->ik", [][]int{{0, 4}, {4, 5}}},                   // empty output
+	{"i,i->", [][]int{{0}, {0}}},                             // empty dot: zero
+	{"ii->i", [][]int{{0, 0}}},                               // empty diagonal
 	{"...ij,...jk->...ik", [][]int{{2, 3, 4}, {2, 4, 5}}},
 	{"...ij,...jk", [][]int{{2, 1, 3, 4}, {5, 4, 2}}}, // implicit ellipsis first
 	{"ij...,jk...->ik...", [][]int{{3, 4, 2, 1}, {4, 5, 3}}},
@@ -868,6 +870,13 @@ func TestEinsumErrors(t *testing.T) {
 		t.Fatalf("engine operand count: %v", err)
 	}
 	untouched("engine operand count")
+	if err := e.Einsum(dst, nil, []any{a, c}); !errors.Is(err, tf.ErrArgument) {
+		t.Fatalf("engine nil plan: %v", err)
+	}
+	if err := e.Einsum([]float64{1}, p.Plan(), []any{a, c}); !errors.Is(err, tf.ErrDType) {
+		t.Fatalf("engine dst type: %v", err)
+	}
+	untouched("engine argument checks")
 
 	// After the failures the engine still works.
 	if err := tf.EinsumInto(e, dst, "ij,jk->ik", a, c); err != nil {
