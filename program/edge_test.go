@@ -1,11 +1,13 @@
 package program_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/einsum"
 	"github.com/tenferro-go/tenferro/program"
 	"github.com/tenferro-go/tenferro/trace"
 )
@@ -141,5 +143,48 @@ func TestEinsumAbsorbsPermutes(t *testing.T) {
 		if st.Absorbed != 4 || st.Copies != 1 || progs[0].NumCommands() != 5 {
 			t.Errorf("%v: absorbed %d, copies %d, commands %d; want 4, 1, 5\n%s", dt, st.Absorbed, st.Copies, progs[0].NumCommands(), progs[0])
 		}
+	}
+}
+
+func TestCompileAndPrepareErrors(t *testing.T) {
+	if _, err := program.Compile(nil); !errors.Is(err, tf.ErrArgument) {
+		t.Errorf("Compile(nil): %v", err)
+	}
+	tr := trace.New()
+	a, _ := tr.Input(tf.Float64, 4, 5)
+	b, _ := tr.Input(tf.Float64, 5, 6)
+	c, _ := tr.Input(tf.Float64, 6, 7)
+	abc, _ := tr.Einsum("ij,jk,kl->il", a, b, c)
+	y, _ := tr.Add(must2(tr.Negate(abc)), must2(tr.Input(tf.Float64, 4, 7)))
+	g, _ := tr.Finish(y)
+	// Every intermediate of this chain has at least 20 elements.
+	_, err := program.Compile(g, program.WithEinsumOptions(einsum.Options{MemoryLimit: 10}))
+	if !errors.Is(err, tf.ErrArgument) || !errors.Is(err, einsum.ErrMemoryLimit) {
+		t.Errorf("memory limit: %v", err)
+	}
+	p, err := program.Compile(g, program.WithEinsumOptions(einsum.Options{Strategy: einsum.Given, Path: [][2]int{{1, 2}, {0, 1}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := program.Prepare(nil, newEngine(t)); !errors.Is(err, tf.ErrArgument) {
+		t.Errorf("Prepare(nil, e): %v", err)
+	}
+	if _, err := program.Prepare(p, nil); !errors.Is(err, tf.ErrArgument) {
+		t.Errorf("Prepare(p, nil): %v", err)
+	}
+	// The fused negate-add needs a Fuser.
+	if _, err := program.Prepare(p, nopEngine{}); !errors.Is(err, tf.ErrArgument) {
+		t.Errorf("Prepare on an engine without Fuse: %v", err)
+	}
+	e := newEngine(t)
+	pp, err := program.Prepare(p, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	r := rand.New(rand.NewPCG(25, 26))
+	_, err = pp.Run(randValue(r, tf.Float64, 4, 5), randValue(r, tf.Float64, 5, 6), randValue(r, tf.Float64, 6, 7), randValue(r, tf.Float64, 4, 7))
+	if !errors.Is(err, tf.ErrClosed) {
+		t.Errorf("Run on a closed engine: %v", err)
 	}
 }
