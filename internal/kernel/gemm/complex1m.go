@@ -47,6 +47,9 @@ func complex1M[C complex64 | complex128, R float32 | float64](rk kernelInfo[R]) 
 			kb.edge = append(kb.edge, kern1M[C, R](e, rk.mr, rk.nr))
 		}
 	}
+	for _, e := range rk.colEdge {
+		kb.colEdge = append(kb.colEdge, colEdge[C]{e.nr, kern1M[C, R](e.kern, rk.mr, rk.nr)})
+	}
 	return kb
 }
 

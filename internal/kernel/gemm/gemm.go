@@ -306,6 +306,10 @@ func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPla
 		for ir := 0; ir < mcb; ir += mr {
 			mrb := min(mr, mcb-ir)
 			kern, mre := kb.edgeFor(mrb)
+			nre := nr
+			if mrb == mr && nrb < nr {
+				kern, nre = kb.colEdgeFor(nrb)
+			}
 			ap, lda := abuf[ir*kcb*as:], mr
 			if inPlace {
 				if mrb == mre {
@@ -316,8 +320,8 @@ func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPla
 				}
 			}
 			off := c.Off + ir*c.RS + jr*c.CS
-			if direct && mrb == mre && nrb == nr {
-				kern(kcb, ap, lda, bp, ldbp, ldbj, c.Data[off:off+(nr-1)*c.CS+mre], c.CS, alpha, beta, loadC)
+			if direct && mrb == mre && nrb == nre {
+				kern(kcb, ap, lda, bp, ldbp, ldbj, c.Data[off:off+(nre-1)*c.CS+mre], c.CS, alpha, beta, loadC)
 				continue
 			}
 			kern(kcb, ap, lda, bp, ldbp, ldbj, tile, mr, 1, 0, false)

@@ -41,6 +41,26 @@ type kernelInfo[T Scalar] struct {
 	// rows (v*lanes < mr), used for the last rows of a block.
 	edge  []microKernel[T]
 	lanes int
+	// colEdge lists kernels of the full mr and fewer columns, narrowest
+	// first, used for the last columns of a block.
+	colEdge []colEdge[T]
+}
+
+// colEdge is a kernel for an mr×nr tile with nr below the family's.
+type colEdge[T Scalar] struct {
+	nr   int
+	kern microKernel[T]
+}
+
+// colEdgeFor returns the kernel for a full-height panel of nrb columns and
+// the columns it computes.
+func (kb *kernelInfo[T]) colEdgeFor(nrb int) (microKernel[T], int) {
+	for _, e := range kb.colEdge {
+		if nrb <= e.nr {
+			return e.kern, e.nr
+		}
+	}
+	return kb.kern, kb.nr
 }
 
 // edgeFor returns the kernel for an mrb-row panel and the rows it computes.

@@ -52,6 +52,10 @@ var kernels = []kernel{
 	{name: "kernF32Avx512x16x14", elem: 4, isa: "avx512", vecs: 1, nr: 14, unroll: 2},
 	{name: "kernF64Avx2x4x6", elem: 8, isa: "avx2", vecs: 1, nr: 6, unroll: 2},
 	{name: "kernF32Avx2x8x6", elem: 4, isa: "avx2", vecs: 1, nr: 6, unroll: 2},
+	// Column-edge kernels for the last columns: full mr, fewer columns.
+	{name: "kernF64Avx512x24x4", elem: 8, isa: "avx512", vecs: 3, nr: 4, unroll: 2},
+	{name: "kernF32Avx512x32x4", elem: 4, isa: "avx512", vecs: 2, nr: 4, unroll: 2},
+	{name: "kernF32Avx512x32x8", elem: 4, isa: "avx512", vecs: 2, nr: 8, unroll: 2},
 }
 
 type gen struct{ bytes.Buffer }
