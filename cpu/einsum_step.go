@@ -309,33 +309,3 @@ func gemmStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *
 		e.pool.Recycle(tb)
 	}
 }
-
-// gemmLoop runs C = A·B for every batch item: a batched GEMM over batch
-// axis 0 for every index of the remaining batch axes (idx is scratch).
-func gemmLoop[T tf.Scalar](e *Engine, m, n, k int, am, bm, cm gemm.Mat[T], ext, sa, sb, sc, idx []int) {
-	if len(ext) == 0 {
-		gemm.Gemm(&e.gemmWS, e.runner, m, n, k, T(1), am, bm, T(0), cm)
-		return
-	}
-	clear(idx)
-	for {
-		gemm.GemmBatched(&e.gemmWS, e.runner, m, n, k, ext[0], T(1), am, sa[0], bm, sb[0], T(0), cm, sc[0])
-		d := 1
-		for ; d < len(ext); d++ {
-			idx[d]++
-			am.Off += sa[d]
-			bm.Off += sb[d]
-			cm.Off += sc[d]
-			if idx[d] < ext[d] {
-				break
-			}
-			am.Off -= sa[d] * idx[d]
-			bm.Off -= sb[d] * idx[d]
-			cm.Off -= sc[d] * idx[d]
-			idx[d] = 0
-		}
-		if d == len(ext) {
-			return
-		}
-	}
-}

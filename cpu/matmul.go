@@ -43,7 +43,7 @@ func matmul[T tf.Scalar](e *Engine, c, a, b *tf.Tensor[T]) {
 	}
 	// Collect batch axes with effective strides (0 where an input
 	// broadcasts), dropping extent-1 axes and fusing contiguous runs.
-	var ext, sa, sb, sc [maxBatchAxes]int
+	var ext, sa, sb, sc, idx [maxBatchAxes]int
 	nb := 0
 	ashape, bshape := a.Shape(), b.Shape()
 	for d := 2; d < len(shape); d++ {
@@ -67,23 +67,23 @@ func matmul[T tf.Scalar](e *Engine, c, a, b *tf.Tensor[T]) {
 		}
 		if nb == maxBatchAxes {
 			// Out of room: fold the innermost axes by looping instead.
-			batchLoop(e, m, n, k, am, bm, cm, ext[:nb], sa[:nb], sb[:nb], sc[:nb])
+			gemmLoop(e, m, n, k, am, bm, cm, ext[:nb], sa[:nb], sb[:nb], sc[:nb], idx[:nb])
 			return
 		}
 		ext[nb], sa[nb], sb[nb], sc[nb] = x, xa, xb, cs[d]
 		nb++
 	}
-	batchLoop(e, m, n, k, am, bm, cm, ext[:nb], sa[:nb], sb[:nb], sc[:nb])
+	gemmLoop(e, m, n, k, am, bm, cm, ext[:nb], sa[:nb], sb[:nb], sc[:nb], idx[:nb])
 }
 
-// batchLoop runs a strided batched GEMM over batch axis 0 for every index
-// of the remaining batch axes.
-func batchLoop[T tf.Scalar](e *Engine, m, n, k int, am, bm, cm gemm.Mat[T], ext, sa, sb, sc []int) {
+// gemmLoop runs C = A·B for every batch item: a batched GEMM over batch
+// axis 0 for every index of the remaining batch axes (idx is scratch).
+func gemmLoop[T tf.Scalar](e *Engine, m, n, k int, am, bm, cm gemm.Mat[T], ext, sa, sb, sc, idx []int) {
 	if len(ext) == 0 {
 		gemm.Gemm(&e.gemmWS, e.runner, m, n, k, T(1), am, bm, T(0), cm)
 		return
 	}
-	var idx [maxBatchAxes]int
+	clear(idx)
 	for {
 		gemm.GemmBatched(&e.gemmWS, e.runner, m, n, k, ext[0], T(1), am, sa[0], bm, sb[0], T(0), cm, sc[0])
 		d := 1
