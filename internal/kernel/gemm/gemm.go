@@ -26,7 +26,18 @@
 // The product is cut into Kc×Nc blocks of B packed into NR-column panels and
 // Mc×Kc blocks of A packed into MR-row panels (zero padded at the edges); a
 // micro-kernel multiplies an MR×Kc panel by a Kc×NR panel into an MR×NR tile
-// held in registers. Packing absorbs any layout. See docs/gemm.md.
+// held in registers. Packing absorbs any layout. Small operands that the
+// kernels can address directly (column-major A, B with positive strides) are
+// read in place; narrower kernels handle the last rows and columns; complex
+// products run on the real kernels by the 1M method; products of at most 256
+// multiply-adds use plain loops. See docs/gemm.md.
+//
+// # Variants
+//
+// [Variants] lists the kernel families ("avx512", "avx2", "generic"); the
+// first one the CPU supports is used, and [SetVariant] forces another for
+// tests and benchmarks. The build tag purego (or a non-amd64 target) leaves
+// only the pure-Go family.
 package gemm
 
 import (
