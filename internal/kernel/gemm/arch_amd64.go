@@ -51,6 +51,12 @@ func kernF32Avx512x32x4(kc int, a *float32, lda int, b *float32, ldbp, ldbj int,
 //go:noescape
 func kernF32Avx512x32x8(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC int)
 
+//go:noescape
+func kernF64Avx2x8x3(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC int)
+
+//go:noescape
+func kernF32Avx2x16x3(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC int)
+
 type asmKernel[T float32 | float64] func(kc int, a *T, lda int, b *T, ldbp, ldbj int, c *T, ldc int, alpha, beta T, loadC int)
 
 // wrap adapts an assembly kernel to the slice-based microKernel contract,
@@ -97,6 +103,8 @@ func archVariants() []*variant {
 	}
 	avx512.f64.colEdge = []colEdge[float64]{{4, wrap(kernF64Avx512x24x4, 24, 4)}}
 	avx512.f32.colEdge = []colEdge[float32]{{4, wrap(kernF32Avx512x32x4, 32, 4)}, {8, wrap(kernF32Avx512x32x8, 32, 8)}}
+	avx2.f64.colEdge = []colEdge[float64]{{3, wrap(kernF64Avx2x8x3, 8, 3)}}
+	avx2.f32.colEdge = []colEdge[float32]{{3, wrap(kernF32Avx2x16x3, 16, 3)}}
 	for _, v := range []*variant{avx512, avx2} {
 		v.c64 = complex1M[complex64](v.f32)
 		v.c128 = complex1M[complex128](v.f64)

@@ -56,6 +56,8 @@ var kernels = []kernel{
 	{name: "kernF64Avx512x24x4", elem: 8, isa: "avx512", vecs: 3, nr: 4, unroll: 2},
 	{name: "kernF32Avx512x32x4", elem: 4, isa: "avx512", vecs: 2, nr: 4, unroll: 2},
 	{name: "kernF32Avx512x32x8", elem: 4, isa: "avx512", vecs: 2, nr: 8, unroll: 2},
+	{name: "kernF64Avx2x8x3", elem: 8, isa: "avx2", vecs: 2, nr: 3, unroll: 2},
+	{name: "kernF32Avx2x16x3", elem: 4, isa: "avx2", vecs: 2, nr: 3, unroll: 2},
 }
 
 type gen struct{ bytes.Buffer }
