@@ -301,10 +301,6 @@ var defaultOptionsKey = einsum.Options{}.Key()
 // cachedPlan returns the plan for these operands from e's plan cache,
 // planning and inserting it on a miss.
 func cachedPlan[T Scalar](e Engine, op string, dt DType, subscripts string, operands []*Tensor[T], opts []EinsumOption) (*EinsumPlan, error) {
-	c, ok := e.(Contractor)
-	if !ok {
-		return nil, newError(op, "engine", "an engine that implements Contractor", fmt.Sprintf("%T", e), ErrArgument)
-	}
 	var o einsum.Options
 	for _, opt := range opts {
 		opt(&o)
@@ -335,7 +331,7 @@ func cachedPlan[T Scalar](e Engine, op string, dt DType, subscripts string, oper
 		kb.WriteString(o.Key())
 	}
 	key := kb.String()
-	store := c.Plans()
+	store := e.Plans()
 	if v, ok := store.Get(key); ok {
 		return v.(*EinsumPlan), nil
 	}
@@ -353,16 +349,12 @@ func cachedPlan[T Scalar](e Engine, op string, dt DType, subscripts string, oper
 // runEinsum passes the operands through the engine's scratch (no
 // allocation) to its Einsum method.
 func runEinsum[T Scalar](e Engine, p *EinsumPlan, dst *Tensor[T], operands []*Tensor[T]) error {
-	c, ok := e.(Contractor)
-	if !ok {
-		return newError("Einsum", "engine", "an engine that implements Contractor", fmt.Sprintf("%T", e), ErrArgument)
-	}
-	s := c.Scratch()
+	s := e.Scratch()
 	s.Operands = s.Operands[:0]
 	for _, t := range operands {
 		s.Operands = append(s.Operands, t)
 	}
-	err := c.Einsum(dst, p.plan, s.Operands)
+	err := e.Einsum(dst, p.plan, s.Operands)
 	clear(s.Operands)
 	return err
 }

@@ -58,7 +58,7 @@ func (op BinaryOp) String() string {
 }
 
 // Elementwise is the part of the Engine contract that runs elementwise
-// arithmetic and reductions.
+// arithmetic and reductions (embedded in Engine).
 type Elementwise interface {
 	// Unary computes dst = op(alpha, a) for *Tensor[T] of equal shapes
 	// (alpha is used by OpScale only, converted to T). dst may be the very
@@ -72,17 +72,6 @@ type Elementwise interface {
 	// axes (bit d for axis d; ranks are at most MaxRank); dst has src's
 	// shape without those axes.
 	Sum(dst, src any, axes uint64) error
-}
-
-func elementwiseOf(op string, e Engine) (Elementwise, error) {
-	if e == nil {
-		return nil, newError(op, "engine", "an engine", "nil", ErrArgument)
-	}
-	ew, ok := e.(Elementwise)
-	if !ok {
-		return nil, newError(op, "engine", "an engine that implements Elementwise", fmt.Sprintf("%T", e), ErrArgument)
-	}
-	return ew, nil
 }
 
 // sameView reports whether a and b are the identical view of one storage.
@@ -143,10 +132,6 @@ func broadcastShape[T Scalar](op string, a, b *Tensor[T], buf []int) ([]int, err
 // binary runs op on a new output from e's pool.
 func binary[T Scalar](e Engine, op BinaryOp, a, b *Tensor[T]) (*Tensor[T], error) {
 	name := op.String()
-	ew, err := elementwiseOf(name, e)
-	if err != nil {
-		return nil, err
-	}
 	var buf [8]int
 	shape, err := broadcastShape(name, a, b, buf[:0])
 	if err != nil {
@@ -157,7 +142,7 @@ func binary[T Scalar](e Engine, op BinaryOp, a, b *Tensor[T]) (*Tensor[T], error
 	}
 	defer e.End()
 	out := alloc[T](e, shape)
-	if err := ew.Binary(op, out, a, b); err != nil {
+	if err := e.Binary(op, out, a, b); err != nil {
 		out.Release()
 		return nil, err
 	}
@@ -167,10 +152,6 @@ func binary[T Scalar](e Engine, op BinaryOp, a, b *Tensor[T]) (*Tensor[T], error
 // binaryInto runs op into dst.
 func binaryInto[T Scalar](e Engine, op BinaryOp, dst, a, b *Tensor[T]) error {
 	name := binaryIntoNames[op]
-	ew, err := elementwiseOf(name, e)
-	if err != nil {
-		return err
-	}
 	var buf [8]int
 	shape, err := broadcastShape(name, a, b, buf[:0])
 	if err != nil {
@@ -183,7 +164,7 @@ func binaryInto[T Scalar](e Engine, op BinaryOp, dst, a, b *Tensor[T]) error {
 		return err
 	}
 	defer e.End()
-	return ew.Binary(op, dst, a, b)
+	return e.Binary(op, dst, a, b)
 }
 
 // Add returns a + b elementwise. a and b have equal ranks; an extent of 1
@@ -209,10 +190,6 @@ func MulInto[T Scalar](e Engine, dst, a, b *Tensor[T]) error { return binaryInto
 // unary runs op on a new output from e's pool.
 func unary[T Scalar](e Engine, op UnaryOp, alpha T, a *Tensor[T]) (*Tensor[T], error) {
 	name := op.String()
-	ew, err := elementwiseOf(name, e)
-	if err != nil {
-		return nil, err
-	}
 	if err := a.check(name, "a"); err != nil {
 		return nil, err
 	}
@@ -224,7 +201,7 @@ func unary[T Scalar](e Engine, op UnaryOp, alpha T, a *Tensor[T]) (*Tensor[T], e
 	}
 	defer e.End()
 	out := alloc[T](e, a.shape)
-	if err := ew.Unary(op, toComplex128(alpha), out, a); err != nil {
+	if err := e.Unary(op, toComplex128(alpha), out, a); err != nil {
 		out.Release()
 		return nil, err
 	}
@@ -238,10 +215,6 @@ func UnaryInto[T Scalar](e Engine, op UnaryOp, alpha T, dst, a *Tensor[T]) error
 		return newError("UnaryInto", "op", "OpCopy, OpScale, OpNegate or OpConj", op.String(), ErrArgument)
 	}
 	name := unaryIntoNames[op]
-	ew, err := elementwiseOf(name, e)
-	if err != nil {
-		return err
-	}
 	if err := a.check(name, "a"); err != nil {
 		return err
 	}
@@ -255,7 +228,7 @@ func UnaryInto[T Scalar](e Engine, op UnaryOp, alpha T, dst, a *Tensor[T]) error
 		return err
 	}
 	defer e.End()
-	return ew.Unary(op, toComplex128(alpha), dst, a)
+	return e.Unary(op, toComplex128(alpha), dst, a)
 }
 
 // Scale returns alpha·a.
@@ -300,10 +273,6 @@ func sumShape[T Scalar](op string, t *Tensor[T], axes []int, buf []int) ([]int, 
 // means all axes, giving a rank-0 tensor). The result has t's shape without
 // those axes.
 func Sum[T Scalar](e Engine, t *Tensor[T], axes ...int) (*Tensor[T], error) {
-	ew, err := elementwiseOf("Sum", e)
-	if err != nil {
-		return nil, err
-	}
 	var abuf [8]int
 	if len(axes) == 0 && t != nil {
 		axes = abuf[:0]
@@ -321,7 +290,7 @@ func Sum[T Scalar](e Engine, t *Tensor[T], axes ...int) (*Tensor[T], error) {
 	}
 	defer e.End()
 	out := alloc[T](e, shape)
-	if err := ew.Sum(out, t, axisMask(axes)); err != nil {
+	if err := e.Sum(out, t, axisMask(axes)); err != nil {
 		out.Release()
 		return nil, err
 	}
@@ -331,10 +300,6 @@ func Sum[T Scalar](e Engine, t *Tensor[T], axes ...int) (*Tensor[T], error) {
 // SumInto sets dst to the sum of t over axes (strictly increasing; none
 // makes it a copy). dst must not overlap t.
 func SumInto[T Scalar](e Engine, dst, t *Tensor[T], axes ...int) error {
-	ew, err := elementwiseOf("SumInto", e)
-	if err != nil {
-		return err
-	}
 	var buf [8]int
 	shape, err := sumShape("SumInto", t, axes, buf[:0])
 	if err != nil {
@@ -356,5 +321,5 @@ func SumInto[T Scalar](e Engine, dst, t *Tensor[T], axes ...int) error {
 		return err
 	}
 	defer e.End()
-	return ew.Sum(dst, t, axisMask(axes))
+	return e.Sum(dst, t, axisMask(axes))
 }

@@ -27,7 +27,9 @@ type Engine interface {
 	Matmul(dst, a, b any) error
 	// Copy computes dst = src elementwise for *Tensor[T] of equal shapes.
 	Copy(dst, src any) error
+
 	Contractor
+	Elementwise
 }
 
 // claim begins op on e, translating a nil engine into an error.
