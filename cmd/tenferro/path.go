@@ -44,15 +44,15 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "  SHAPE is like 2x3 (column-major extents), 5, or scalar (or '') for rank 0")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		return 2
 	}
-	rest := fs.Args()
 	if len(rest) < 1 {
 		return fail(stderr, "path", fmt.Errorf("missing SUBSCRIPTS (usage: tenferro path [flags] SUBSCRIPTS SHAPE...)"))
 	}
-	strategy, err := einsum.ParseStrategy(*optimize)
-	if err != nil || strategy == einsum.Given {
+	strategy, serr := einsum.ParseStrategy(*optimize)
+	if serr != nil || strategy == einsum.Given {
 		return fail(stderr, "path", fmt.Errorf("--optimize: expected greedy, optimal, auto, random or search, got %q", *optimize))
 	}
 	if !(*memLimit >= 0) {
@@ -77,8 +77,9 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 			OptimizedScaling: r.OptimizedScaling, Steps: r.Steps, Final: r.Final,
 		})
 	}
-	fmt.Fprint(stdout, pl.Report())
-	if !strings.HasSuffix(pl.Report(), "\n") {
+	report := pl.Report()
+	fmt.Fprint(stdout, report)
+	if !strings.HasSuffix(report, "\n") {
 		fmt.Fprintln(stdout)
 	}
 	return 0

@@ -34,7 +34,8 @@ func oneLine(s string) bool {
 }
 
 func TestPathReport(t *testing.T) {
-	code, out, errs := runCLI(t, "path", "ij,jk,kl->il", "10x20", "20x30", "30x5")
+	// Flags may follow the positional arguments.
+	code, out, errs := runCLI(t, "path", "ij,jk,kl->il", "10x20", "20x30", "30x5", "--optimize", "optimal")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
