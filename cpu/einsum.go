@@ -60,13 +60,13 @@ func (e *Engine) Einsum(dst any, plan *einsum.Plan, operands []any) error {
 	}
 	switch d := dst.(type) {
 	case *tf.Tensor[float32]:
-		return execEinsum(e, &e.ein.f32, d, plan, operands)
+		return execEinsum(e, &e.einsumWorkspace().f32, d, plan, operands)
 	case *tf.Tensor[float64]:
-		return execEinsum(e, &e.ein.f64, d, plan, operands)
+		return execEinsum(e, &e.einsumWorkspace().f64, d, plan, operands)
 	case *tf.Tensor[complex64]:
-		return execEinsum(e, &e.ein.c64, d, plan, operands)
+		return execEinsum(e, &e.einsumWorkspace().c64, d, plan, operands)
 	case *tf.Tensor[complex128]:
-		return execEinsum(e, &e.ein.c128, d, plan, operands)
+		return execEinsum(e, &e.einsumWorkspace().c128, d, plan, operands)
 	}
 	return tf.Errorf(tf.ErrDType, "Einsum", "dst", "a tensor of f32, f64, c64 or c128", "%T", dst)
 }
@@ -76,7 +76,7 @@ func (e *Engine) Plans() tf.PlanStore { return e.plans }
 
 // Scratch implements tenferro.Contractor: argument storage owned by the
 // engine, for use by the goroutine holding it.
-func (e *Engine) Scratch() *tf.Scratch { return &e.ein.scratch }
+func (e *Engine) Scratch() *tf.Scratch { return &e.einsumWorkspace().scratch }
 
 // grow returns s resized to n elements, reusing its capacity.
 func grow(s []int, n int) []int {

@@ -44,8 +44,8 @@ type Engine struct {
 	runner par.Runner   // team as a runner, or nil
 	pool   bufferPool
 	plans  *PlanCache
-	gemmWS gemm.Workspace
-	ein    einsumWS
+	gemmWS *gemm.Workspace // made on first use, like ein
+	ein    *einsumWS
 	op     string // the operation holding the engine (for busy errors)
 
 	// strides is room for kernel arguments built per call (broadcast and
@@ -128,6 +128,24 @@ func (e *Engine) Close() error {
 		return e.team.Close()
 	}
 	return nil
+}
+
+// gemmWorkspace returns the GEMM packing scratch, made on first use so
+// that an engine that never multiplies (or is built per call) does not pay
+// for it.
+func (e *Engine) gemmWorkspace() *gemm.Workspace {
+	if e.gemmWS == nil {
+		e.gemmWS = new(gemm.Workspace)
+	}
+	return e.gemmWS
+}
+
+// einsumWorkspace returns the einsum executor's scratch, made on first use.
+func (e *Engine) einsumWorkspace() *einsumWS {
+	if e.ein == nil {
+		e.ein = new(einsumWS)
+	}
+	return e.ein
 }
 
 // Begin implements tenferro.Engine: it claims the engine with one atomic

@@ -38,7 +38,7 @@ func matmul[T tf.Scalar](e *Engine, c, a, b *tf.Tensor[T]) {
 	bm := gemm.Mat[T]{Data: b.Storage(), Off: b.Offset(), RS: bs[0], CS: bs[1]}
 	cm := gemm.Mat[T]{Data: c.Storage(), Off: c.Offset(), RS: cs[0], CS: cs[1]}
 	if len(shape) == 2 {
-		gemm.Gemm(&e.gemmWS, e.runner, m, n, k, T(1), am, bm, T(0), cm)
+		gemm.Gemm(e.gemmWorkspace(), e.runner, m, n, k, T(1), am, bm, T(0), cm)
 		return
 	}
 	// Collect batch axes with effective strides (0 where an input
@@ -80,12 +80,12 @@ func matmul[T tf.Scalar](e *Engine, c, a, b *tf.Tensor[T]) {
 // axis 0 for every index of the remaining batch axes (idx is scratch).
 func gemmLoop[T tf.Scalar](e *Engine, m, n, k int, am, bm, cm gemm.Mat[T], ext, sa, sb, sc, idx []int) {
 	if len(ext) == 0 {
-		gemm.Gemm(&e.gemmWS, e.runner, m, n, k, T(1), am, bm, T(0), cm)
+		gemm.Gemm(e.gemmWorkspace(), e.runner, m, n, k, T(1), am, bm, T(0), cm)
 		return
 	}
 	clear(idx)
 	for {
-		gemm.GemmBatched(&e.gemmWS, e.runner, m, n, k, ext[0], T(1), am, sa[0], bm, sb[0], T(0), cm, sc[0])
+		gemm.GemmBatched(e.gemmWorkspace(), e.runner, m, n, k, ext[0], T(1), am, sa[0], bm, sb[0], T(0), cm, sc[0])
 		d := 1
 		for ; d < len(ext); d++ {
 			idx[d]++
