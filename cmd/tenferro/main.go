@@ -6,11 +6,11 @@
 //
 //	tenferro version
 //	tenferro bench engine [--threads N] [--json]
-//	tenferro bench gemm [--sizes 32,64,...] [--dtype f64|f32|c64|c128] [--threads N] [--json]
+//	tenferro bench gemm [--sizes 32,64,...] [--dtype f64|f32|c64|c128] [--threads N] [--json] [--no-reference]
 //	tenferro bench permute [--patterns FILE] [--json]
-//	tenferro bench dispatch [--json]
-//	tenferro einsum [--path greedy|optimal|auto|FILE.json] [--threads N] -o OUT.npy SUBSCRIPTS IN.npy...
-//	tenferro path [--optimize greedy|optimal|auto|random] [--json] SUBSCRIPTS SHAPE...
+//	tenferro bench dispatch [--widths 1,2] [--json]
+//	tenferro einsum [--path greedy|optimal|auto|random|search|FILE.json] [--threads N] -o OUT.npy SUBSCRIPTS IN.npy...
+//	tenferro path [--optimize greedy|optimal|auto|random|search] [--memory-limit N] [--json] SUBSCRIPTS SHAPE...
 //	tenferro suite [--instances DIR] [--strategy opt_flops|opt_size|auto] [--threads N] [--runs N] [--json] [NAME...]
 //
 // Exit status: 0 on success, 2 on bad input (with a one-line error on
