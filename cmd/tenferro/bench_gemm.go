@@ -131,8 +131,20 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	var disp *dispatchCheck
+	if dt == tf.Float64 && *threads == 1 {
+		d := measureDispatch32(e)
+		disp = &d
+	}
 	if *asJSON {
-		return writeJSON(stdout, rows)
+		out := make([]any, 0, len(rows)+1)
+		for _, r := range rows {
+			out = append(out, r)
+		}
+		if disp != nil {
+			out = append(out, disp)
+		}
+		return writeJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "== C = A·B, %s, threads=%d, kernel %s; reference: %s\n", dt, *threads, gemm.ActiveVariant(), refNote)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -145,7 +157,36 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%s\t%s\t\n", r.Size, fmtDur(time.Duration(r.MedianNS)), r.GFlops, refs, ratio)
 	}
 	tw.Flush()
+	if disp != nil {
+		fmt.Fprintf(stdout, "32x32x32 f64: MatmulInto on a reused serial engine %s, bare micro-kernel loop (pre-packed) %s: %.2fx\n",
+			fmtDur(time.Duration(disp.EngineNS)), fmtDur(time.Duration(disp.LoopNS)), disp.Ratio)
+	}
 	return 0
+}
+
+// dispatchCheck compares a whole 32x32x32 product through the engine with
+// the bare macro-kernel loop over pre-packed operands (the floor).
+type dispatchCheck struct {
+	Case     string  `json:"case"` // "dispatch32"
+	EngineNS float64 `json:"engine_ns"`
+	LoopNS   float64 `json:"loop_ns"`
+	Ratio    float64 `json:"engine_over_loop"`
+}
+
+func measureDispatch32(e *cpu.Engine) dispatchCheck {
+	a, _ := tf.Rand[float64](1, 32, 32)
+	b, _ := tf.Rand[float64](2, 32, 32)
+	c, _ := tf.Zeros[float64](32, 32)
+	loop := gemm.NewMicroLoop32()
+	var eng, bare samples
+	// Interleave the two so that load changes hit both alike.
+	for range 15 {
+		eng = append(eng, measureBatch(50, 1, 2000, func() { tf.MatmulInto(e, c, a, b) })...)
+		bare = append(bare, measureBatch(50, 1, 2000, loop.Run)...)
+	}
+	eng.sort()
+	bare.sort()
+	return dispatchCheck{Case: "dispatch32", EngineNS: float64(eng.median()), LoopNS: float64(bare.median()), Ratio: float64(eng.median()) / float64(bare.median())}
 }
 
 // benchEngineWidth returns a serial engine for width 1 and a team engine

@@ -97,3 +97,26 @@ func TestBenchDispatchJSON(t *testing.T) {
 		t.Errorf("--widths 0: exit %d, want 2", code)
 	}
 }
+
+func TestBenchGemmJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "bench", "gemm", "--sizes", "8,33", "--dtype", "c64", "--no-reference", "--budget", "20ms", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[1]["size"].(float64) != 33 || rows[0]["dtype"] != "c64" || rows[0]["gflops"].(float64) <= 0 || rows[0]["ratio"] != nil {
+		t.Fatalf("rows %v", rows)
+	}
+	code, out, _ = runCLI(t, "bench", "gemm", "--sizes", "16", "--no-reference", "--budget", "10ms", "--json")
+	if code != 0 || !strings.Contains(out, `"case": "dispatch32"`) {
+		t.Fatalf("f64 serial run lacks the dispatch row: %d %s", code, out)
+	}
+	for _, bad := range [][]string{{"--sizes", "0"}, {"--dtype", "int8"}, {"--threads", "0"}} {
+		if code, _, _ := runCLI(t, append([]string{"bench", "gemm"}, bad...)...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
+	}
+}
