@@ -94,3 +94,34 @@ func BenchmarkBinaryShortRows(b *testing.B) {
 		Binary(nil, Add, sh, d, x, y)
 	}
 }
+
+// BenchmarkBatchedOuter: C[j,k,o,t] = A[k,j,t] * B[o,t] over shape
+// (16,16,64,64) float64 with dst compact, as the einsum executor issues
+// kjt,ot->jkot ("noncompact": a read with strides (16,1,0,256)) and
+// jkt,ot->jkot ("compact": a strides (1,16,0,256)). b has strides
+// (0,0,1,64) in both.
+func BenchmarkBatchedOuter(b *testing.B) {
+	sh := []int{16, 16, 64, 64}
+	dst := strided.Ref[float64]{Data: make([]float64, strided.Size(sh)), Strides: []int{1, 16, 256, 16384}}
+	x := strided.Ref[float64]{Data: make([]float64, 16*16*64)}
+	y := strided.Ref[float64]{Data: make([]float64, 64*64), Strides: []int{0, 0, 1, 64}}
+	for i := range x.Data {
+		x.Data[i] = float64(i%7) + 0.5
+	}
+	for i := range y.Data {
+		y.Data[i] = float64(i%5) - 1.5
+	}
+	for _, c := range []struct {
+		name    string
+		strides []int
+	}{{"noncompact", []int{16, 1, 0, 256}}, {"compact", []int{1, 16, 0, 256}}} {
+		x.Strides = c.strides
+		xc := x
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(8 * len(dst.Data)))
+			for b.Loop() {
+				Binary(nil, Mul, sh, dst, xc, y)
+			}
+		})
+	}
+}

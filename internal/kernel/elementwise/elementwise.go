@@ -16,6 +16,17 @@
 // input (same Data, offset and strides: an in-place update) but must not
 // otherwise overlap one.
 //
+// # Tiles
+//
+// Binary walks the destination's fastest dimensions in order. When the
+// destination is compact over its leading dimensions (at most TileElems
+// elements) but an input is not (a transposed or partly broadcast read, as
+// in the batched outer product C[j,k,o,t] = A[k,j,t]*B[o,t]), that input is
+// gathered tile by tile into a stack buffer in the destination's order, so
+// every tile becomes one unit-stride row; a tile is reused while the
+// input's offset stays put (broadcast dimensions), so such a product costs
+// about what its compact twin does.
+//
 // # Threads
 //
 // Above ParallelBytes of traffic the work is split along the destination's
@@ -87,6 +98,9 @@ func (t *task[T]) RunPart(p, parts int) {
 }
 
 func (t *task[T]) run(l *strided.Layout) {
+	if t.kind == kBinary && binaryTiled(l, t.bop, t.d, t.a, t.b) {
+		return
+	}
 	// A short fastest dimension costs a row call per few elements: walk
 	// the longer second dimension in the inner loop instead.
 	if l.Rank >= 2 && l.Shape[0] < shortRow && l.Shape[1] > l.Shape[0] {
