@@ -54,7 +54,10 @@
 // then polishes them by subtree reconfiguration, re-optimizing every
 // subtree of up to 8-9 leaves exactly; a few hundred tensors take about
 // 0.1 s of CPU. Auto uses Optimal up to AutoOptimalMax operands and Search
-// above. Every strategy is deterministic for a given Options.Seed. Given
+// above, except that a network whose greedy path costs less than
+// AutoSearchFlops (it executes in milliseconds) gets the best of
+// AutoCheapRestarts randomized greedy runs, so planning stays small
+// against execution. Every strategy is deterministic for a given Options.Seed. Given
 // takes the caller's path and validates it
 // (positions in range, distinct, exactly n-1 steps). Options.MemoryLimit
 // bounds every intermediate; a path that cannot respect it is an

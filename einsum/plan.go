@@ -11,7 +11,8 @@ type Strategy int
 
 const (
 	// Auto uses Optimal for up to AutoOptimalMax operands and Search
-	// above.
+	// above, or RandomGreedy with AutoCheapRestarts runs when the greedy
+	// path costs less than AutoSearchFlops.
 	Auto Strategy = iota
 	// Greedy repeatedly contracts the pair that minimises
 	// size(result) - size(a) - size(b), ties by FLOPs.
@@ -44,6 +45,16 @@ const (
 	// DefaultRestarts is the number of randomized runs of RandomGreedy
 	// and Search when Options.Restarts is 0.
 	DefaultRestarts = 32
+	// AutoSearchFlops is the greedy-path cost below which Auto does not
+	// run Search on a large network. Search spends tens to hundreds of
+	// milliseconds; a network whose greedy path costs under 1e8 flops
+	// executes in a few milliseconds or less, so Auto keeps planning small
+	// against execution and takes the best of AutoCheapRestarts
+	// randomized greedy runs instead.
+	AutoSearchFlops = 1e8
+	// AutoCheapRestarts is the number of randomized greedy runs Auto uses
+	// below AutoSearchFlops.
+	AutoCheapRestarts = 8
 )
 
 var strategyNames = [...]string{"auto", "greedy", "optimal", "random-greedy", "search", "given"}
@@ -160,18 +171,25 @@ func NewPlan(p *Problem, opts Options) (*Plan, error) {
 	}
 	nw := newNetwork(p, opts.MemoryLimit)
 	strategy := opts.Strategy
+	restarts := opts.Restarts
+	if restarts == 0 {
+		restarts = DefaultRestarts
+	}
 	if strategy == Auto {
 		strategy = Search
 		if nw.n <= AutoOptimalMax {
 			strategy = Optimal
+		} else if g, err := nw.greedy(greedyParams{costmod: 1}); err == nil {
+			if f, _ := nw.evalSSA(g); f < AutoSearchFlops {
+				strategy = RandomGreedy
+				if opts.Restarts == 0 {
+					restarts = AutoCheapRestarts
+				}
+			}
 		}
 	}
 	if strategy == Optimal && nw.n > OptimalMax {
 		strategy = Search
-	}
-	restarts := opts.Restarts
-	if restarts == 0 {
-		restarts = DefaultRestarts
 	}
 	var ssa [][2]int
 	var err error

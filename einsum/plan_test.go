@@ -432,3 +432,40 @@ func TestConcurrentPlanning(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoKeepsPlanningCheap pins the rule that Auto does not run Search
+// on a large network whose greedy path is cheap, and does on an expensive
+// one.
+func TestAutoKeepsPlanningCheap(t *testing.T) {
+	chain := func(n, d int) *Plan {
+		t.Helper()
+		var subs []string
+		var shapes [][]int
+		for i := 0; i < n; i++ {
+			subs = append(subs, string([]rune{rune('A' + i), rune('A' + i + 1)}))
+			shapes = append(shapes, []int{d, d})
+		}
+		e, err := Parse(strings.Join(subs, ","))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := e.Bind(shapes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := NewPlan(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pl
+	}
+	if pl := chain(16, 4); pl.Strategy != RandomGreedy {
+		t.Errorf("cheap 16-matrix chain planned with %v, want %v", pl.Strategy, RandomGreedy)
+	}
+	if pl := chain(16, 400); pl.Strategy != Search {
+		t.Errorf("expensive 16-matrix chain planned with %v, want %v", pl.Strategy, Search)
+	}
+	if pl := chain(5, 4); pl.Strategy != Optimal {
+		t.Errorf("5-matrix chain planned with %v, want %v", pl.Strategy, Optimal)
+	}
+}

@@ -185,6 +185,7 @@ func choices(in instances.Instance, strategy string) (pathChoice, []pathChoice) 
 	auto := pathChoice{"auto", []tf.EinsumOption{tf.WithStrategy(einsum.Auto)}}
 	greedy := pathChoice{"greedy", []tf.EinsumOption{tf.WithStrategy(einsum.Greedy)}}
 	random := pathChoice{"random-greedy", []tf.EinsumOption{tf.WithStrategy(einsum.RandomGreedy), tf.WithSeed(7)}}
+	search := pathChoice{"search", []tf.EinsumOption{tf.WithStrategy(einsum.Search), tf.WithSeed(11)}}
 	if strategy == "" {
 		strategy = "opt_flops"
 	}
@@ -201,7 +202,7 @@ func choices(in instances.Instance, strategy string) (pathChoice, []pathChoice) 
 	if chosen.name != "auto" {
 		alts = append(alts, auto)
 	}
-	return chosen, append(alts, greedy, random)
+	return chosen, append(alts, greedy, random, search)
 }
 
 func runTyped[T tf.Scalar](in instances.Instance, cfg suiteConfig) (suiteRow, error) {

@@ -267,15 +267,15 @@ func TestChoices(t *testing.T) {
 		strategy string
 		want     []string
 	}{
-		{"", []string{"opt_flops", "opt_size", "auto", "greedy", "random-greedy"}},
-		{"opt_size", []string{"opt_size", "opt_flops", "auto", "greedy", "random-greedy"}},
-		{"auto", []string{"auto", "opt_flops", "opt_size", "greedy", "random-greedy"}},
+		{"", []string{"opt_flops", "opt_size", "auto", "greedy", "random-greedy", "search"}},
+		{"opt_size", []string{"opt_size", "opt_flops", "auto", "greedy", "random-greedy", "search"}},
+		{"auto", []string{"auto", "opt_flops", "opt_size", "greedy", "random-greedy", "search"}},
 	} {
 		if got := names(choices(in, c.strategy)); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %v, want %v", c.strategy, got, c.want)
 		}
 	}
-	if got := names(choices(instances.Instance{}, "opt_size")); !slices.Equal(got, []string{"auto", "greedy", "random-greedy"}) {
+	if got := names(choices(instances.Instance{}, "opt_size")); !slices.Equal(got, []string{"auto", "greedy", "random-greedy", "search"}) {
 		t.Errorf("no shipped paths: %v", got)
 	}
 }
