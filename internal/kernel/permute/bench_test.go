@@ -145,3 +145,42 @@ func BenchmarkThreshold(b *testing.B) {
 		}
 	}
 }
+
+// tinyCases are permutations of many short axes (the combined-block path).
+var tinyCases = []struct {
+	name        string
+	shape, perm []int
+}{
+	{"reverse_12d_2", repeat(2, 12), reversed(12)},
+	{"reverse_22d_2", repeat(2, 22), reversed(22)},
+	{"reverse_15d_3", repeat(3, 15), reversed(15)},
+	{"rotate_6d_16x16x16x16x8x8", []int{16, 16, 16, 16, 8, 8}, []int{5, 0, 4, 1, 3, 2}},
+	{"cyclic_13d_3", repeat(3, 13), []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0}},
+}
+
+func repeat(e, n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = e
+	}
+	return s
+}
+
+func reversed(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = n - 1 - i
+	}
+	return p
+}
+
+// BenchmarkCopyRatioTiny is BenchmarkCopyRatio on permutations of many short
+// axes.
+func BenchmarkCopyRatioTiny(b *testing.B) {
+	for _, c := range tinyCases {
+		if testing.Short() && strided.Size(c.shape) > 1<<20 {
+			continue
+		}
+		b.Run(c.name, func(b *testing.B) { benchRatio(b, nil, c.shape, c.perm) })
+	}
+}

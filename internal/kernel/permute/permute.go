@@ -121,6 +121,10 @@ func run[T strided.Scalar](l *strided.Layout, dst, src []T) {
 		dst[l.Off[0]] = src[l.Off[1]]
 		return
 	}
+	if a, b, ok := blockPlan[T](l); ok {
+		blocks(l, a, b, dst, src)
+		return
+	}
 	n0 := l.Shape[0]
 	ds, ss := l.Strides[0][0], l.Strides[1][0]
 	if ds == 1 && ss == 1 {

@@ -1,0 +1,161 @@
+package permute
+
+import "github.com/tenferro-go/tenferro/internal/kernel/strided"
+
+// maxBlock bounds the number of elements of a combined block (and so the
+// length of its offset tables).
+const maxBlock = 256
+
+// Block spans: the dst block covers at least dstBlockBytes of dst's fastest
+// dimensions (one 64-byte line, written whole per src element column), the
+// src block at least srcBlockBytes of src's (four lines read as runs).
+// Measured on the 22-axis reversal and the 6-D rotation (docs/permute.md).
+const (
+	dstBlockBytes = 64
+	srcBlockBytes = 256
+)
+
+// blockPlan decides whether a normalised layout (sorted by dst stride, with
+// dst and src not both unit-stride along dimension 0 unless the rows are
+// short) is better copied in combined blocks, and if so reorders its
+// dimensions so that [0, a) is the dst block (dst's fastest dimensions,
+// spanning at least blockTarget elements) and [a, b) the src block (src's
+// fastest dimensions among the rest, likewise). Dimensions [b, Rank) are
+// walked by the outer odometer. It reports false, leaving l unchanged, when
+// the fastest dimensions are long enough for the row and strip paths or a
+// block would exceed maxBlock elements.
+func blockPlan[T strided.Scalar](l *strided.Layout) (a, b int, ok bool) {
+	target := dstBlockBytes / strided.ElemSize[T]()
+	targetS := srcBlockBytes / strided.ElemSize[T]()
+	if l.Rank < 2 {
+		return 0, 0, false
+	}
+	// The source's fastest dimension.
+	p := 0
+	for d := 1; d < l.Rank; d++ {
+		if abs(l.Strides[1][d]) < abs(l.Strides[1][p]) {
+			p = d
+		}
+	}
+	if l.Shape[0] >= target && l.Shape[p] >= target {
+		return 0, 0, false
+	}
+	pd := 1
+	for a < l.Rank && pd < target {
+		pd *= l.Shape[a]
+		a++
+	}
+	if pd > maxBlock {
+		return 0, 0, false
+	}
+	// Choose the src block among [a, Rank) by increasing |src stride|
+	// without moving anything yet.
+	var pick [strided.MaxRank]bool
+	var order [strided.MaxRank]int
+	n := 0
+	ps := 1
+	for ps < targetS && a+n < l.Rank {
+		best := -1
+		for d := a; d < l.Rank; d++ {
+			if pick[d] {
+				continue
+			}
+			if best < 0 || abs(l.Strides[1][d]) < abs(l.Strides[1][best]) {
+				best = d
+			}
+		}
+		pick[best] = true
+		order[n] = best
+		n++
+		ps *= l.Shape[best]
+	}
+	if ps > maxBlock {
+		return 0, 0, false
+	}
+	// Move the chosen dimensions to a, a+1, ... in order. Swapping keeps
+	// the pairing of elements; only the visiting order of the outer
+	// dimensions changes.
+	for k := 0; k < n; k++ {
+		d := order[k]
+		if d != a+k {
+			l.Swap(a+k, d)
+			// A later pick that sat at a+k has moved to d.
+			for m := k + 1; m < n; m++ {
+				if order[m] == a+k {
+					order[m] = d
+				}
+			}
+		}
+	}
+	return a, a + n, true
+}
+
+// offsets fills dt and st with the dst and src offsets of every index point
+// of dimensions [lo, hi) of l (column-major order) and returns their count.
+func offsets(l *strided.Layout, lo, hi int, dt, st *[maxBlock]int) int {
+	dt[0], st[0] = 0, 0
+	n := 1
+	for d := lo; d < hi; d++ {
+		e := l.Shape[d]
+		dd, sd := l.Strides[0][d], l.Strides[1][d]
+		for k := 1; k < e; k++ {
+			for i := 0; i < n; i++ {
+				dt[k*n+i] = dt[i] + k*dd
+				st[k*n+i] = st[i] + k*sd
+			}
+		}
+		n *= e
+	}
+	return n
+}
+
+// blocks copies a layout prepared by blockPlan: for every point of the
+// outer dimensions [b, Rank) it copies the (dst block x src block) tile,
+// walking the dst block innermost so that writes run along dst and each
+// src line of the tile is reused from L1.
+func blocks[T strided.Scalar](l *strided.Layout, a, b int, dst, src []T) {
+	var da, sa, db, sb [maxBlock]int
+	na := offsets(l, 0, a, &da, &sa)
+	nb := offsets(l, a, b, &db, &sb)
+	dA, sA := da[:na], sa[:na]
+	dB, sB := db[:nb], sb[:nb]
+	// The dst block is contiguous when its offsets are 0, 1, 2, ...
+	contig := true
+	for i, v := range dA {
+		if v != i {
+			contig = false
+			break
+		}
+	}
+	if b == l.Rank {
+		l.Cur = l.Off
+		tileBlock(contig, dst, src, l.Off[0], l.Off[1], dA, sA, dB, sB)
+		return
+	}
+	l.Outer(b, func() {
+		tileBlock(contig, dst, src, l.Cur[0], l.Cur[1], dA, sA, dB, sB)
+	})
+}
+
+// tileBlock copies dst[do+dB[j]+dA[i]] = src[so+sB[j]+sA[i]] for all i, j.
+// contig reports dA[i] == i.
+func tileBlock[T strided.Scalar](contig bool, dst, src []T, do, so int, dA, sA, dB, sB []int) {
+	if contig {
+		n := len(sA)
+		for j, dj := range dB {
+			d := dst[do+dj:][:n]
+			s := so + sB[j]
+			for i, o := range sA[:len(d)] {
+				d[i] = src[s+o]
+			}
+		}
+		return
+	}
+	for j, dj := range dB {
+		d := dst[do+dj:]
+		s := so + sB[j]
+		for i, o := range sA {
+			d[dA[i]] = src[s+o]
+		}
+	}
+}
