@@ -273,8 +273,16 @@ func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog [
 	var vals [MaxStack][]T
 	sp := 0
 	m := n0 * k
+	// The last instruction writes straight into dst when the block is one
+	// unit-stride run there (no scatter pass). Exact aliasing of dst with
+	// an input is harmless: every instruction reads and writes index i
+	// only.
+	ds0, ds1 := strides01(l, 0)
+	last := len(prog) - 1
+	direct := ds0 == 1 && (k == 1 || ds1 == n0) && prog[last].Op != Load && prog[last].Op != Const
 	slot := func(j int) []T { return buf[j*EvalBlock : j*EvalBlock+m] }
-	for _, ins := range prog {
+	for pc, ins := range prog {
+		final := direct && pc == last
 		switch ins.Op {
 		case Load:
 			s0, s1 := strides01(l, 1+ins.Arg)
@@ -296,6 +304,9 @@ func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog [
 		case AddOp, SubOp, MulOp:
 			sp--
 			x, y, z := vals[sp-1], vals[sp], slot(sp-1)
+			if final {
+				z = d[off[0] : off[0]+m]
+			}
 			x, y = x[:len(z)], y[:len(z)]
 			switch ins.Op {
 			case AddOp:
@@ -314,6 +325,9 @@ func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog [
 			vals[sp-1] = z
 		case NegOp, ConjOp, ScaleBy, AddScalar:
 			x, z := vals[sp-1], slot(sp-1)
+			if final {
+				z = d[off[0] : off[0]+m]
+			}
 			x = x[:len(z)]
 			switch ins.Op {
 			case NegOp:
@@ -334,6 +348,8 @@ func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog [
 			vals[sp-1] = z
 		}
 	}
-	s0, s1 := strides01(l, 0)
-	scatter(d, vals[0], off[0], s0, s1, n0, k)
+	if direct {
+		return
+	}
+	scatter(d, vals[0], off[0], ds0, ds1, n0, k)
 }

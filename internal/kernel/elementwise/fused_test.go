@@ -182,3 +182,47 @@ func ExampleEval() {
 	fmt.Println(out)
 	// Output: [(2-4i) (10+2i)]
 }
+
+// TestEvalDirect covers the blocks whose last instruction writes straight
+// into a unit-stride destination: single- and multi-row blocks (an input
+// transposed keeps the dimensions apart), an in-place update, and programs
+// whose last instruction is a Load or a Const (which must still reach dst).
+func TestEvalDirect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 4))
+	var s Scratch[complex128]
+	eps := st.Eps[complex128]()
+	progs := [][]Instr[complex128]{
+		{{Op: Load, Arg: 0}, {Op: Load, Arg: 1}, {Op: AddOp}, {Op: ScaleBy, Scalar: 2 - 1i}, {Op: ConjOp}},
+		{{Op: Load, Arg: 1}, {Op: Load, Arg: 0}, {Op: MulOp}},
+		{{Op: Load, Arg: 1}},
+		{{Op: Const, Scalar: 3 + 4i}},
+	}
+	for _, shape := range [][]int{{600}, {3, 1000}, {5, 7, 11}, {300, 2}} {
+		for pi, prog := range progs {
+			for _, inPlace := range []bool{false, true} {
+				dst := st.RandView[complex128](rng, shape, st.ViewOpts{})
+				tr := st.RandView[complex128](rng, shape, st.ViewOpts{Permute: true, Negative: true})
+				in := []strided.Ref[complex128]{dst, tr}
+				if !inPlace {
+					in[0] = st.RandView[complex128](rng, shape, st.ViewOpts{})
+				}
+				in0 := strided.Ref[complex128]{Data: append([]complex128(nil), in[0].Data...), Off: in[0].Off, Strides: in[0].Strides}
+				if err := Eval(nil, &s, prog, shape, dst, in); err != nil {
+					t.Fatal(err)
+				}
+				x := make([]complex128, 2)
+				st.ForEach(shape, func(idx []int) {
+					x[0], x[1] = in0.Data[st.At(in0, idx)], tr.Data[st.At(tr, idx)]
+					want, mag := refEval(prog, x)
+					got := dst.Data[st.At(dst, idx)]
+					if tol := 4 * float64(len(prog)) * eps * mag; !st.Close(got, want, tol) {
+						t.Fatalf("shape %v prog %d in place %v idx %v: got %v want %v", shape, pi, inPlace, idx, got, want)
+					}
+				})
+				if i := st.CheckGuards(dst, shape); i >= 0 {
+					t.Fatalf("shape %v prog %d: guard %d overwritten", shape, pi, i)
+				}
+			}
+		}
+	}
+}

@@ -53,6 +53,13 @@ func conjRow[T strided.Scalar](n int, d []T, do, ds int, a []T, ao, as int) {
 	switch dd := any(d).(type) {
 	case []complex64:
 		aa := any(a).([]complex64)
+		if ds == 1 && as == 1 {
+			dd, aa = dd[do:do+n], aa[ao:ao+n]
+			for i, v := range aa {
+				dd[i] = complex(real(v), -imag(v))
+			}
+			return
+		}
 		for i := 0; i < n; i++ {
 			v := aa[ao]
 			dd[do] = complex(real(v), -imag(v))
@@ -61,6 +68,13 @@ func conjRow[T strided.Scalar](n int, d []T, do, ds int, a []T, ao, as int) {
 		}
 	case []complex128:
 		aa := any(a).([]complex128)
+		if ds == 1 && as == 1 {
+			dd, aa = dd[do:do+n], aa[ao:ao+n]
+			for i, v := range aa {
+				dd[i] = complex(real(v), -imag(v))
+			}
+			return
+		}
 		for i := 0; i < n; i++ {
 			v := aa[ao]
 			dd[do] = complex(real(v), -imag(v))
