@@ -2,9 +2,12 @@ package permute
 
 import "github.com/tenferro-go/tenferro/internal/kernel/strided"
 
-// maxBlock bounds the number of elements of a combined block (and so the
-// length of its offset tables).
-const maxBlock = 256
+// maxDstBlock and maxSrcBlock bound the number of elements of the combined
+// blocks (and so the length of their offset tables, which live on the stack).
+const (
+	maxDstBlock = 256
+	maxSrcBlock = 1024
+)
 
 // Block spans: the dst block covers at least dstBlockBytes of dst's fastest
 // dimensions (one 64-byte line, written whole per src element column), the
@@ -12,7 +15,7 @@ const maxBlock = 256
 // Measured on the 22-axis reversal and the 6-D rotation (docs/permute.md).
 const (
 	dstBlockBytes = 64
-	srcBlockBytes = 256
+	srcBlockBytes = 1024
 )
 
 // blockPlan decides whether a normalised layout (sorted by dst stride, with
@@ -45,7 +48,7 @@ func blockPlan[T strided.Scalar](l *strided.Layout) (a, b int, ok bool) {
 		pd *= l.Shape[a]
 		a++
 	}
-	if pd > maxBlock {
+	if pd > maxDstBlock {
 		return 0, 0, false
 	}
 	// Choose the src block among [a, Rank) by increasing |src stride|
@@ -69,7 +72,7 @@ func blockPlan[T strided.Scalar](l *strided.Layout) (a, b int, ok bool) {
 		n++
 		ps *= l.Shape[best]
 	}
-	if ps > maxBlock {
+	if ps > maxSrcBlock {
 		return 0, 0, false
 	}
 	// Move the chosen dimensions to a, a+1, ... in order. Swapping keeps
@@ -92,7 +95,7 @@ func blockPlan[T strided.Scalar](l *strided.Layout) (a, b int, ok bool) {
 
 // offsets fills dt and st with the dst and src offsets of every index point
 // of dimensions [lo, hi) of l (column-major order) and returns their count.
-func offsets(l *strided.Layout, lo, hi int, dt, st *[maxBlock]int) int {
+func offsets(l *strided.Layout, lo, hi int, dt, st []int) int {
 	dt[0], st[0] = 0, 0
 	n := 1
 	for d := lo; d < hi; d++ {
@@ -114,9 +117,10 @@ func offsets(l *strided.Layout, lo, hi int, dt, st *[maxBlock]int) int {
 // walking the dst block innermost so that writes run along dst and each
 // src line of the tile is reused from L1.
 func blocks[T strided.Scalar](l *strided.Layout, a, b int, dst, src []T) {
-	var da, sa, db, sb [maxBlock]int
-	na := offsets(l, 0, a, &da, &sa)
-	nb := offsets(l, a, b, &db, &sb)
+	var da, sa [maxDstBlock]int
+	var db, sb [maxSrcBlock]int
+	na := offsets(l, 0, a, da[:], sa[:])
+	nb := offsets(l, a, b, db[:], sb[:])
 	dA, sA := da[:na], sa[:na]
 	dB, sB := db[:nb], sb[:nb]
 	// The dst block is contiguous when its offsets are 0, 1, 2, ...
@@ -127,14 +131,61 @@ func blocks[T strided.Scalar](l *strided.Layout, a, b int, dst, src []T) {
 			break
 		}
 	}
+	// The src block is contiguous in src when its offsets are 0, 1, 2, ...
+	rows := contig
+	for j, v := range sB {
+		if v != j {
+			rows = false
+			break
+		}
+	}
 	if b == l.Rank {
 		l.Cur = l.Off
-		tileBlock(contig, dst, src, l.Off[0], l.Off[1], dA, sA, dB, sB)
+	}
+	fn := func() {
+		if rows {
+			rowBlock(dst, src, l.Cur[0], l.Cur[1], sA, dB)
+		} else {
+			tileBlock(contig, dst, src, l.Cur[0], l.Cur[1], dA, sA, dB, sB)
+		}
+	}
+	if b == l.Rank {
+		fn()
 		return
 	}
-	l.Outer(b, func() {
-		tileBlock(contig, dst, src, l.Cur[0], l.Cur[1], dA, sA, dB, sB)
-	})
+	l.Outer(b, fn)
+}
+
+// rowBlock copies dst[do+dB[j]+i] = src[so+sA[i]+j] for i < len(sA), j <
+// len(dB): the dst block is contiguous in dst and the src block in src, so
+// src is read as len(sA) rows of len(dB) elements. Rows are taken eight at
+// a time and walked together, each step writing eight adjacent dst elements.
+func rowBlock[T strided.Scalar](dst, src []T, do, so int, sA, dB []int) {
+	m := len(dB)
+	i := 0
+	for ; i+8 <= len(sA); i += 8 {
+		r0 := src[so+sA[i]:][:m]
+		r1 := src[so+sA[i+1]:][:m]
+		r2 := src[so+sA[i+2]:][:m]
+		r3 := src[so+sA[i+3]:][:m]
+		r4 := src[so+sA[i+4]:][:m]
+		r5 := src[so+sA[i+5]:][:m]
+		r6 := src[so+sA[i+6]:][:m]
+		r7 := src[so+sA[i+7]:][:m]
+		o := do + i
+		for j, dj := range dB[:len(r0)] {
+			d := (*[8]T)(dst[o+dj:])
+			d[0], d[1], d[2], d[3] = r0[j], r1[j], r2[j], r3[j]
+			d[4], d[5], d[6], d[7] = r4[j], r5[j], r6[j], r7[j]
+		}
+	}
+	for ; i < len(sA); i++ {
+		r := src[so+sA[i]:][:m]
+		o := do + i
+		for j, dj := range dB[:len(r)] {
+			dst[o+dj] = r[j]
+		}
+	}
 }
 
 // tileBlock copies dst[do+dB[j]+dA[i]] = src[so+sB[j]+sA[i]] for all i, j.
