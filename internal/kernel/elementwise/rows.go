@@ -88,64 +88,8 @@ func conjRow[T strided.Scalar](n int, d []T, do, ds int, a []T, ao, as int) {
 
 // binaryRow applies op to n elements: d[do+i*ds] = a[ao+i*as] op b[bo+i*bs].
 func binaryRow[T strided.Scalar](op BinaryOp, n int, d []T, do, ds int, a []T, ao, as int, b []T, bo, bs int) {
-	if ds == 1 && as == 1 && bs == 1 {
-		dd, aa, bb := d[do:do+n], a[ao:ao+n], b[bo:bo+n]
-		switch op {
-		case Add:
-			for i := range dd {
-				dd[i] = aa[i] + bb[i]
-			}
-		case Sub:
-			for i := range dd {
-				dd[i] = aa[i] - bb[i]
-			}
-		case Mul:
-			for i := range dd {
-				dd[i] = aa[i] * bb[i]
-			}
-		default:
-			panic("elementwise: unknown BinaryOp")
-		}
-		return
-	}
-	if ds == 1 && as == 1 && bs == 0 {
-		dd, aa, y := d[do:do+n], a[ao:ao+n], b[bo]
-		switch op {
-		case Add:
-			for i := range dd {
-				dd[i] = aa[i] + y
-			}
-		case Sub:
-			for i := range dd {
-				dd[i] = aa[i] - y
-			}
-		case Mul:
-			for i := range dd {
-				dd[i] = aa[i] * y
-			}
-		default:
-			panic("elementwise: unknown BinaryOp")
-		}
-		return
-	}
-	if ds == 1 && as == 0 && bs == 1 {
-		dd, x, bb := d[do:do+n], a[ao], b[bo:bo+n]
-		switch op {
-		case Add:
-			for i := range dd {
-				dd[i] = x + bb[i]
-			}
-		case Sub:
-			for i := range dd {
-				dd[i] = x - bb[i]
-			}
-		case Mul:
-			for i := range dd {
-				dd[i] = x * bb[i]
-			}
-		default:
-			panic("elementwise: unknown BinaryOp")
-		}
+	if ds == 1 && (as == 1 || as == 0) && (bs == 1 || bs == 0) && (as|bs) != 0 {
+		unitRow(op, d[do:do+n], a, ao, as, b, bo, bs)
 		return
 	}
 	switch op {
