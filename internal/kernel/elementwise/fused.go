@@ -310,17 +310,11 @@ func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog [
 			x, y = x[:len(z)], y[:len(z)]
 			switch ins.Op {
 			case AddOp:
-				for i := range z {
-					z[i] = x[i] + y[i]
-				}
+				addVV(z, x, y)
 			case SubOp:
-				for i := range z {
-					z[i] = x[i] - y[i]
-				}
+				subVV(z, x, y)
 			default:
-				for i := range z {
-					z[i] = x[i] * y[i]
-				}
+				mulVV(z, x, y)
 			}
 			vals[sp-1] = z
 		case NegOp, ConjOp, ScaleBy, AddScalar:
@@ -337,13 +331,9 @@ func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog [
 			case ConjOp:
 				conjRow(m, z, 0, 1, x, 0, 1)
 			case ScaleBy:
-				for i := range z {
-					z[i] = ins.Scalar * x[i]
-				}
+				mulVS(z, x, ins.Scalar)
 			default:
-				for i := range z {
-					z[i] = x[i] + ins.Scalar
-				}
+				addVS(z, x, ins.Scalar)
 			}
 			vals[sp-1] = z
 		}

@@ -17,10 +17,7 @@ func unaryRow[T strided.Scalar](op UnaryOp, alpha T, n int, d []T, do, ds int, a
 		}
 	case Scale:
 		if ds == 1 && as == 1 {
-			dd, aa := d[do:do+n], a[ao:ao+n]
-			for i := range dd {
-				dd[i] = alpha * aa[i]
-			}
+			mulVS(d[do:do+n], a[ao:ao+n], alpha)
 			return
 		}
 		for i := 0; i < n; i++ {
