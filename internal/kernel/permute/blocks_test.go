@@ -132,3 +132,33 @@ func TestCopyTinyAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyNarrow covers transposes whose src-contiguous dimension has only
+// two or three elements (cyclic shifts of short axes), with padded rows.
+func TestCopyNarrow(t *testing.T) {
+	for _, n0 := range []int{4, 5, 17, 100, 1000} {
+		for _, n1 := range []int{2, 3} {
+			for _, n2 := range []int{1, 3} {
+				for _, pad := range []int{0, 1} {
+					shape := []int{n0, n1, n2}
+					s0 := n1 + pad
+					src := strided.Ref[complex64]{Data: make([]complex64, s0*n0*n2), Strides: []int{s0, 1, s0 * n0}}
+					for i := range src.Data {
+						src.Data[i] = complex(float32(i), -float32(i))
+					}
+					dst := strided.Ref[complex64]{Data: make([]complex64, (n0+pad)*n1*n2+1), Off: 1, Strides: []int{1, n0 + pad, (n0 + pad) * n1}}
+					dst.Data[0] = 7
+					Copy(nil, shape, dst, src)
+					st.ForEach(shape, func(idx []int) {
+						if dst.Data[st.At(dst, idx)] != src.Data[st.At(src, idx)] {
+							t.Fatalf("shape %v pad %d idx %v: got %v want %v", shape, pad, idx, dst.Data[st.At(dst, idx)], src.Data[st.At(src, idx)])
+						}
+					})
+					if dst.Data[0] != 7 {
+						t.Fatalf("shape %v: element before dst overwritten", shape)
+					}
+				}
+			}
+		}
+	}
+}

@@ -152,10 +152,42 @@ func run[T strided.Scalar](l *strided.Layout, dst, src []T) {
 		})
 		return
 	}
+	if p != 0 && ds == 1 && l.Strides[1][p] == 1 && l.Shape[p] <= 3 {
+		// Two or three src-contiguous columns: read each group of them
+		// once and write two or three dst rows side by side.
+		l.Swap(1, p)
+		n1, d1 := l.Shape[1], l.Strides[0][1]
+		l.Outer(2, func() {
+			off := &l.Cur
+			narrow(n0, n1, dst, off[0], d1, src, off[1], ss)
+		})
+		return
+	}
 	l.Outer(1, func() {
 		off := &l.Cur
 		row(n0, dst, off[0], ds, src, off[1], ss)
 	})
+}
+
+// narrow copies dst[do+i+j*d1] = src[so+i*s0+j] for i < n0 and j < n1,
+// n1 = 2 or 3: a transpose with two or three src-contiguous columns.
+func narrow[T strided.Scalar](n0, n1 int, dst []T, do, d1 int, src []T, so, s0 int) {
+	a := dst[do : do+n0]
+	b := dst[do+d1:][:len(a)]
+	if n1 == 2 {
+		for i := range a {
+			s := src[so : so+2]
+			a[i], b[i] = s[0], s[1]
+			so += s0
+		}
+		return
+	}
+	c := dst[do+2*d1:][:len(a)]
+	for i := range a {
+		s := src[so : so+3]
+		a[i], b[i], c[i] = s[0], s[1], s[2]
+		so += s0
+	}
 }
 
 // row copies n elements: dst[do+i*ds] = src[so+i*ss].
