@@ -115,8 +115,10 @@ var evalPools [4]sync.Pool
 
 // Eval sets dst[i] = prog(in[0][i], ..., in[n-1][i]) for every multi-index i
 // of shape in one pass: the program runs on blocks of up to EvalBlock
-// elements gathered from the strided inputs (which may broadcast by zero
-// strides) into s, and the result is scattered into dst. prog is checked
+// elements of the inputs (read in place where a block is one unit-stride
+// run of the input, else gathered into s; inputs may broadcast by zero
+// strides), and the result is written straight into dst where the block is
+// one unit-stride run there, else scattered from s. prog is checked
 // first (see Check), and every view must have len(shape) strides; that the
 // views stay inside their Data is the caller's to validate (package
 // comment). dst may coincide exactly with an input but must not otherwise
