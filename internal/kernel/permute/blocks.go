@@ -1,6 +1,10 @@
 package permute
 
-import "github.com/tenferro-go/tenferro/internal/kernel/strided"
+import (
+	"unsafe"
+
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+)
 
 // maxDstBlock and maxSrcBlock bound the number of elements of the combined
 // blocks (and so the length of their offset tables, which live on the stack).
@@ -161,6 +165,34 @@ func blocks[T strided.Scalar](l *strided.Layout, a, b int, dst, src []T) {
 // src is read as len(sA) rows of len(dB) elements. Rows are taken eight at
 // a time and walked together, each step writing eight adjacent dst elements.
 func rowBlock[T strided.Scalar](dst, src []T, do, so int, sA, dB []int) {
+	m := len(dB)
+	i := 0
+	if haveStrip8 && m >= 4 && strided.ElemSize[T]() == 8 && len(sA) >= 8 {
+		// The assembly kernel's accesses: dB is non-negative and largest
+		// at its end (offsets of non-negative dst strides), and every
+		// src row so+sA[i] .. so+sA[i]+m-1 is checked below.
+		m4 := m &^ 3
+		_ = dst[do]
+		_ = dst[do+dB[m-1]+len(sA)-1]
+		for ; i+8 <= len(sA); i += 8 {
+			for k := i; k < i+8; k++ {
+				_ = src[so+sA[k]]
+				_ = src[so+sA[k]+m-1]
+			}
+			rows8x8((*uint64)(unsafe.Pointer(&dst[do+i])), &dB[0],
+				(*uint64)(unsafe.Pointer(&src[so])), &sA[i], m4)
+			if m4 < m {
+				rowBlockGo(dst, src, do+i, so, sA[i:i+8], dB[m4:], m4)
+			}
+		}
+	}
+	rowBlockGo(dst, src, do+i, so, sA[i:], dB, 0)
+}
+
+// rowBlockGo is rowBlock in Go for rows sA and columns dB, whose first
+// column is src column j0.
+func rowBlockGo[T strided.Scalar](dst, src []T, do, so int, sA, dB []int, j0 int) {
+	so += j0
 	m := len(dB)
 	i := 0
 	for ; i+8 <= len(sA); i += 8 {

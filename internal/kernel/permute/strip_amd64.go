@@ -18,3 +18,15 @@ var haveStrip8 = cpu.X86.HasAVX
 //
 //go:noescape
 func strip8x8(dst *uint64, d1 int, src *uint64, s0 int, n int)
+
+// rows8x8 copies n columns (n a positive multiple of 4) of eight src rows of
+// 8-byte elements at arbitrary offsets to dst columns at arbitrary offsets:
+// for i < 8 and j < n, byte-wise
+//
+//	dst[dB[j] + i] = src[sA[i] + j]
+//
+// with offsets in elements (sA may be negative). It is strip8x8 with the row
+// and column strides replaced by offset tables. The caller checks the bounds.
+//
+//go:noescape
+func rows8x8(dst *uint64, dB *int, src *uint64, sA *int, n int)

@@ -66,3 +66,81 @@ loop:
 	JNZ  loop
 	VZEROUPPER
 	RET
+
+// func rows8x8(dst *uint64, dB *int, src *uint64, sA *int, n int)
+TEXT ·rows8x8(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ dB+8(FP), R9
+	MOVQ src+16(FP), SI
+	MOVQ sA+24(FP), R8
+	MOVQ n+32(FP), CX
+	XORQ BX, BX             // column offset in bytes
+	SHRQ $2, CX             // blocks of 4 columns
+
+rloop:
+	// Rows 0..7 (at src + 8*sA[i]), columns j..j+3.
+	MOVQ    0(R8), AX
+	LEAQ    (SI)(AX*8), AX
+	VMOVUPD (AX)(BX*1), Y0
+	MOVQ    8(R8), AX
+	LEAQ    (SI)(AX*8), AX
+	VMOVUPD (AX)(BX*1), Y1
+	MOVQ    16(R8), AX
+	LEAQ    (SI)(AX*8), AX
+	VMOVUPD (AX)(BX*1), Y2
+	MOVQ    24(R8), AX
+	LEAQ    (SI)(AX*8), AX
+	VMOVUPD (AX)(BX*1), Y3
+	MOVQ    32(R8), AX
+	LEAQ    (SI)(AX*8), AX
+	VMOVUPD (AX)(BX*1), Y4
+	MOVQ    40(R8), AX
+	LEAQ    (SI)(AX*8), AX
+	VMOVUPD (AX)(BX*1), Y5
+	MOVQ    48(R8), AX
+	LEAQ    (SI)(AX*8), AX
+	VMOVUPD (AX)(BX*1), Y6
+	MOVQ    56(R8), AX
+	LEAQ    (SI)(AX*8), AX
+	VMOVUPD (AX)(BX*1), Y7
+
+	// 4x4 transpose of Y0..Y3 into Y12..Y15 (columns, rows 0..3).
+	VUNPCKLPD Y1, Y0, Y8    // a0 b0 a2 b2
+	VUNPCKHPD Y1, Y0, Y9    // a1 b1 a3 b3
+	VUNPCKLPD Y3, Y2, Y10   // c0 d0 c2 d2
+	VUNPCKHPD Y3, Y2, Y11   // c1 d1 c3 d3
+	VPERM2F128 $0x20, Y10, Y8, Y12 // a0 b0 c0 d0
+	VPERM2F128 $0x20, Y11, Y9, Y13 // a1 b1 c1 d1
+	VPERM2F128 $0x31, Y10, Y8, Y14 // a2 b2 c2 d2
+	VPERM2F128 $0x31, Y11, Y9, Y15 // a3 b3 c3 d3
+
+	// 4x4 transpose of Y4..Y7 into Y0..Y3 (columns, rows 4..7).
+	VUNPCKLPD Y5, Y4, Y8
+	VUNPCKHPD Y5, Y4, Y9
+	VUNPCKLPD Y7, Y6, Y10
+	VUNPCKHPD Y7, Y6, Y11
+	VPERM2F128 $0x20, Y10, Y8, Y0
+	VPERM2F128 $0x20, Y11, Y9, Y1
+	VPERM2F128 $0x31, Y10, Y8, Y2
+	VPERM2F128 $0x31, Y11, Y9, Y3
+
+	// Column j+c (at dst + 8*dB[j+c]) gets rows 0..3 then 4..7.
+	MOVQ    0(R9), AX
+	VMOVUPD Y12, (DI)(AX*8)
+	VMOVUPD Y0, 32(DI)(AX*8)
+	MOVQ    8(R9), AX
+	VMOVUPD Y13, (DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	MOVQ    16(R9), AX
+	VMOVUPD Y14, (DI)(AX*8)
+	VMOVUPD Y2, 32(DI)(AX*8)
+	MOVQ    24(R9), AX
+	VMOVUPD Y15, (DI)(AX*8)
+	VMOVUPD Y3, 32(DI)(AX*8)
+
+	ADDQ $32, BX
+	ADDQ $32, R9
+	DECQ CX
+	JNZ  rloop
+	VZEROUPPER
+	RET

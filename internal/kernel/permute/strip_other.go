@@ -8,3 +8,7 @@ var haveStrip8 = false
 func strip8x8(dst *uint64, d1 int, src *uint64, s0 int, n int) {
 	panic("permute: strip8x8 without assembly")
 }
+
+func rows8x8(dst *uint64, dB *int, src *uint64, sA *int, n int) {
+	panic("permute: rows8x8 without assembly")
+}
