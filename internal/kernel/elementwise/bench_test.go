@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	st "github.com/tenferro-go/tenferro/internal/kernel/strided/stridedtest"
 )
 
 func benchRefs(n int) (d, a, b strided.Ref[float64]) {
@@ -127,6 +128,14 @@ func BenchmarkBatchedOuter(b *testing.B) {
 			b.SetBytes(int64(8 * len(dst.Data)))
 			for b.Loop() {
 				Binary(nil, Mul, sh, dst, xc, y)
+			}
+		})
+		b.Run(c.name+"/par2", func(b *testing.B) {
+			r := st.NewRunner(2)
+			defer r.Close()
+			b.SetBytes(int64(8 * len(dst.Data)))
+			for b.Loop() {
+				Binary(r, Mul, sh, dst, xc, y)
 			}
 		})
 	}

@@ -148,7 +148,7 @@ func Eval[T strided.Scalar](r par.Runner, s *Scratch[T], prog []Instr[T], shape 
 		l.Add(x.Off, x.Strides)
 	}
 	l.Normalize()
-	split := l.SplitDim(0)
+	split := splitDim(&l, par.Width(r))
 	parts := 1
 	if split >= 0 {
 		parts = strided.Parts(r, (1+len(in))*l.Size()*strided.ElemSize[T](), ParallelBytes, l.Shape[split])

@@ -209,3 +209,25 @@ func TestTiledAllocs(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitDim(t *testing.T) {
+	for _, c := range []struct {
+		shape, dst []int
+		w, want    int
+	}{
+		{[]int{256, 64, 64}, []int{1, 256, 16384}, 2, 2}, // outermost
+		{[]int{256, 64, 3}, []int{1, 256, 16384}, 2, 1},  // 3 splits unevenly in 2
+		{[]int{256, 64, 3}, []int{1, 256, 16384}, 3, 2},  // 3 splits evenly in 3
+		{[]int{100000, 3}, []int{1, 100000}, 2, 0},       // no outer candidate: largest
+		{[]int{16, 16, 64}, []int{1, 16, 256}, 8, 2},     // multiple of w
+		{[]int{16, 9}, []int{1, 16}, 8, 0},               // 9 < 4w and not a multiple
+		{[]int{5, 7}, []int{1, 5}, 1, 1},                 // serial: any outer extent
+	} {
+		var l strided.Layout
+		l.Init(c.shape)
+		l.Add(0, c.dst)
+		if got := splitDim(&l, c.w); got != c.want {
+			t.Errorf("shape %v w %d: split %d, want %d", c.shape, c.w, got, c.want)
+		}
+	}
+}
