@@ -29,8 +29,10 @@
 //
 // # Threads
 //
-// Above ParallelBytes of traffic the work is split along the destination's
-// largest dimension across the runner's workers; a nil runner is serial.
+// Above ParallelBytes of traffic the work is split across the runner's
+// workers along the destination's outermost dimension whose extent splits
+// evenly (else its largest), so that each worker writes whole rows; a nil
+// runner is serial.
 package elementwise
 
 import (
