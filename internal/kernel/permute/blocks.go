@@ -22,15 +22,20 @@ const (
 	srcBlockBytes = 1024
 )
 
-// blockPlan decides whether a normalised layout (sorted by dst stride, with
-// dst and src not both unit-stride along dimension 0 unless the rows are
-// short) is better copied in combined blocks, and if so reorders its
-// dimensions so that [0, a) is the dst block (dst's fastest dimensions,
-// spanning at least blockTarget elements) and [a, b) the src block (src's
-// fastest dimensions among the rest, likewise). Dimensions [b, Rank) are
-// walked by the outer odometer. It reports false, leaving l unchanged, when
-// the fastest dimensions are long enough for the row and strip paths or a
-// block would exceed maxBlock elements.
+// minStripCols is the extent of src's fastest dimension from which the
+// strip transpose is used rather than combined blocks: a 6-D rotation whose
+// transposed pair is 8 x 16 (the rest outer) ran twice as fast in blocks.
+const minStripCols = 64
+
+// blockPlan decides whether a normalised layout (sorted by dst stride) is
+// better copied in combined blocks, and if so reorders its dimensions so
+// that [0, a) is the dst block (dst's fastest dimensions, spanning at least
+// dstBlockBytes) and [a, b) the src block (src's fastest dimensions among the
+// rest, spanning at least srcBlockBytes). Dimensions [b, Rank) are walked by
+// the outer odometer. It reports false, leaving l unchanged, when dst's
+// fastest dimension spans a line and src's has at least minStripCols
+// elements (the row and strip paths then run long enough), or when a block
+// would exceed maxDstBlock or maxSrcBlock elements.
 func blockPlan[T strided.Scalar](l *strided.Layout) (a, b int, ok bool) {
 	target := dstBlockBytes / strided.ElemSize[T]()
 	targetS := srcBlockBytes / strided.ElemSize[T]()
@@ -44,7 +49,7 @@ func blockPlan[T strided.Scalar](l *strided.Layout) (a, b int, ok bool) {
 			p = d
 		}
 	}
-	if l.Shape[0] >= target && l.Shape[p] >= target {
+	if l.Shape[0] >= target && l.Shape[p] >= minStripCols {
 		return 0, 0, false
 	}
 	pd := 1
