@@ -214,16 +214,7 @@ func EinsumPlanned[T Scalar](e Engine, p *EinsumPlan, operands ...*Tensor[T]) (*
 	if err := checkPlanned(op, p, operands); err != nil {
 		return nil, err
 	}
-	if err := claim(e, op); err != nil {
-		return nil, err
-	}
-	defer e.End()
-	out := alloc[T](e, p.out)
-	if err := runEinsum(e, p, out, operands); err != nil {
-		out.Release()
-		return nil, err
-	}
-	return out, nil
+	return produce(e, op, p.out, func(out *Tensor[T]) error { return runEinsum(e, p, out, operands) })
 }
 
 // EinsumPlannedInto evaluates a prepared plan into dst. With a reused

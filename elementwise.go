@@ -137,16 +137,7 @@ func binary[T Scalar](e Engine, op BinaryOp, a, b *Tensor[T]) (*Tensor[T], error
 	if err != nil {
 		return nil, err
 	}
-	if err := claim(e, name); err != nil {
-		return nil, err
-	}
-	defer e.End()
-	out := alloc[T](e, shape)
-	if err := e.Binary(op, out, a, b); err != nil {
-		out.Release()
-		return nil, err
-	}
-	return out, nil
+	return produce(e, name, shape, func(out *Tensor[T]) error { return e.Binary(op, out, a, b) })
 }
 
 // binaryInto runs op into dst.
@@ -196,16 +187,7 @@ func unary[T Scalar](e Engine, op UnaryOp, alpha T, a *Tensor[T]) (*Tensor[T], e
 	if err := checkRank(name, "a", a); err != nil {
 		return nil, err
 	}
-	if err := claim(e, name); err != nil {
-		return nil, err
-	}
-	defer e.End()
-	out := alloc[T](e, a.shape)
-	if err := e.Unary(op, toComplex128(alpha), out, a); err != nil {
-		out.Release()
-		return nil, err
-	}
-	return out, nil
+	return produce(e, name, a.shape, func(out *Tensor[T]) error { return e.Unary(op, toComplex128(alpha), out, a) })
 }
 
 // UnaryInto computes dst = op(a) (alpha is used by OpScale). dst may be a
@@ -285,16 +267,7 @@ func Sum[T Scalar](e Engine, t *Tensor[T], axes ...int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := claim(e, "Sum"); err != nil {
-		return nil, err
-	}
-	defer e.End()
-	out := alloc[T](e, shape)
-	if err := e.Sum(out, t, axisMask(axes)); err != nil {
-		out.Release()
-		return nil, err
-	}
-	return out, nil
+	return produce(e, "Sum", shape, func(out *Tensor[T]) error { return e.Sum(out, t, axisMask(axes)) })
 }
 
 // SumInto sets dst to the sum of t over axes (strictly increasing; none

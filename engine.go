@@ -46,6 +46,22 @@ func alloc[T Scalar](e Engine, shape []int) *Tensor[T] {
 	return WrapStorage(st, shape)
 }
 
+// produce claims e for op, takes an output of the given shape from e's
+// pool and lets fill compute it; on failure the output goes back to the
+// pool. It is the shared tail of every operation that returns a tensor.
+func produce[T Scalar](e Engine, op string, shape []int, fill func(out *Tensor[T]) error) (*Tensor[T], error) {
+	if err := claim(e, op); err != nil {
+		return nil, err
+	}
+	defer e.End()
+	out := alloc[T](e, shape)
+	if err := fill(out); err != nil {
+		out.Release()
+		return nil, err
+	}
+	return out, nil
+}
+
 // NewTensor returns a compact tensor of the given shape whose storage comes
 // from e's buffer pool. Its contents are unspecified (recycled storage is
 // not cleared). Release it to give the storage back.
@@ -69,16 +85,7 @@ func Contiguous[T Scalar](e Engine, t *Tensor[T]) (*Tensor[T], error) {
 	if err := checkRank("Contiguous", "t", t); err != nil {
 		return nil, err
 	}
-	if err := claim(e, "Contiguous"); err != nil {
-		return nil, err
-	}
-	defer e.End()
-	out := alloc[T](e, t.shape)
-	if err := e.Copy(out, t); err != nil {
-		out.Release()
-		return nil, err
-	}
-	return out, nil
+	return produce(e, "Contiguous", t.shape, func(out *Tensor[T]) error { return e.Copy(out, t) })
 }
 
 // CopyInto computes dst = src elementwise. Shapes must be equal; dst must

@@ -21,16 +21,7 @@ func Matmul[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := claim(e, "Matmul"); err != nil {
-		return nil, err
-	}
-	defer e.End()
-	c := alloc[T](e, shape)
-	if err := e.Matmul(c, a, b); err != nil {
-		c.Release()
-		return nil, err
-	}
-	return c, nil
+	return produce(e, "Matmul", shape, func(c *Tensor[T]) error { return e.Matmul(c, a, b) })
 }
 
 // MatmulInto computes dst = A·B (see [Matmul] for shapes and batching).
