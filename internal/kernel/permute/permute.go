@@ -9,6 +9,14 @@
 // reversed so dst strides are non-negative, sorted by dst stride, contiguous
 // runs fused; see strided.Layout). Then:
 //
+//   - if dst's fastest dimension spans less than a 64-byte line, or src's
+//     fastest has fewer than 64 elements (permutations of many short axes),
+//     dst's fastest dimensions are combined into a dst block of at least one
+//     line and src's fastest remaining ones into a src block of at least 1
+//     KiB; each (dst block x src block) tile is copied through offset tables
+//     on the stack, reading src in runs and writing whole dst lines, with an
+//     odometer over the other dimensions (blocks.go; an AVX kernel on amd64
+//     for 8-byte elements when both blocks are contiguous);
 //   - if both views are unit-stride along the fastest dimension, each row is
 //     a copy() call;
 //   - if the source's fastest dimension is another one, the plane of the two
@@ -20,6 +28,8 @@
 //     for other strides in Block x Block tiles. On amd64 with AVX, 8-byte
 //     elements use an assembly strip kernel (strip_amd64.s); the Go loop is
 //     its twin (build tag purego, other architectures);
+//   - if src is contiguous along a dimension of two or three elements, each
+//     group of them is read once and written to two or three dst rows;
 //   - otherwise a strided row loop runs.
 //
 // Above ParallelBytes moved, the work is split along the largest dimension
