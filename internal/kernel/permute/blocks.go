@@ -18,7 +18,7 @@ const (
 // src block at least srcBlockBytes of src's (four lines read as runs).
 // Measured on the 22-axis reversal and the 6-D rotation (docs/permute.md).
 const (
-	dstBlockBytes = 64
+	dstBlockBytes = 512
 	srcBlockBytes = 1024
 )
 
@@ -29,9 +29,11 @@ const minStripCols = 64
 
 // blockPlan decides whether a normalised layout (sorted by dst stride) is
 // better copied in combined blocks, and if so reorders its dimensions so
-// that [0, a) is the dst block (dst's fastest dimensions, spanning at least
+// that [0, a) is the dst block (dst's fastest dimensions, spanning up to
 // dstBlockBytes) and [a, b) the src block (src's fastest dimensions among the
-// rest, spanning at least srcBlockBytes). Dimensions [b, Rank) are walked by
+// rest, spanning at least srcBlockBytes). A dst block that spans a 64-byte
+// line stops before src's fastest dimension (which belongs in the src block)
+// and before exceeding maxDstBlock. Dimensions [b, Rank) are walked by
 // the outer odometer. It reports false, leaving l unchanged, when dst's
 // fastest dimension spans a line and src's has at least minStripCols
 // elements (the row and strip paths then run long enough), or when a block
@@ -49,11 +51,15 @@ func blockPlan[T strided.Scalar](l *strided.Layout) (a, b int, ok bool) {
 			p = d
 		}
 	}
-	if l.Shape[0] >= target && l.Shape[p] >= minStripCols {
+	line := 64 / strided.ElemSize[T]()
+	if l.Shape[0] >= line && l.Shape[p] >= minStripCols {
 		return 0, 0, false
 	}
 	pd := 1
 	for a < l.Rank && pd < target {
+		if pd >= line && (a == p || pd*l.Shape[a] > maxDstBlock) {
+			break
+		}
 		pd *= l.Shape[a]
 		a++
 	}

@@ -81,11 +81,11 @@ func TestCopyTinyAxesParallel(t *testing.T) {
 	testTinyAll(t, r)
 }
 
-// TestBlockPlan checks the chosen blocks on a reversal of 2^12: dst's
-// fastest axes until a line (8 float64) is spanned, then src's fastest
-// remaining axes until srcBlockBytes (128 float64) are.
+// TestBlockPlan checks the chosen blocks on a reversal of 2^14: dst's
+// fastest axes until dstBlockBytes (64 float64) are spanned, then src's
+// fastest remaining axes until srcBlockBytes (128 float64) are.
 func TestBlockPlan(t *testing.T) {
-	shape, sstr, err := Permuted(repeat(2, 12), reversed(12))
+	shape, sstr, err := Permuted(repeat(2, 14), reversed(14))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,12 +95,12 @@ func TestBlockPlan(t *testing.T) {
 	l.Add(0, sstr)
 	l.Normalize()
 	a, b, ok := blockPlan[float64](&l)
-	if !ok || a != 3 || b != 10 {
-		t.Fatalf("blockPlan = %d, %d, %v; want 3, 10, true", a, b, ok)
+	if !ok || a != 6 || b != 13 {
+		t.Fatalf("blockPlan = %d, %d, %v; want 6, 13, true", a, b, ok)
 	}
 	for d := a; d < b; d++ {
-		if want := 1 << (d - a); l.Strides[1][d] != want || l.Strides[0][d] != 1<<(11-d+a) {
-			t.Errorf("src block dimension %d has strides %d, %d; want %d, %d", d, l.Strides[0][d], l.Strides[1][d], 1<<(11-d+a), want)
+		if want := 1 << (d - a); l.Strides[1][d] != want || l.Strides[0][d] != 1<<(13-d+a) {
+			t.Errorf("src block dimension %d has strides %d, %d; want %d, %d", d, l.Strides[0][d], l.Strides[1][d], 1<<(13-d+a), want)
 		}
 	}
 	// Long fastest axes keep the strip path.
