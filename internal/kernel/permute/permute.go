@@ -11,8 +11,8 @@
 //
 //   - if dst's fastest dimension spans less than a 64-byte line, or src's
 //     fastest has fewer than 64 elements (permutations of many short axes),
-//     dst's fastest dimensions are combined into a dst block of at least one
-//     line and src's fastest remaining ones into a src block of at least 1
+//     dst's fastest dimensions are combined into a dst block of one to eight
+//     lines and src's fastest remaining ones into a src block of about 1
 //     KiB; each (dst block x src block) tile is copied through offset tables
 //     on the stack, reading src in runs and writing whole dst lines, with an
 //     odometer over the other dimensions (blocks.go; an AVX kernel on amd64
