@@ -253,3 +253,40 @@ func tileBlock[T strided.Scalar](contig bool, dst, src []T, do, so int, dA, sA, 
 		}
 	}
 }
+
+// shortRow is the row length (elements) below which rows contiguous in both
+// views are copied in groups (shortRows) rather than one odometer step each.
+const shortRow = 64
+
+// shortRows copies a normalised layout whose dimension 0 is unit-stride in
+// both views and short: the offsets of up to maxDstBlock points of the next
+// dimensions are tabulated, and each odometer step copies that many rows.
+func shortRows[T strided.Scalar](l *strided.Layout, dst, src []T) {
+	n0 := l.Shape[0]
+	b, nb := 1, 1
+	for b < l.Rank && nb*l.Shape[b] <= maxDstBlock {
+		nb *= l.Shape[b]
+		b++
+	}
+	if b == 1 {
+		l.Outer(1, func() {
+			copy(dst[l.Cur[0]:][:n0], src[l.Cur[1]:][:n0])
+		})
+		return
+	}
+	var dt, st [maxDstBlock]int
+	nb = offsets(l, 1, b, dt[:], st[:])
+	dB, sB := dt[:nb], st[:nb]
+	fn := func() {
+		do, so := l.Cur[0], l.Cur[1]
+		for j, o := range dB {
+			copy(dst[do+o:][:n0], src[so+sB[j]:][:n0])
+		}
+	}
+	if b == l.Rank {
+		l.Cur = l.Off
+		fn()
+		return
+	}
+	l.Outer(b, fn)
+}

@@ -162,3 +162,30 @@ func TestCopyNarrow(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyShortRows covers rows that are contiguous in both views but short,
+// copied in tabulated groups (and one by one when the next dimension alone
+// exceeds the table).
+func TestCopyShortRows(t *testing.T) {
+	for _, c := range []struct{ n0, n1, n2 int }{{5, 300, 3}, {16, 2, 2}, {3, 7, 40}, {63, 5, 2}, {2, 257, 2}} {
+		shape := []int{c.n0, c.n1, c.n2}
+		n := c.n0 * c.n1 * c.n2
+		src := strided.Ref[float32]{Data: make([]float32, n+3), Off: 3, Strides: []int{1, c.n0 * c.n2, c.n0}}
+		for i := range src.Data {
+			src.Data[i] = float32(i) + 0.5
+		}
+		dst := strided.Ref[float32]{Data: make([]float32, n+2), Off: 1, Strides: []int{1, c.n0, c.n0 * c.n1}}
+		Copy(nil, shape, dst, src)
+		st.ForEach(shape, func(idx []int) {
+			if dst.Data[st.At(dst, idx)] != src.Data[st.At(src, idx)] {
+				t.Fatalf("shape %v idx %v: got %v want %v", shape, idx, dst.Data[st.At(dst, idx)], src.Data[st.At(src, idx)])
+			}
+		})
+		if dst.Data[0] != 0 || dst.Data[n+1] != 0 {
+			t.Fatalf("shape %v: element outside dst overwritten", shape)
+		}
+		if a := testing.AllocsPerRun(20, func() { Copy(nil, shape, dst, src) }); a != 0 {
+			t.Errorf("shape %v: %v allocations per Copy, want 0", shape, a)
+		}
+	}
+}

@@ -18,7 +18,8 @@
 //     odometer over the other dimensions (blocks.go; an AVX kernel on amd64
 //     for 8-byte elements when both blocks are contiguous);
 //   - if both views are unit-stride along the fastest dimension, each row is
-//     a copy() call;
+//     a copy() call; rows shorter than 64 elements are copied in groups of
+//     up to 256 whose offsets are tabulated once (shortRows);
 //   - if the source's fastest dimension is another one, the plane of the two
 //     dimensions is tiled: for the classic transpose (dst unit-stride along
 //     one, src along the other) in strips of source rows walked along the
@@ -138,6 +139,10 @@ func run[T strided.Scalar](l *strided.Layout, dst, src []T) {
 	n0 := l.Shape[0]
 	ds, ss := l.Strides[0][0], l.Strides[1][0]
 	if ds == 1 && ss == 1 {
+		if n0 < shortRow && l.Rank > 2 {
+			shortRows(l, dst, src)
+			return
+		}
 		l.Outer(1, func() {
 			off := &l.Cur
 			copy(dst[off[0]:off[0]+n0], src[off[1]:off[1]+n0])
