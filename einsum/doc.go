@@ -55,9 +55,10 @@
 // subtree of up to 8-9 leaves exactly; a few hundred tensors take about
 // 0.1 s of CPU. Auto uses Optimal up to AutoOptimalMax operands and Search
 // above, except that a network whose greedy path costs less than
-// AutoSearchFlops (it executes in milliseconds) gets the best of
-// AutoCheapRestarts randomized greedy runs, so planning stays small
-// against execution. Every strategy is deterministic for a given Options.Seed. Given
+// AutoSearchFlops (it executes in milliseconds) gets a lighter Search
+// (fewer candidates, one polished by reconfiguration of subtrees of up
+// to 8 leaves), so
+// planning stays small against execution. Every strategy is deterministic for a given Options.Seed. Given
 // takes the caller's path and validates it
 // (positions in range, distinct, exactly n-1 steps). Options.MemoryLimit
 // bounds every intermediate; a path that cannot respect it is an

@@ -11,8 +11,8 @@ type Strategy int
 
 const (
 	// Auto uses Optimal for up to AutoOptimalMax operands and Search
-	// above, or RandomGreedy with AutoCheapRestarts runs when the greedy
-	// path costs less than AutoSearchFlops.
+	// above (a lighter Search when the greedy path costs less than
+	// AutoSearchFlops).
 	Auto Strategy = iota
 	// Greedy repeatedly contracts the pair that minimises
 	// size(result) - size(a) - size(b), ties by FLOPs.
@@ -45,16 +45,14 @@ const (
 	// DefaultRestarts is the number of randomized runs of RandomGreedy
 	// and Search when Options.Restarts is 0.
 	DefaultRestarts = 32
-	// AutoSearchFlops is the greedy-path cost below which Auto does not
-	// run Search on a large network. Search spends tens to hundreds of
+	// AutoSearchFlops is the greedy-path cost below which Auto runs a
+	// lighter Search on a large network. Search spends tens to hundreds of
 	// milliseconds; a network whose greedy path costs under 1e8 flops
 	// executes in a few milliseconds or less, so Auto keeps planning small
-	// against execution and takes the best of AutoCheapRestarts
-	// randomized greedy runs instead.
+	// against execution: a few randomized greedy runs, the elimination
+	// heuristic, and reconfiguration of subtrees of up to 8 leaves of the
+	// best one (a few milliseconds). The plan reports Search as its strategy.
 	AutoSearchFlops = 1e8
-	// AutoCheapRestarts is the number of randomized greedy runs Auto uses
-	// below AutoSearchFlops.
-	AutoCheapRestarts = 8
 )
 
 var strategyNames = [...]string{"auto", "greedy", "optimal", "random-greedy", "search", "given"}
@@ -175,17 +173,14 @@ func NewPlan(p *Problem, opts Options) (*Plan, error) {
 	if restarts == 0 {
 		restarts = DefaultRestarts
 	}
+	quick := false
 	if strategy == Auto {
 		strategy = Search
 		if nw.n <= AutoOptimalMax {
 			strategy = Optimal
 		} else if g, err := nw.greedy(greedyParams{costmod: 1}); err == nil {
-			if f, _ := nw.evalSSA(g); f < AutoSearchFlops {
-				strategy = RandomGreedy
-				if opts.Restarts == 0 {
-					restarts = AutoCheapRestarts
-				}
-			}
+			f, _ := nw.evalSSA(g)
+			quick = f < AutoSearchFlops
 		}
 	}
 	if strategy == Optimal && nw.n > OptimalMax {
@@ -201,7 +196,11 @@ func NewPlan(p *Problem, opts Options) (*Plan, error) {
 	case RandomGreedy:
 		ssa, err = nw.randomGreedy(restarts, opts.Seed)
 	case Search:
-		ssa, err = nw.search(restarts, opts.Seed)
+		if quick {
+			ssa, err = nw.quickSearch(opts.Seed)
+		} else {
+			ssa, err = nw.search(restarts, opts.Seed)
+		}
 	case Given:
 		ssa, err = linearToSSA(nw.n, opts.Path)
 		if err == nil && nw.limit > 0 {

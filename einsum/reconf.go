@@ -261,3 +261,36 @@ func (nw *network) searchOnce(restarts int, seed uint64) ([][2]int, error) {
 	}
 	return best, nil
 }
+
+// quickSearch is Auto's optimizer for large networks that are cheap to
+// execute: the best of the greedy path, the elimination path and a few
+// randomized greedy runs, polished by reconfiguration of subtrees of up to
+// quickLeaves leaves. It costs a few milliseconds where search costs tens
+// to hundreds, and keeps most of search's gain on chains and ladders.
+func (nw *network) quickSearch(seed uint64) ([][2]int, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d))
+	best, err := nw.greedy(greedyParams{costmod: 1})
+	if err != nil {
+		return nil, err
+	}
+	bestF, _ := nw.evalSSA(best)
+	try := func(ssa [][2]int, err error) {
+		if err != nil {
+			return
+		}
+		if f, _ := nw.evalSSA(ssa); f < bestF {
+			best, bestF = ssa, f
+		}
+	}
+	try(nw.eliminate(0, nil))
+	for range quickRestarts {
+		try(nw.greedy(greedyParams{costmod: 0.5 + 1.5*rng.Float64(), temp: math.Exp(math.Log(0.01) + rng.Float64()*math.Log(100)), rng: rng}))
+	}
+	return nw.improve(best, quickLeaves, 8, nil), nil
+}
+
+// The effort of quickSearch.
+const (
+	quickRestarts = 6
+	quickLeaves   = 8
+)
