@@ -24,8 +24,9 @@
 //     dimensions is tiled: for the classic transpose (dst unit-stride along
 //     one, src along the other) in strips of source rows walked along the
 //     rows, each step writing one whole 64-byte line of dst (16 float32, 8
-//     float64 ...), so lines are used whole while in L1 even when large
-//     power-of-two strides map all rows to one cache set (see BlockLines);
+//     float64 ...), so lines are used whole while in L1; when a stride is a
+//     multiple of 1 KiB (rows sharing few cache sets) the strips are grouped
+//     in small tiles (see BlockLines);
 //     for other strides in Block x Block tiles. On amd64 with AVX, 8-byte
 //     elements use an assembly strip kernel (strip_amd64.s); the Go loop is
 //     its twin (build tag purego, other architectures);
@@ -64,15 +65,23 @@ var ParallelBytes = 1 << 20
 // walked when neither view is unit-stride along the tiled dimensions.
 var Block = 64
 
-// BlockLines is the number of 64-byte lines of each source row that one
-// block of the classic transpose (dst unit-stride along one dimension, src
-// along the other) reads. Such a block is one line of rows tall and
-// BlockLines lines wide: few source rows at a time keep rows with large
-// power-of-two strides (which share an L2 set) from evicting the lines the
-// prefetcher brought in, and the long run along each row lets it stream.
-// 256 (2048 float64 columns) measured best of 8..256 for the 2048x2048
-// float64 transpose on the development machine (docs/permute.md).
-var BlockLines = 256
+// BlockLines and tileLines shape the tiles of the classic transpose (dst
+// unit-stride along one dimension, src along the other): a tile is
+// tileLines 64-byte lines of dst tall (tileLines*L source rows, L elements
+// per line) and BlockLines lines of src wide, so it reads BlockLines lines of
+// each source row and writes tileLines consecutive lines of each destination
+// column. Tiles are used when the source row stride or the destination
+// column stride is a multiple of 1 KiB (rows sharing few cache sets, as in
+// power-of-two shapes); small tiles then keep one tile's source lines within
+// L1 and its pages within the TLB. Other strides walk one band of all rows in
+// runs of 256 lines, which measured faster for them. 4 x 16 (32 columns x 128
+// rows of float64) measured best of widths 2..64 and heights 1..64 lines on
+// the 2048x2048 and 256^3 float64 transposes on the development machine
+// (docs/permute.md). Values below 1 count as 1.
+var (
+	BlockLines = 4
+	tileLines  = 16
+)
 
 type copyTask[T strided.Scalar] struct {
 	l        strided.Layout
@@ -246,27 +255,55 @@ func tile[T strided.Scalar](b, n0, n1 int, dst []T, do, d0, d1 int, src []T, so,
 
 // transpose copies dst[do+i+j*d1] = src[so+i*s0+j] for i < n0, j < n1: the
 // classic transpose, where dst is contiguous along i and src along j.
-// Strips of h source rows (h elements = one 64-byte line, see stripRows)
-// are walked along j in runs of BlockLines lines: each step reads one element
-// from each of the h rows (h sequential streams the prefetcher follows) and
-// writes one whole line of one dst column. Few rows at a time keep
-// rows with large power-of-two strides, which share a cache set, from
-// evicting each other's prefetched lines.
+//
+// The plane is walked in tiles of tileLines*L rows by BlockLines*L columns
+// (L elements per 64-byte line: 128 x 32 float64 by default), tile rows
+// outermost, and each tile in strips of L source rows (see stripRows): each
+// strip step reads one element from each of its L rows and writes one whole
+// line of one dst column. A tile reads BlockLines lines of each of its rows
+// and writes tileLines consecutive lines of each of its columns, so for
+// large power-of-two strides (16 KiB rows of a 2048x2048 float64 matrix, 512
+// KiB in the 256^3 rotations) one tile touches about tileLines*L source
+// pages and BlockLines*L destination pages (160 by default, within the
+// second-level TLB and 32 KiB of source within L1), where a strip running the
+// whole row length touched one destination page per column. Consecutive
+// tiles of a row band continue the same source rows, so the prefetcher sees
+// the rows as streams.
 func transpose[T strided.Scalar](n0, n1 int, dst []T, do, d1 int, src []T, so, s0 int) {
 	h := stripRows[T]()
-	bj := BlockLines * microTile[T]()
-	for jb := 0; jb < n1; jb += bj {
-		jm := min(bj, n1-jb)
-		i := 0
-		for ; i+h <= n0; i += h {
-			strip(h, jm, dst, do+i+jb*d1, d1, src, so+i*s0+jb, s0)
-		}
-		if i < n0 {
-			for j := jb; j < jb+jm; j++ {
-				row(n0-i, dst, do+i+j*d1, 1, src, so+i*s0+j, s0)
+	n0h := n0 - n0%h
+	tr := max(tileLines, 1) * h
+	tc := max(BlockLines, 1) * microTile[T]()
+	if es := strided.ElemSize[T](); !aliased(s0*es) && !aliased(d1*es) {
+		// Rows spread over the cache sets: one band of all rows, long
+		// runs along them.
+		tr, tc = max(n0h, 1), streamLines*microTile[T]()
+	}
+	for ib := 0; ib < n0h; ib += tr {
+		ie := min(ib+tr, n0h)
+		for jb := 0; jb < n1; jb += tc {
+			jm := min(tc, n1-jb)
+			for i := ib; i < ie; i += h {
+				strip(h, jm, dst, do+i+jb*d1, d1, src, so+i*s0+jb, s0)
 			}
 		}
 	}
+	if n0h < n0 {
+		for j := 0; j < n1; j++ {
+			row(n0-n0h, dst, do+n0h+j*d1, 1, src, so+n0h*s0+j, s0)
+		}
+	}
+}
+
+// streamLines is the run length (in 64-byte lines of each source row) of the
+// transpose when neither stride is aliased: all rows form one band.
+const streamLines = 256
+
+// aliased reports whether a stride of b bytes is a multiple of 1 KiB, so that
+// consecutive rows (or columns) fall into at most 1/16 of the L1 cache sets
+// and evict each other unless the transpose is tiled.
+func aliased(b int) bool {
+	return b%1024 == 0
 }
 
 // stripRows returns the strip height of transpose: one 64-byte line of dst
