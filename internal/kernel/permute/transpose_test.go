@@ -18,8 +18,8 @@ func checkTranspose[T strided.Scalar](t *testing.T, rng *rand.Rand, n0, n1 int) 
 	t.Helper()
 	const g = 16 // guard elements before and after each buffer
 	// Pad -1 rounds both strides up to a multiple of 1 KiB (aliased: the
-	// tiled walk); the others give the single-band walk unless the extents
-	// themselves are multiples of 1 KiB.
+	// tiled walk for elements of up to 8 bytes); the others give the
+	// single-band walk unless the extents are multiples of 1 KiB.
 	for _, pad := range []int{0, 3, -1} {
 		for _, rev := range []bool{false, true} {
 			d1, sr := n0+pad, n1+pad
