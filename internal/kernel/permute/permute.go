@@ -350,6 +350,17 @@ func strip[T strided.Scalar](h, m int, dst []T, do, d1 int, src []T, so, s0 int)
 			_ = src[so+7*s0+m-1]
 			_ = dst[do]
 			_ = dst[do+(m-1)*d1+7]
+			if m8 := m &^ 7; haveStrip8z && m8 > 0 {
+				strip8x8z((*uint64)(unsafe.Pointer(&dst[do])), d1, (*uint64)(unsafe.Pointer(&src[so])), s0, m8)
+				if m8 == m {
+					return
+				}
+				do += m8 * d1
+				so += m8
+				m -= m8
+			}
+		}
+		if haveStrip8 && m >= 4 && s0 > 0 && d1 > 0 && strided.ElemSize[T]() == 8 {
 			m4 := m &^ 3
 			strip8x8((*uint64)(unsafe.Pointer(&dst[do])), d1, (*uint64)(unsafe.Pointer(&src[so])), s0, m4)
 			if m4 == m {

@@ -7,6 +7,10 @@ import "golang.org/x/sys/cpu"
 // haveStrip8 reports whether strip8x8 (AVX) may be used.
 var haveStrip8 = cpu.X86.HasAVX
 
+// haveStrip8z reports whether strip8x8z (AVX-512F) may be used; strip uses
+// it for whole groups of 8 columns and strip8x8 for the rest.
+var haveStrip8z = cpu.X86.HasAVX512F
+
 // strip8x8 copies n columns (n a positive multiple of 4) of an 8-row strip of
 // 8-byte elements: for i < 8 and j < n, byte-wise
 //
@@ -30,3 +34,11 @@ func strip8x8(dst *uint64, d1 int, src *uint64, s0 int, n int)
 //
 //go:noescape
 func rows8x8(dst *uint64, dB *int, src *uint64, sA *int, n int)
+
+// strip8x8z is strip8x8 for n a positive multiple of 8 with AVX-512: it
+// transposes 8x8 blocks in zmm registers (pair unpacks, then two rounds of
+// 128-bit lane shuffles) and writes each destination line with one 64-byte
+// store. The caller checks the bounds.
+//
+//go:noescape
+func strip8x8z(dst *uint64, d1 int, src *uint64, s0 int, n int)

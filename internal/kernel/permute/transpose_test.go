@@ -91,9 +91,16 @@ func testTransposeTiles(t *testing.T) {
 
 // TestTransposeTiles checks the tiled transpose on sizes around the tile and
 // strip edges, for several tile shapes (including degenerate ones), with the
-// assembly strip kernel and, where it exists, without it.
+// assembly strip kernels (AVX-512 and AVX where present) and without them.
 func TestTransposeTiles(t *testing.T) {
 	t.Run("default", testTransposeTiles)
+	if haveStrip8z {
+		t.Run("avx", func(t *testing.T) {
+			haveStrip8z = false
+			defer func() { haveStrip8z = true }()
+			testTransposeTiles(t)
+		})
+	}
 	if haveStrip8 {
 		t.Run("go", func(t *testing.T) {
 			haveStrip8 = false
