@@ -28,8 +28,9 @@
 //     multiple of 1 KiB (rows sharing few cache sets) the strips are grouped
 //     in small tiles (see BlockLines);
 //     for other strides in Block x Block tiles. On amd64 with AVX, 8-byte
-//     elements use an assembly strip kernel (strip_amd64.s); the Go loop is
-//     its twin (build tag purego, other architectures);
+//     elements use an assembly strip kernel (strip_amd64.s; 8x8 zmm blocks
+//     with AVX-512F, 8x4 ymm blocks otherwise); the Go loop is its twin
+//     (build tag purego, other architectures);
 //   - if src is contiguous along a dimension of two or three elements, each
 //     group of them is read once and written to two or three dst rows;
 //   - otherwise a strided row loop runs.
