@@ -178,11 +178,10 @@ func BenchmarkFusion(b *testing.B) {
 	}
 }
 
-// BenchmarkChainTinyUnary isolates the executor: ten dependent Scale
-// commands on one-element float64 tensors (compiled WithoutFusion so that
-// each stays a command), replayed with RunInto, against the same engine
-// method called ten times on prebuilt tensors.
-func BenchmarkChainTinyUnary(b *testing.B) {
+// tinyScaleChain compiles ten dependent Scale commands on a one-element
+// float64 tensor (WithoutFusion, so each stays a command) and returns the
+// program with an input for it.
+func tinyScaleChain(b *testing.B) (*program.Program, *tf.Tensor[float64]) {
 	tr := trace.New()
 	x, _ := tr.Input(tf.Float64, 1)
 	v := x
@@ -195,6 +194,15 @@ func BenchmarkChainTinyUnary(b *testing.B) {
 		b.Fatal(err)
 	}
 	xt, _ := tf.Full(1.0, 1)
+	return p, xt
+}
+
+// BenchmarkChainTinyUnary isolates the executor: ten dependent Scale
+// commands on one-element float64 tensors (compiled WithoutFusion so that
+// each stays a command), replayed with RunInto, against the same engine
+// method called ten times on prebuilt tensors.
+func BenchmarkChainTinyUnary(b *testing.B) {
+	p, xt := tinyScaleChain(b)
 	b.Run("Prepared", func(b *testing.B) {
 		runtime.GC()
 		e := cpu.Serial()
@@ -240,18 +248,7 @@ func BenchmarkChainTinyUnary(b *testing.B) {
 // timing both halves, so that load on the machine affects both alike.
 // ns/command = (prepared - kernels) / commands.
 func BenchmarkExecutorOverhead(b *testing.B) {
-	tr := trace.New()
-	x, _ := tr.Input(tf.Float64, 1)
-	v := x
-	for range chainLen {
-		v, _ = tr.Scale(1.0001, v)
-	}
-	g, _ := tr.Finish(v)
-	p, err := program.Compile(g, program.WithoutFusion())
-	if err != nil {
-		b.Fatal(err)
-	}
-	xt, _ := tf.Full(1.0, 1)
+	p, xt := tinyScaleChain(b)
 	e := cpu.Serial()
 	defer e.Close()
 	pp, err := program.Prepare(p, e)
