@@ -17,37 +17,11 @@ import (
 // laid out as kind asks (see operand), and the buffer.
 func dstView(t testing.TB, shape []int, kind int, guard float64) (*tf.Tensor[float64], *tf.Tensor[float64]) {
 	t.Helper()
-	r := len(shape)
-	base := slices.Clone(shape)
-	switch kind {
-	case transposed:
-		slices.Reverse(base)
-	case stepped:
-		for d := range base {
-			base[d] = 2*base[d] + 1
-		}
-	}
-	b, err := tf.Full(guard, base...)
+	b, err := tf.Full(guard, layoutBase(shape, kind, 1)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := b
-	switch kind {
-	case transposed:
-		perm := make([]int, r)
-		for d := range perm {
-			perm[d] = r - 1 - d
-		}
-		v, err = b.Permute(perm...)
-	case reversed:
-		for d := 0; d < r && err == nil; d++ {
-			v, err = v.Reverse(d)
-		}
-	case stepped:
-		for d := 0; d < r && err == nil; d++ {
-			v, err = v.Slice(d, 1, base[d], 2)
-		}
-	}
+	v, err := layoutView(b, kind, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -237,22 +237,41 @@ const (
 // element along each axis of a larger tensor.
 func operand[T tf.Scalar](t testing.TB, rng *rand.Rand, shape []int, kind int) *tf.Tensor[T] {
 	t.Helper()
-	r := len(shape)
-	base := slices.Clone(shape)
-	switch kind {
-	case transposed:
-		slices.Reverse(base)
-	case stepped:
-		for d := range base {
-			base[d] *= 2
-		}
-	}
+	base := layoutBase(shape, kind, 0)
 	buf := make([]T, tf.Numel(base))
 	tf.FillRand(rng, buf)
 	x, err := tf.FromSlice(buf, base...)
 	if err != nil {
 		t.Fatal(err)
 	}
+	v, err := layoutView(x, kind, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// layoutBase returns the shape of the tensor that holds a view of shape
+// laid out as kind (see operand); pad extra elements per axis of a stepped
+// layout leave room around the view.
+func layoutBase(shape []int, kind, pad int) []int {
+	base := slices.Clone(shape)
+	switch kind {
+	case transposed:
+		slices.Reverse(base)
+	case stepped:
+		for d := range base {
+			base[d] = 2*base[d] + pad
+		}
+	}
+	return base
+}
+
+// layoutView returns the view of x (shaped by layoutBase) laid out as
+// kind; a stepped view takes every second element from index start.
+func layoutView[T tf.Scalar](x *tf.Tensor[T], kind, start int) (*tf.Tensor[T], error) {
+	r := x.Rank()
+	var err error
 	switch kind {
 	case transposed:
 		perm := make([]int, r)
@@ -266,13 +285,10 @@ func operand[T tf.Scalar](t testing.TB, rng *rand.Rand, shape []int, kind int) *
 		}
 	case stepped:
 		for d := 0; d < r && err == nil; d++ {
-			x, err = x.Slice(d, 0, base[d], 2)
+			x, err = x.Slice(d, start, x.Dim(d), 2)
 		}
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return x
+	return x, err
 }
 
 // check compares got with the reference element by element.
