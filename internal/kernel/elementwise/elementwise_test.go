@@ -117,20 +117,12 @@ func testAll(t *testing.T, r par.Runner) {
 func TestSerial(t *testing.T) { testAll(t, nil) }
 
 func TestParallel(t *testing.T) {
-	r := st.NewRunner(3)
-	defer r.Close()
-	old := ParallelBytes
-	ParallelBytes = 64
-	defer func() { ParallelBytes = old }()
+	r := st.Parallel(t, 3, &ParallelBytes, 64)
 	testAll(t, r)
 }
 
 func TestAllocs(t *testing.T) {
-	r := st.NewRunner(2)
-	defer r.Close()
-	old := ParallelBytes
-	ParallelBytes = 1024
-	defer func() { ParallelBytes = old }()
+	r := st.Parallel(t, 2, &ParallelBytes, 1024)
 	shape := []int{40, 50, 3}
 	a := strided.Ref[complex128]{Data: make([]complex128, 6000), Strides: []int{150, 3, 1}}
 	b := strided.Ref[complex128]{Data: make([]complex128, 40), Strides: []int{1, 0, 0}}

@@ -146,11 +146,7 @@ func TestEvalErrors(t *testing.T) {
 }
 
 func TestEvalAllocs(t *testing.T) {
-	r := st.NewRunner(2)
-	defer r.Close()
-	old := ParallelBytes
-	ParallelBytes = 1024
-	defer func() { ParallelBytes = old }()
+	r := st.Parallel(t, 2, &ParallelBytes, 1024)
 	shape := []int{40, 50, 3}
 	a := strided.Ref[complex64]{Data: make([]complex64, 6000), Strides: []int{150, 3, 1}}
 	b := strided.Ref[complex64]{Data: make([]complex64, 40), Strides: []int{1, 0, 0}}

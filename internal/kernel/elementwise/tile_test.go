@@ -143,11 +143,7 @@ func testTiled(t *testing.T, r par.Runner) {
 func TestTiledSerial(t *testing.T) { testTiled(t, nil) }
 
 func TestTiledParallel(t *testing.T) {
-	r := st.NewRunner(3)
-	defer r.Close()
-	old := ParallelBytes
-	ParallelBytes = 64
-	defer func() { ParallelBytes = old }()
+	r := st.Parallel(t, 3, &ParallelBytes, 64)
 	testTiled(t, r)
 }
 
@@ -191,11 +187,7 @@ func TestTiledRandom(t *testing.T) {
 }
 
 func TestTiledAllocs(t *testing.T) {
-	r := st.NewRunner(2)
-	defer r.Close()
-	old := ParallelBytes
-	ParallelBytes = 1024
-	defer func() { ParallelBytes = old }()
+	r := st.Parallel(t, 2, &ParallelBytes, 1024)
 	shape := []int{16, 16, 8, 8}
 	d := strided.Ref[complex128]{Data: make([]complex128, strided.Size(shape)), Strides: []int{1, 16, 256, 2048}}
 	a := strided.Ref[complex128]{Data: make([]complex128, 16*16*8), Strides: []int{16, 1, 0, 256}}

@@ -73,11 +73,7 @@ func testTinyAll(t *testing.T, r par.Runner) {
 func TestCopyTinyAxes(t *testing.T) { testTinyAll(t, nil) }
 
 func TestCopyTinyAxesParallel(t *testing.T) {
-	r := st.NewRunner(3)
-	defer r.Close()
-	old := ParallelBytes
-	ParallelBytes = 64
-	defer func() { ParallelBytes = old }()
+	r := st.Parallel(t, 3, &ParallelBytes, 64)
 	testTinyAll(t, r)
 }
 

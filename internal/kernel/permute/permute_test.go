@@ -63,22 +63,14 @@ func testCopyAll(t *testing.T, r par.Runner) {
 func TestCopySerial(t *testing.T) { testCopyAll(t, nil) }
 
 func TestCopyParallel(t *testing.T) {
-	r := st.NewRunner(3)
-	defer r.Close()
-	old := ParallelBytes
-	ParallelBytes = 64
-	defer func() { ParallelBytes = old }()
+	r := st.Parallel(t, 3, &ParallelBytes, 64)
 	testCopyAll(t, r)
 }
 
 // TestCopyLarge exercises the blocked path on tiles with tails, in parallel.
 func TestCopyLarge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	r := st.NewRunner(2)
-	defer r.Close()
-	old := ParallelBytes
-	ParallelBytes = 1 << 12
-	defer func() { ParallelBytes = old }()
+	r := st.Parallel(t, 2, &ParallelBytes, 1<<12)
 	for _, shape := range [][]int{{301, 257}, {45, 37, 29}, {130, 3, 70}} {
 		for rep := range 4 {
 			src := st.RandView[float64](rng, shape, st.ViewOpts{Permute: true, Negative: rep == 3})

@@ -152,11 +152,7 @@ func testAll(t *testing.T, r par.Runner) {
 func TestSerial(t *testing.T) { testAll(t, nil) }
 
 func TestParallel(t *testing.T) {
-	r := st.NewRunner(3)
-	defer r.Close()
-	old := ParallelBytes
-	ParallelBytes = 64
-	defer func() { ParallelBytes = old }()
+	r := st.Parallel(t, 3, &ParallelBytes, 64)
 	testAll(t, r)
 }
 
@@ -192,11 +188,7 @@ func colMajor(shape []int) []int {
 }
 
 func TestAllocs(t *testing.T) {
-	r := st.NewRunner(2)
-	defer r.Close()
-	old := ParallelBytes
-	ParallelBytes = 1024
-	defer func() { ParallelBytes = old }()
+	r := st.Parallel(t, 2, &ParallelBytes, 1024)
 	shape := []int{40, 50, 3}
 	a := strided.Ref[float64]{Data: make([]float64, 6000), Strides: []int{1, 40, 2000}}
 	b := strided.Ref[float64]{Data: make([]float64, 6000), Strides: []int{150, 3, 1}}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
+	"testing"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	"github.com/tenferro-go/tenferro/internal/par"
@@ -229,4 +230,18 @@ func RandShape(rng *rand.Rand, rank int, choices []int) []int {
 func Close(got, want complex128, tol float64) bool {
 	d := got - want
 	return math.Hypot(real(d), imag(d)) <= tol
+}
+
+// Parallel returns a runner of the given width and lowers *threshold (a
+// kernel's ParallelBytes) to lowered, so that small test cases fan out;
+// the test's cleanup closes the runner and restores the threshold.
+func Parallel(t testing.TB, width int, threshold *int, lowered int) *Runner {
+	r := NewRunner(width)
+	old := *threshold
+	*threshold = lowered
+	t.Cleanup(func() {
+		*threshold = old
+		r.Close()
+	})
+	return r
 }
