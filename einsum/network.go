@@ -60,18 +60,7 @@ func (nw *network) pairCost(a, b []int, count []int) (size, flops float64) {
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		var l, uses int
-		switch {
-		case j == len(b) || (i < len(a) && a[i] < b[j]):
-			l, uses = a[i], 1
-			i++
-		case i == len(a) || b[j] < a[i]:
-			l, uses = b[j], 1
-			j++
-		default:
-			l, uses = a[i], 2
-			i++
-			j++
-		}
+		l, uses, i, j = nextLabel(a, b, i, j)
 		x := nw.ext[l]
 		all *= x
 		if count[l] > uses {
@@ -86,6 +75,20 @@ func (nw *network) pairCost(a, b []int, count []int) (size, flops float64) {
 	return size, all
 }
 
+// nextLabel steps the merge of the sorted label lists a and b at
+// positions i and j (at least one not exhausted): it returns the next
+// label, whether it occurs in one of them (uses 1) or both (2), and the
+// advanced positions.
+func nextLabel(a, b []int, i, j int) (l, uses, ni, nj int) {
+	if j == len(b) || (i < len(a) && a[i] < b[j]) {
+		return a[i], 1, i + 1, j
+	}
+	if i == len(a) || b[j] < a[i] {
+		return b[j], 1, i, j + 1
+	}
+	return a[i], 2, i + 1, j + 1
+}
+
 // contract computes the sorted labels kept when contracting a and b and
 // updates count in place.
 func (nw *network) contract(a, b []int, count []int) []int {
@@ -93,18 +96,7 @@ func (nw *network) contract(a, b []int, count []int) []int {
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		var l, uses int
-		switch {
-		case j == len(b) || (i < len(a) && a[i] < b[j]):
-			l, uses = a[i], 1
-			i++
-		case i == len(a) || b[j] < a[i]:
-			l, uses = b[j], 1
-			j++
-		default:
-			l, uses = a[i], 2
-			i++
-			j++
-		}
+		l, uses, i, j = nextLabel(a, b, i, j)
 		count[l] -= uses
 		if count[l] > 0 {
 			out = append(out, l)
