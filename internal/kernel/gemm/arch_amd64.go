@@ -10,16 +10,10 @@ import "golang.org/x/sys/cpu"
 // microKernel contract with raw pointers; loadC is 0 or 1.
 
 //go:noescape
-func kernF64Avx512x16x14(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC int)
-
-//go:noescape
 func kernF64Avx512x24x8(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC int)
 
 //go:noescape
 func kernF32Avx512x32x14(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC int)
-
-//go:noescape
-func kernF32Avx512x48x8(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC int)
 
 //go:noescape
 func kernF64Avx2x8x6(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC int)

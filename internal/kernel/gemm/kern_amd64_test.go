@@ -5,21 +5,26 @@ package gemm
 import (
 	"fmt"
 	"testing"
-
-	"golang.org/x/sys/cpu"
 )
 
+// BenchmarkKernelShapes times the AVX-512 float kernels that archVariants
+// uses (f64 24x8, f32 32x14) on L1-resident panels, and sweeps their cache
+// blocking on full products.
 func BenchmarkKernelShapes(b *testing.B) {
-	if !cpu.X86.HasAVX512F {
+	var avx512 *variant
+	for _, v := range variants {
+		if v.name == "avx512" {
+			avx512 = v
+		}
+	}
+	if avx512 == nil || !avx512.supported {
 		b.Skip("no AVX-512")
 	}
 	f64 := map[string]kernelInfo[float64]{
-		"16x14": asmInfo(kernF64Avx512x16x14, 16, 14, 256, 240, 3752, 1),
-		"24x8":  asmInfo(kernF64Avx512x24x8, 24, 8, 256, 240, 3752, 1),
+		fmt.Sprintf("%dx%d", avx512.f64.mr, avx512.f64.nr): avx512.f64,
 	}
 	f32 := map[string]kernelInfo[float32]{
-		"32x14": asmInfo(kernF32Avx512x32x14, 32, 14, 256, 240, 3752, 1),
-		"48x8":  asmInfo(kernF32Avx512x48x8, 48, 8, 256, 240, 3752, 1),
+		fmt.Sprintf("%dx%d", avx512.f32.mr, avx512.f32.nr): avx512.f32,
 	}
 	for name, kb := range f64 {
 		b.Run("f64/"+name, func(b *testing.B) { kernelPeak(b, &kb) })

@@ -2,7 +2,7 @@
 //
 // Every kernel follows the microKernel contract of the package: it multiplies
 // a packed mr×kc panel of A by a packed kc×nr panel of B into an mr×nr tile
-// of accumulators held in vector registers (mr = vectors per column × lanes),
+// of accumulators held in vector registers (mr = vectors per column × lanes).
 // The A panel advances by lda elements per k step (mr when packed); B
 // element (p, j) is read at b[p*ldbp+j*ldbj] (ldbp = nr, ldbj = 1 when
 // packed). The kernel then stores c = alpha*AB (+ beta*c when loadC != 0) column by column with
@@ -37,13 +37,11 @@ func (k kernel) vbytes() int {
 func (k kernel) lanes() int { return k.vbytes() / k.elem }
 func (k kernel) mr() int    { return k.vecs * k.lanes() }
 
-// Kernels lists the generated kernels; the Go side (kern_amd64.go) declares
-// a stub for each.
+// kernels lists the generated kernels; the Go side (arch_amd64.go) declares
+// a stub for each, and every one is used by archVariants.
 var kernels = []kernel{
-	{name: "kernF64Avx512x16x14", elem: 8, isa: "avx512", vecs: 2, nr: 14, unroll: 2},
 	{name: "kernF64Avx512x24x8", elem: 8, isa: "avx512", vecs: 3, nr: 8, unroll: 2},
 	{name: "kernF32Avx512x32x14", elem: 4, isa: "avx512", vecs: 2, nr: 14, unroll: 2},
-	{name: "kernF32Avx512x48x8", elem: 4, isa: "avx512", vecs: 3, nr: 8, unroll: 2},
 	{name: "kernF64Avx2x8x6", elem: 8, isa: "avx2", vecs: 2, nr: 6, unroll: 2},
 	{name: "kernF32Avx2x16x6", elem: 4, isa: "avx2", vecs: 2, nr: 6, unroll: 2},
 	// Edge kernels for the last rows of a block: fewer vectors, same nr.
