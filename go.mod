@@ -2,7 +2,4 @@ module github.com/tenferro-go/tenferro
 
 go 1.26.0
 
-require (
-	golang.org/x/sys v0.50.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
-)
+require golang.org/x/sys v0.50.0
