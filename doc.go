@@ -4,10 +4,31 @@
 //
 // # Tensors
 //
-// [Tensor] is generic over float32, float64, complex64 and complex128. Data
-// is column-major (first index fastest), like Fortran, Julia and LAPACK;
-// use [FromRowMajor] for C-ordered data. Views (Permute, Transpose, Slice,
-// Reverse, Diagonal, Broadcast, Reshape) change metadata only.
+// [Tensor] is generic over its element type: float32, float64, complex64
+// and complex128 for arithmetic ([Scalar]), int64 for indices and bool for
+// masks ([Elem]). Data is column-major (first index fastest), like Fortran,
+// Julia and LAPACK; use [FromRowMajor] for C-ordered data. Views (Permute,
+// Transpose, Slice, Reverse, Diagonal, Broadcast, Reshape) change metadata
+// only. Axes may be negative wherever an axis is given (-1 is the last
+// axis), and so may indices in At and Set, as in NumPy.
+//
+// # Dtypes
+//
+// [DType] names an element type at run time (for [Value], files and
+// traces). [Promote] follows NumPy: bool < int64 < floating < complex, at
+// the wider precision:
+//
+//	       bool  i64   f32   f64   c64   c128
+//	bool   bool  i64   f32   f64   c64   c128
+//	i64    i64   i64   f64   f64   c128  c128
+//	f32    f32   f64   f32   f64   c64   c128
+//	f64    f64   f64   f64   f64   c128  c128
+//	c64    c64   c128  c64   c128  c64   c128
+//	c128   c128  c128  c128  c128  c128  c128
+//
+// Arithmetic needs a Scalar dtype; int64 and bool tensors can be built,
+// viewed, copied and converted. [DType.Real] is the dtype of real results
+// of complex inputs (absolute values, norms, singular values).
 //
 // # Engines
 //
@@ -22,11 +43,38 @@
 //   - Release results or use the Into forms: results borrow storage from
 //     the engine's pool, and Release gives it back for the next result.
 //
+// An engine that lacks a capability an operation needs (for example
+// contraction kernels for a dtype) makes the operation fail with
+// [ErrUnsupported] before anything is written.
+//
+// # Destinations
+//
+// Every operation that returns a tensor has an Into twin that writes into
+// a destination the caller owns: XxxInto(e, dst, inputs..., options). One
+// rule holds for every destination:
+//
+//   - dst has exactly the result's shape (it is never broadcast) and its
+//     elements are distinct: no zero strides along an axis of extent > 1,
+//     no other self-overlap (else ErrAlias). Any other strides are fine
+//     (transposed, sliced, reversed parts of larger tensors);
+//   - for elementwise operations (Copy, Add, Scale, ...: each output
+//     element depends only on the input elements at the same index) dst
+//     may be the very same view as an input, which updates it in place;
+//   - otherwise dst must not overlap any input (ErrAlias). Two views of one
+//     storage overlap when their ranges of storage indices intersect, even
+//     if their elements interleave;
+//   - everything is validated before anything is written: a failed Into
+//     leaves dst untouched;
+//   - with a warm engine an Into form allocates nothing.
+//
+// Compiled programs (package program) follow the non-elementwise rule for
+// their outputs: no output overlaps an input or another output.
+//
 // # Errors
 //
 // Every error is an *[Error] naming the operation, the argument and the
 // expected and actual values; errors.Is matches its kind ([ErrShape],
-// [ErrDType], [ErrReleased], [ErrEngineBusy], ...). Operations validate all
-// arguments before writing anything: a failed Into call leaves its
-// destination untouched.
+// [ErrDType], [ErrReleased], [ErrEngineBusy], ...). The same bad input
+// gives the same error whether the operation runs eagerly or is recorded
+// by package trace.
 package tenferro

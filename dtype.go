@@ -1,13 +1,22 @@
 package tenferro
 
 import (
-	"fmt"
-	"math/cmplx"
+	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/op"
 )
 
-// Scalar is the set of element types a [Tensor] can hold.
+// Scalar is the set of arithmetic element types: the types every numeric
+// operation accepts.
 type Scalar interface {
 	float32 | float64 | complex64 | complex128
+}
+
+// Elem is the set of element types a [Tensor] can hold: the [Scalar] types,
+// int64 (the index type: indices, counts, ArgMax results) and bool (masks
+// and comparison results). int64 and bool tensors can be built, viewed,
+// copied and released like any other, but arithmetic needs a Scalar.
+type Elem interface {
+	Scalar | int64 | bool
 }
 
 // DType names an element type at run time. Its zero value is [Invalid].
@@ -15,133 +24,82 @@ type DType uint8
 
 // The element types.
 const (
-	Invalid DType = iota
-	Float32
-	Float64
-	Complex64
-	Complex128
+	Invalid    = DType(op.InvalidDType)
+	Float32    = DType(op.Float32)
+	Float64    = DType(op.Float64)
+	Complex64  = DType(op.Complex64)
+	Complex128 = DType(op.Complex128)
+	Int64      = DType(op.Int64)
+	Bool       = DType(op.Bool)
 )
 
-// DTypes lists every valid dtype in promotion order.
-var DTypes = []DType{Float32, Float64, Complex64, Complex128}
+// DTypes lists every valid dtype: the arithmetic ones in promotion order,
+// then int64 and bool.
+var DTypes = []DType{Float32, Float64, Complex64, Complex128, Int64, Bool}
 
-// String returns the short name used by the CLI and in errors: f32, f64, c64, c128.
-func (d DType) String() string {
-	switch d {
-	case Float32:
-		return "f32"
-	case Float64:
-		return "f64"
-	case Complex64:
-		return "c64"
-	case Complex128:
-		return "c128"
-	}
-	return fmt.Sprintf("dtype(%d)", uint8(d))
-}
+// ScalarDTypes lists the arithmetic dtypes (those of [Scalar]) in promotion
+// order.
+var ScalarDTypes = []DType{Float32, Float64, Complex64, Complex128}
+
+// String returns the short name used by the CLI and in errors: f32, f64,
+// c64, c128, i64 or bool.
+func (d DType) String() string { return op.DType(d).String() }
 
 // Size is the number of bytes of one element (0 for Invalid).
-func (d DType) Size() int {
-	switch d {
-	case Float32:
-		return 4
-	case Float64, Complex64:
-		return 8
-	case Complex128:
-		return 16
-	}
-	return 0
-}
+func (d DType) Size() int { return op.DType(d).Size() }
 
-// IsComplex reports whether d is a complex dtype.
-func (d DType) IsComplex() bool { return d == Complex64 || d == Complex128 }
+// IsComplex reports whether d is complex64 or complex128.
+func (d DType) IsComplex() bool { return op.DType(d).IsComplex() }
 
-// Valid reports whether d names one of the four element types.
-func (d DType) Valid() bool { return d >= Float32 && d <= Complex128 }
+// IsNumber reports whether d is one of the four arithmetic dtypes.
+func (d DType) IsNumber() bool { return op.DType(d).IsNumber() }
 
-// ParseDType accepts the short names (f32, f64, c64, c128) and the long ones
-// (float32, float64, complex64, complex128).
+// Valid reports whether d names an element type.
+func (d DType) Valid() bool { return op.DType(d).Valid() }
+
+// Real returns the real dtype of the same precision (Float32 for Complex64,
+// Float64 for Complex128) and d itself for every other dtype. Operations
+// whose results are real (absolute values, norms, singular values,
+// Hermitian eigenvalues) return it.
+func (d DType) Real() DType { return DType(op.DType(d).Real()) }
+
+// ParseDType accepts the short names (f32, f64, c64, c128, i64, bool) and
+// the long ones (float32, float64, complex64, complex128, int64).
 func ParseDType(s string) (DType, error) {
-	switch s {
-	case "f32", "float32":
-		return Float32, nil
-	case "f64", "float64":
-		return Float64, nil
-	case "c64", "complex64":
-		return Complex64, nil
-	case "c128", "complex128":
-		return Complex128, nil
+	if d, ok := op.ParseDType(s); ok {
+		return DType(d), nil
 	}
-	return Invalid, newError("ParseDType", "dtype", "one of f32, f64, c64, c128", fmt.Sprintf("%q", s), ErrDType)
+	return Invalid, newError("ParseDType", "dtype", "one of f32, f64, c64, c128, i64, bool", `"`+s+`"`, ErrDType)
 }
 
-// Promote returns the dtype that holds both a and b without loss, as NumPy
-// promotes: the wider precision, complex if either is complex (so float64
-// with complex64 gives complex128).
-func Promote(a, b DType) DType {
-	if !a.Valid() || !b.Valid() {
-		return Invalid
-	}
-	wide := a == Float64 || a == Complex128 || b == Float64 || b == Complex128
-	cplx := a.IsComplex() || b.IsComplex()
-	switch {
-	case cplx && wide:
-		return Complex128
-	case cplx:
-		return Complex64
-	case wide:
-		return Float64
-	}
-	return Float32
-}
+// Promote returns the dtype that holds values of both a and b, as NumPy
+// promotes: bool < int64 < floating < complex, at the wider precision (so
+// float64 with complex64 gives complex128, and int64 with float32 gives
+// float64). See the table in the package documentation.
+func Promote(a, b DType) DType { return DType(op.Promote(op.DType(a), op.DType(b))) }
 
 // DTypeOf returns the dtype of the element type T.
-func DTypeOf[T Scalar]() DType {
+func DTypeOf[T Elem]() DType { return DType(backend.DTypeOf[T]()) }
+
+// code returns the catalog's dtype code of T.
+func code[T Elem]() op.DType { return backend.DTypeOf[T]() }
+
+// one returns the value 1 of T (true for bool).
+func one[T Elem]() T {
 	var z T
 	switch any(z).(type) {
+	case bool:
+		return any(true).(T)
+	case int64:
+		return any(int64(1)).(T)
 	case float32:
-		return Float32
+		return any(float32(1)).(T)
 	case float64:
-		return Float64
+		return any(float64(1)).(T)
 	case complex64:
-		return Complex64
+		return any(complex64(1)).(T)
 	case complex128:
-		return Complex128
-	}
-	return Invalid
-}
-
-// toComplex128 widens any scalar to complex128 (for references and printing).
-func toComplex128[T Scalar](v T) complex128 {
-	switch x := any(v).(type) {
-	case float32:
-		return complex(float64(x), 0)
-	case float64:
-		return complex(x, 0)
-	case complex64:
-		return complex128(x)
-	case complex128:
-		return x
-	}
-	return 0
-}
-
-// fromComplex128 narrows a complex128 to T, dropping the imaginary part for
-// real T.
-func fromComplex128[T Scalar](c complex128) T {
-	var z T
-	switch any(z).(type) {
-	case float32:
-		return any(float32(real(c))).(T)
-	case float64:
-		return any(real(c)).(T)
-	case complex64:
-		return any(complex64(c)).(T)
-	case complex128:
-		return any(c).(T)
+		return any(complex128(1)).(T)
 	}
 	return z
 }
-
-// absOf returns |v| as a float64 for any scalar.
-func absOf[T Scalar](v T) float64 { return cmplx.Abs(toComplex128(v)) }

@@ -1,63 +1,101 @@
 package tenferro
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tenferro-go/tenferro/backend"
+)
 
 // Value is a tensor whose element type is known only at run time: the
-// form the CLI, .npy files and traced programs use. It wraps a *Tensor[T]
-// for one of the four element types; the zero Value is empty (DType
-// Invalid).
+// form the CLI, .npy files and compiled programs use. It wraps a
+// *Tensor[T] of any element type; the zero Value is empty (DType Invalid).
 type Value struct {
-	dt DType
-	t  any // *Tensor[T]
+	t dynamic // a *Tensor[T], or nil
+}
+
+// dynamic is what every *Tensor[T] offers without its type parameter.
+type dynamic interface {
+	DType() DType
+	Shape() []int
+	Strides() []int
+	Offset() int
+	Valid() bool
+	Release() error
+	String() string
+	convert(to DType) (Value, error)
+	overlapsWith(o dynamic) bool
+}
+
+func (t *Tensor[T]) overlapsWith(o dynamic) bool {
+	u, ok := o.(*Tensor[T])
+	return ok && overlaps(t, u)
 }
 
 // ValueOf wraps t.
-func ValueOf[T Scalar](t *Tensor[T]) Value { return Value{dt: DTypeOf[T](), t: t} }
+func ValueOf[T Elem](t *Tensor[T]) Value {
+	if t == nil {
+		return Value{}
+	}
+	return Value{t: t}
+}
 
 // As returns the typed tensor inside v, or an ErrDType error when v holds
 // another element type.
-func As[T Scalar](v Value) (*Tensor[T], error) {
+func As[T Elem](v Value) (*Tensor[T], error) {
 	t, ok := v.t.(*Tensor[T])
 	if !ok {
-		return nil, newError("As", "value", "a "+DTypeOf[T]().String()+" tensor", "a "+v.dt.String()+" tensor", ErrDType)
+		return nil, newError("As", "value", "a "+DTypeOf[T]().String()+" tensor", "a "+v.DType().String()+" tensor", ErrDType)
 	}
 	return t, nil
 }
 
 // DType returns the element type (Invalid for the zero Value).
-func (v Value) DType() DType { return v.dt }
+func (v Value) DType() DType {
+	if v.t == nil {
+		return Invalid
+	}
+	return v.t.DType()
+}
 
 // Tensor returns the wrapped *Tensor[T] as an interface (nil when empty).
-func (v Value) Tensor() any { return v.t }
-
-// Shape returns the extents (nil when empty).
-func (v Value) Shape() []int {
-	switch t := v.t.(type) {
-	case *Tensor[float32]:
-		return t.Shape()
-	case *Tensor[float64]:
-		return t.Shape()
-	case *Tensor[complex64]:
-		return t.Shape()
-	case *Tensor[complex128]:
-		return t.Shape()
+func (v Value) Tensor() any {
+	if v.t == nil {
+		return nil
 	}
-	return nil
+	return v.t
 }
+
+// Shape returns the extents (nil when empty). Do not modify the slice.
+func (v Value) Shape() []int {
+	if v.t == nil {
+		return nil
+	}
+	return v.t.Shape()
+}
+
+// Strides returns the element strides (nil when empty). Do not modify the
+// slice.
+func (v Value) Strides() []int {
+	if v.t == nil {
+		return nil
+	}
+	return v.t.Strides()
+}
+
+// Overlaps reports whether v and w are views of one storage whose ranges of
+// storage indices intersect (the test of the destination rule, see
+// Destinations in the package documentation).
+func (v Value) Overlaps(w Value) bool { return v.t != nil && w.t != nil && v.t.overlapsWith(w.t) }
+
+// Valid reports whether v holds a live tensor.
+func (v Value) Valid() bool { return v.t != nil && v.t.Valid() }
 
 // Release releases the wrapped tensor (see Tensor.Release).
 func (v Value) Release() error {
-	switch t := v.t.(type) {
-	case *Tensor[float32]:
-		return t.Release()
-	case *Tensor[float64]:
-		return t.Release()
-	case *Tensor[complex64]:
-		return t.Release()
-	case *Tensor[complex128]:
-		return t.Release()
+	if v.t == nil {
+		return newError("Release", "value", "a tensor", "an empty Value", ErrArgument)
 	}
-	return newError("Release", "value", "a tensor", "an empty Value", ErrArgument)
+	return v.t.Release()
 }
 
 // String formats the wrapped tensor.
@@ -65,77 +103,130 @@ func (v Value) String() string {
 	if v.t == nil {
 		return "Value(empty)"
 	}
-	return fmt.Sprint(v.t)
+	return v.t.String()
 }
 
-// NewValue returns a zero-filled compact tensor of dtype dt.
-func NewValue(dt DType, shape ...int) (Value, error) {
-	switch dt {
-	case Float32:
-		return wrapNew(Zeros[float32](shape...))
-	case Float64:
-		return wrapNew(Zeros[float64](shape...))
-	case Complex64:
-		return wrapNew(Zeros[complex64](shape...))
-	case Complex128:
-		return wrapNew(Zeros[complex128](shape...))
-	}
-	return Value{}, newError("NewValue", "dtype", "f32, f64, c64 or c128", dt.String(), ErrDType)
+// newValue makes a zero-filled tensor of one dtype.
+var newValue = [...]func(shape []int) (Value, error){
+	Float32:    zerosValue[float32],
+	Float64:    zerosValue[float64],
+	Complex64:  zerosValue[complex64],
+	Complex128: zerosValue[complex128],
+	Int64:      zerosValue[int64],
+	Bool:       zerosValue[bool],
 }
 
-func wrapNew[T Scalar](t *Tensor[T], err error) (Value, error) {
+func zerosValue[T Elem](shape []int) (Value, error) {
+	t, err := Zeros[T](shape...)
 	if err != nil {
 		return Value{}, err
 	}
 	return ValueOf(t), nil
 }
 
+// NewValue returns a zero-filled compact tensor of dtype dt.
+func NewValue(dt DType, shape ...int) (Value, error) {
+	if !dt.Valid() {
+		return Value{}, newError("NewValue", "dtype", "a valid dtype", dt.String(), ErrDType)
+	}
+	return newValue[dt](shape)
+}
+
 // Convert returns a new compact tensor holding v's elements as dtype to
-// (v itself, not a copy, when the dtype already matches). Converting
-// complex to real keeps the real part, as NumPy's astype does (with a
-// warning there); use Promote to pick a lossless target.
+// (v itself, not a copy, when the dtype already matches). Conversions
+// follow NumPy's astype: complex to real keeps the real part, floating to
+// int64 truncates toward zero, anything to bool tests for non-zero, bool
+// to a number gives 0 or 1. Use Promote to pick a lossless target.
 func Convert(v Value, to DType) (Value, error) {
-	if v.dt == to {
+	if v.t == nil {
+		return Value{}, newError("Convert", "value", "a tensor", "an empty Value", ErrArgument)
+	}
+	if !to.Valid() {
+		return Value{}, newError("Convert", "to", "a valid dtype", to.String(), ErrDType)
+	}
+	if v.DType() == to {
 		return v, nil
 	}
-	switch to {
-	case Float32:
-		return convertTo[float32](v)
-	case Float64:
-		return convertTo[float64](v)
-	case Complex64:
-		return convertTo[complex64](v)
-	case Complex128:
-		return convertTo[complex128](v)
-	}
-	return Value{}, newError("Convert", "to", "f32, f64, c64 or c128", to.String(), ErrDType)
+	return v.t.convert(to)
 }
 
-func convertTo[U Scalar](v Value) (Value, error) {
-	switch t := v.t.(type) {
-	case *Tensor[float32]:
-		return convertTensor[U](t)
-	case *Tensor[float64]:
-		return convertTensor[U](t)
-	case *Tensor[complex64]:
-		return convertTensor[U](t)
-	case *Tensor[complex128]:
-		return convertTensor[U](t)
-	}
-	return Value{}, newError("Convert", "value", "a tensor", "an empty Value", ErrArgument)
-}
-
-func convertTensor[U, T Scalar](t *Tensor[T]) (Value, error) {
+// convert implements Convert for t.
+func (t *Tensor[T]) convert(to DType) (Value, error) {
 	if err := t.check("Convert", "value"); err != nil {
 		return Value{}, err
 	}
-	c, err := t.Clone()
+	return convertTo[to](t.Clone()) // element order is column-major in the clone
+}
+
+// convertTo converts a compact tensor of one dtype to each dtype.
+var convertTo = [...]func(c any, err error) (Value, error){
+	Float32:    convertTensor[float32],
+	Float64:    convertTensor[float64],
+	Complex64:  convertTensor[complex64],
+	Complex128: convertTensor[complex128],
+	Int64:      convertTensor[int64],
+	Bool:       convertTensor[bool],
+}
+
+func convertTensor[U Elem](c any, err error) (Value, error) {
 	if err != nil {
 		return Value{}, err
 	}
-	out := WrapStorage(NewStorage(make([]U, c.Len()), nil), t.shape)
-	for i, x := range c.st.buf {
-		out.st.buf[i] = fromComplex128[U](toComplex128(x))
+	src := c.(elements)
+	out := make([]U, src.Len())
+	for i := range out {
+		out[i] = castFrom[U](src.elem(i))
 	}
-	return ValueOf(out), nil
+	return ValueOf(wrap(backend.NewStorage(out, nil), src.Shape())), nil
+}
+
+// elements reads the i-th stored element of a compact tensor as a
+// complex128 (bool as 0 or 1).
+type elements interface {
+	Len() int
+	Shape() []int
+	elem(i int) complex128
+}
+
+func (t *Tensor[T]) elem(i int) complex128 { return widen(t.st.Buf()[t.off+i]) }
+
+// widen returns v as a complex128 (bool as 0 or 1).
+func widen[T Elem](v T) complex128 {
+	switch x := any(v).(type) {
+	case float32:
+		return complex(float64(x), 0)
+	case float64:
+		return complex(x, 0)
+	case complex64:
+		return complex128(x)
+	case complex128:
+		return x
+	case int64:
+		return complex(float64(x), 0)
+	case bool:
+		if x {
+			return 1
+		}
+	}
+	return 0
+}
+
+// castFrom converts c to U as NumPy's astype does.
+func castFrom[U Elem](c complex128) U {
+	var z U
+	switch any(z).(type) {
+	case int64:
+		return any(int64(real(c))).(U)
+	case bool:
+		return any(c != 0).(U)
+	case float32:
+		return any(float32(real(c))).(U)
+	case float64:
+		return any(real(c)).(U)
+	case complex64:
+		return any(complex64(c)).(U)
+	case complex128:
+		return any(c).(U)
+	}
+	panic(fmt.Sprintf("tenferro: no conversion to %T", z))
 }

@@ -1,71 +1,13 @@
 package tenferro
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/einsum"
+	"github.com/tenferro-go/tenferro/internal/op"
 )
-
-// Contractor is the part of the Engine contract that evaluates einsum
-// plans.
-type Contractor interface {
-	// Einsum evaluates plan into dst. operands[k] is a *Tensor[T] of shape
-	// plan.Problem.Shapes[k] and dst a *Tensor[T] of the plan's output
-	// shape, all of one T; dst does not overlap any operand. Intermediates
-	// come from the engine's pool and return to it as soon as they are
-	// consumed.
-	Einsum(dst any, plan *einsum.Plan, operands []any) error
-	// Plans returns the engine's plan cache.
-	Plans() PlanStore
-	// Scratch returns argument storage owned by the engine, reused by the
-	// public operations so that passing operand lists allocates nothing.
-	Scratch() *Scratch
-}
-
-// PlanStore is a concurrent map from plan keys to immutable plans.
-type PlanStore interface {
-	Get(key string) (any, bool)
-	// Put stores plan unless key is present and returns the stored plan.
-	Put(key string, plan any) any
-}
-
-// Scratch is reusable argument storage owned by an engine (see
-// Contractor.Scratch). Only the goroutine holding the engine uses it.
-type Scratch struct {
-	Operands []any
-	Shapes   [][]int
-}
-
-// EinsumOption configures how an einsum is planned.
-type EinsumOption func(*einsum.Options)
-
-// WithStrategy selects the path optimizer (default einsum.Auto).
-func WithStrategy(s einsum.Strategy) EinsumOption {
-	return func(o *einsum.Options) { o.Strategy = s }
-}
-
-// WithPath supplies a linear contraction path in NumPy/opt_einsum format
-// (pairs of positions into the current operand list; the pair is removed
-// and its result appended). It is validated against the operands.
-func WithPath(path [][2]int) EinsumOption {
-	return func(o *einsum.Options) {
-		o.Strategy = einsum.Given
-		o.Path = path
-	}
-}
-
-// WithMemoryLimit bounds every intermediate to at most elements elements;
-// planning fails with an error when no path respects it.
-func WithMemoryLimit(elements float64) EinsumOption {
-	return func(o *einsum.Options) { o.MemoryLimit = elements }
-}
-
-// WithSeed seeds the randomized path search (default 0).
-func WithSeed(seed uint64) EinsumOption {
-	return func(o *einsum.Options) { o.Seed = seed }
-}
 
 // EinsumPlan is a prepared einsum: subscripts bound to operand shapes and a
 // dtype, with its contraction path and per-step layouts. It is immutable
@@ -78,64 +20,29 @@ type EinsumPlan struct {
 }
 
 // PrepareEinsum parses subscripts, binds them to shapes and plans the
-// contraction for element type dt.
-func PrepareEinsum(dt DType, subscripts string, shapes [][]int, opts ...EinsumOption) (*EinsumPlan, error) {
-	if !dt.Valid() {
-		return nil, newError("PrepareEinsum", "dtype", "f32, f64, c64 or c128", dt.String(), ErrDType)
+// contraction for element type dt (planning options only).
+func PrepareEinsum(dt DType, subscripts string, shapes [][]int, opts ...Option) (*EinsumPlan, error) {
+	const name = "PrepareEinsum"
+	if !dt.IsNumber() {
+		return nil, newError(name, "dtype", "f32, f64, c64 or c128", dt.String(), ErrDType)
 	}
-	var o einsum.Options
-	for _, opt := range opts {
-		opt(&o)
+	s, err := gather(name, dt, acceptPlanning, opts)
+	if err != nil {
+		return nil, err
 	}
-	return planEinsum("PrepareEinsum", dt, subscripts, shapes, o)
+	return planEinsum(name, dt, subscripts, shapes, s.einsum)
 }
 
-func planEinsum(op string, dt DType, subscripts string, shapes [][]int, o einsum.Options) (*EinsumPlan, error) {
-	expr, err := einsum.Parse(subscripts)
-	if err != nil {
-		return nil, wrapEinsum(op, err)
-	}
-	prob, err := expr.Bind(shapes)
-	if err != nil {
-		return nil, wrapEinsum(op, err)
+func planEinsum(name string, dt DType, subscripts string, shapes [][]int, o einsum.Options) (*EinsumPlan, error) {
+	prob, out, f := op.EinsumShape(subscripts, shapes)
+	if f != nil {
+		return nil, faultError(name, f)
 	}
 	pl, err := einsum.NewPlan(prob, o)
 	if err != nil {
-		return nil, wrapEinsum(op, err)
-	}
-	out := make([]int, len(prob.Output))
-	for i, l := range prob.Output {
-		out[i] = prob.Extents[l]
-	}
-	if _, err := checkShape(op, out); err != nil {
-		return nil, err
+		return nil, faultError(name, op.EinsumFault(err))
 	}
 	return &EinsumPlan{plan: pl, dtype: dt, out: out}, nil
-}
-
-// wrapEinsum turns an einsum planning error into an *Error of the matching
-// kind, keeping the planner's message (operand, label, extents).
-func wrapEinsum(op string, err error) error {
-	kind := ErrArgument
-	switch {
-	case isKind(err, einsum.ErrShape), isKind(err, einsum.ErrRank):
-		kind = ErrShape
-	}
-	return &Error{Op: op, Arg: "subscripts", Kind: kind, Err: err}
-}
-
-func isKind(err, kind error) bool {
-	for e := err; e != nil; {
-		if e == kind {
-			return true
-		}
-		u, ok := e.(interface{ Unwrap() error })
-		if !ok {
-			return false
-		}
-		e = u.Unwrap()
-	}
-	return false
 }
 
 // Plan returns the underlying contraction plan (path, steps, costs).
@@ -152,134 +59,158 @@ func (p *EinsumPlan) Report() string { return p.plan.Report() }
 
 // Einsum evaluates the Einstein summation given by subscripts (for example
 // "ij,jk->ik", "bij,bjk->bik", "ii->i", "...ij,...jk") on the operands, with
-// a contraction path chosen by the options (default einsum.Auto), and
-// returns the result with storage from e's pool.
+// a contraction path chosen by einsum.Auto, and returns the result with
+// storage from e's pool.
 //
 // Subscripts are read against column-major tensors: the k-th label of an
 // operand names its axis k. The plan for (subscripts, shapes, dtype,
 // options) is cached in e's plan cache, so repeated calls skip planning.
 // See package einsum for the grammar and the broadcasting rules.
 func Einsum[T Scalar](e Engine, subscripts string, operands ...*Tensor[T]) (*Tensor[T], error) {
-	return EinsumWith(e, subscripts, nil, operands...)
+	return einsumNew(e, "Einsum", subscripts, operands, nil)
 }
 
-// EinsumWith is Einsum with planning options.
-func EinsumWith[T Scalar](e Engine, subscripts string, opts []EinsumOption, operands ...*Tensor[T]) (*Tensor[T], error) {
-	const op = "Einsum"
-	if err := checkOperands(op, operands); err != nil {
-		return nil, err
-	}
-	if err := claim(e, op); err != nil {
-		return nil, err
-	}
-	defer e.End()
-	p, err := cachedPlan(e, op, DTypeOf[T](), subscripts, operands, opts)
-	if err != nil {
-		return nil, err
-	}
-	out := alloc[T](e, p.out)
-	if err := runEinsum(e, p, out, operands); err != nil {
-		out.Release()
-		return nil, err
-	}
-	return out, nil
+// EinsumWith is [Einsum] with planning options.
+func EinsumWith[T Scalar](e Engine, subscripts string, operands []*Tensor[T], opts ...Option) (*Tensor[T], error) {
+	return einsumNew(e, "EinsumWith", subscripts, operands, opts)
 }
 
 // EinsumInto evaluates subscripts into dst (see [Einsum]). dst must have
 // the output shape, distinct elements and no overlap with any operand;
 // everything is validated before anything is written.
 func EinsumInto[T Scalar](e Engine, dst *Tensor[T], subscripts string, operands ...*Tensor[T]) error {
-	const op = "EinsumInto"
-	if err := checkOperands(op, operands); err != nil {
+	return einsumInto(e, "EinsumInto", dst, subscripts, operands, nil)
+}
+
+// EinsumWithInto is [EinsumInto] with options: planning options and
+// Accumulate(alpha, beta), which makes it compute dst = alpha·result +
+// beta·dst.
+func EinsumWithInto[T Scalar](e Engine, dst *Tensor[T], subscripts string, operands []*Tensor[T], opts ...Option) error {
+	return einsumInto(e, "EinsumWithInto", dst, subscripts, operands, opts)
+}
+
+func einsumNew[T Scalar](e Engine, name, subscripts string, operands []*Tensor[T], opts []Option) (*Tensor[T], error) {
+	if err := checkOperands(name, operands); err != nil {
+		return nil, err
+	}
+	s, err := gather(name, DTypeOf[T](), acceptPlanning, opts)
+	if err != nil {
+		return nil, err
+	}
+	be, err := begin(e, name)
+	if err != nil {
+		return nil, err
+	}
+	defer be.End()
+	kern, err := capability[backend.Contraction[T], T](be, name, contractionKernels)
+	if err != nil {
+		return nil, err
+	}
+	p, err := cachedPlan(kern.Plans(), name, DTypeOf[T](), subscripts, operands, s)
+	if err != nil {
+		return nil, err
+	}
+	out, err := alloc[T](be, name, p.out)
+	if err != nil {
+		return nil, err
+	}
+	if err := runEinsum(kern, p, out, operands, 1, 0); err != nil {
+		out.Release()
+		return nil, err
+	}
+	return out, nil
+}
+
+func einsumInto[T Scalar](e Engine, name string, dst *Tensor[T], subscripts string, operands []*Tensor[T], opts []Option) error {
+	if err := checkOperands(name, operands); err != nil {
 		return err
 	}
-	if err := claim(e, op); err != nil {
-		return err
-	}
-	defer e.End()
-	p, err := cachedPlan(e, op, DTypeOf[T](), subscripts, operands, nil)
+	s, err := gather(name, DTypeOf[T](), acceptPlanning|acceptAccumulate, opts)
 	if err != nil {
 		return err
 	}
-	if err := checkEinsumDst(op, p, dst, operands); err != nil {
+	be, err := begin(e, name)
+	if err != nil {
 		return err
 	}
-	return runEinsum(e, p, dst, operands)
+	defer be.End()
+	kern, err := capability[backend.Contraction[T], T](be, name, contractionKernels)
+	if err != nil {
+		return err
+	}
+	p, err := cachedPlan(kern.Plans(), name, DTypeOf[T](), subscripts, operands, s)
+	if err != nil {
+		return err
+	}
+	if err := checkDst(name, false, dst, p.out, nil, operands...); err != nil {
+		return err
+	}
+	return runEinsum(kern, p, dst, operands, castFrom[T](s.alpha), castFrom[T](s.beta))
 }
 
 // EinsumPlanned evaluates a prepared plan on operands whose shapes match
 // the ones it was prepared for, returning a result from e's pool.
 func EinsumPlanned[T Scalar](e Engine, p *EinsumPlan, operands ...*Tensor[T]) (*Tensor[T], error) {
-	const op = "EinsumPlanned"
-	if err := checkPlanned(op, p, operands); err != nil {
+	const name = "EinsumPlanned"
+	if err := checkPlanned(name, p, operands); err != nil {
 		return nil, err
 	}
-	return produce(e, op, p.out, func(out *Tensor[T]) error { return runEinsum(e, p, out, operands) })
+	return produce(e, name, p.out, func(be backend.Engine, out *Tensor[T]) error {
+		kern, err := capability[backend.Contraction[T], T](be, name, contractionKernels)
+		if err != nil {
+			return err
+		}
+		return runEinsum(kern, p, out, operands, 1, 0)
+	})
 }
 
 // EinsumPlannedInto evaluates a prepared plan into dst. With a reused
 // engine it allocates nothing.
-func EinsumPlannedInto[T Scalar](e Engine, p *EinsumPlan, dst *Tensor[T], operands ...*Tensor[T]) error {
-	const op = "EinsumPlannedInto"
-	if err := checkPlanned(op, p, operands); err != nil {
+func EinsumPlannedInto[T Scalar](e Engine, dst *Tensor[T], p *EinsumPlan, operands ...*Tensor[T]) error {
+	const name = "EinsumPlannedInto"
+	if err := checkPlanned(name, p, operands); err != nil {
 		return err
 	}
-	if err := checkEinsumDst(op, p, dst, operands); err != nil {
+	if err := checkDst(name, false, dst, p.out, nil, operands...); err != nil {
 		return err
 	}
-	if err := claim(e, op); err != nil {
-		return err
-	}
-	defer e.End()
-	return runEinsum(e, p, dst, operands)
+	return into(e, name, func(be backend.Engine) error {
+		kern, err := capability[backend.Contraction[T], T](be, name, contractionKernels)
+		if err != nil {
+			return err
+		}
+		return runEinsum(kern, p, dst, operands, 1, 0)
+	})
 }
 
-func checkOperands[T Scalar](op string, operands []*Tensor[T]) error {
+func checkOperands[T Scalar](name string, operands []*Tensor[T]) error {
 	for k, t := range operands {
 		if !t.Valid() {
 			// Build the argument name only on failure: no allocation on
 			// the hot path.
-			return t.check(op, "operand "+strconv.Itoa(k))
+			return t.check(name, op.OperandName(k))
 		}
 	}
 	return nil
 }
 
-func checkPlanned[T Scalar](op string, p *EinsumPlan, operands []*Tensor[T]) error {
+func checkPlanned[T Scalar](name string, p *EinsumPlan, operands []*Tensor[T]) error {
 	if p == nil {
-		return newError(op, "plan", "a prepared plan", "nil", ErrArgument)
+		return newError(name, "plan", "a prepared plan", "nil", ErrArgument)
 	}
 	if p.dtype != DTypeOf[T]() {
-		return newError(op, "operands", p.dtype.String()+" tensors (the plan's dtype)", DTypeOf[T]().String()+" tensors", ErrDType)
+		return newError(name, "operands", p.dtype.String()+" tensors (the plan's dtype)", DTypeOf[T]().String()+" tensors", ErrDType)
 	}
-	if err := checkOperands(op, operands); err != nil {
+	if err := checkOperands(name, operands); err != nil {
 		return err
 	}
 	shapes := p.plan.Problem.Shapes
 	if len(operands) != len(shapes) {
-		return newError(op, "operands", fmt.Sprintf("%d operands", len(shapes)), strconv.Itoa(len(operands)), ErrShape)
+		return newError(name, "operands", strconv.Itoa(len(shapes))+" operands", strconv.Itoa(len(operands)), ErrShape)
 	}
 	for k, t := range operands {
 		if !equalInts(t.shape, shapes[k]) {
-			return shapeError(op, "operand "+strconv.Itoa(k), shapes[k], t.shape)
-		}
-	}
-	return nil
-}
-
-func checkEinsumDst[T Scalar](op string, p *EinsumPlan, dst *Tensor[T], operands []*Tensor[T]) error {
-	if err := dst.check(op, "dst"); err != nil {
-		return err
-	}
-	if !equalInts(dst.shape, p.out) {
-		return shapeError(op, "dst", p.out, dst.shape)
-	}
-	if err := checkWritable(op, dst); err != nil {
-		return err
-	}
-	for k, t := range operands {
-		if overlaps(dst, t) {
-			return newError(op, "dst", "storage disjoint from every operand", "a view overlapping operand "+strconv.Itoa(k), ErrAlias)
+			return shapeError(name, op.OperandName(k), shapes[k], t.shape)
 		}
 	}
 	return nil
@@ -289,13 +220,9 @@ func checkEinsumDst[T Scalar](op string, p *EinsumPlan, dst *Tensor[T], operands
 // calls pass no options, and rendering a key is not free.
 var defaultOptionsKey = einsum.Options{}.Key()
 
-// cachedPlan returns the plan for these operands from e's plan cache,
+// cachedPlan returns the plan for these operands from the plan cache,
 // planning and inserting it on a miss.
-func cachedPlan[T Scalar](e Engine, op string, dt DType, subscripts string, operands []*Tensor[T], opts []EinsumOption) (*EinsumPlan, error) {
-	var o einsum.Options
-	for _, opt := range opts {
-		opt(&o)
-	}
+func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscripts string, operands []*Tensor[T], s settings) (*EinsumPlan, error) {
 	var kb strings.Builder
 	n := len(subscripts) + 8 + len(defaultOptionsKey)
 	for _, t := range operands {
@@ -316,13 +243,12 @@ func cachedPlan[T Scalar](e Engine, op string, dt DType, subscripts string, oper
 		}
 	}
 	kb.WriteByte('|')
-	if len(opts) == 0 {
+	if !s.planning {
 		kb.WriteString(defaultOptionsKey)
 	} else {
-		kb.WriteString(o.Key())
+		kb.WriteString(s.einsum.Key())
 	}
 	key := kb.String()
-	store := e.Plans()
 	if v, ok := store.Get(key); ok {
 		return v.(*EinsumPlan), nil
 	}
@@ -330,22 +256,21 @@ func cachedPlan[T Scalar](e Engine, op string, dt DType, subscripts string, oper
 	for k, t := range operands {
 		shapes[k] = t.shape
 	}
-	p, err := planEinsum(op, dt, subscripts, shapes, o)
+	p, err := planEinsum(name, dt, subscripts, shapes, s.einsum)
 	if err != nil {
 		return nil, err
 	}
 	return store.Put(key, p).(*EinsumPlan), nil
 }
 
-// runEinsum passes the operands through the engine's scratch (no
-// allocation) to its Einsum method.
-func runEinsum[T Scalar](e Engine, p *EinsumPlan, dst *Tensor[T], operands []*Tensor[T]) error {
-	s := e.Scratch()
-	s.Operands = s.Operands[:0]
-	for _, t := range operands {
-		s.Operands = append(s.Operands, t)
+// runEinsum passes the operands through the engine's room for operand
+// views (no allocation) to its Einsum method.
+func runEinsum[T Scalar](kern backend.Contraction[T], p *EinsumPlan, dst *Tensor[T], operands []*Tensor[T], alpha, beta T) error {
+	views := kern.Operands(len(operands))
+	for k, t := range operands {
+		views[k] = t.desc()
 	}
-	err := e.Einsum(dst, p.plan, s.Operands)
-	clear(s.Operands)
+	err := kern.Einsum(dst.desc(), p.plan, views, alpha, beta)
+	clear(views)
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend/enginetest"
 	"github.com/tenferro-go/tenferro/cpu"
 )
 
@@ -30,7 +31,7 @@ func BenchmarkEinsum(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, 1))
 		ops := make([]*tf.Tensor[float64], len(c.shapes))
 		for k, s := range c.shapes {
-			ops[k] = operand[float64](b, rng, s, compact)
+			ops[k] = enginetest.Operand[float64](b, rng, s, enginetest.Compact)
 		}
 		p, err := tf.PrepareEinsum(tf.Float64, c.sub, c.shapes)
 		if err != nil {
@@ -41,7 +42,7 @@ func BenchmarkEinsum(b *testing.B) {
 		name := fmt.Sprintf("%s/%v", c.sub, c.shapes[0])
 		b.Run(name+"/prepared", func(b *testing.B) {
 			for b.Loop() {
-				if err := tf.EinsumPlannedInto(e, p, dst, ops...); err != nil {
+				if err := tf.EinsumPlannedInto(e, dst, p, ops...); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -74,7 +74,7 @@ func ExamplePrepareEinsum() {
 	b, _ := tf.FromSlice([]float64{3, 4, 5, 6}, 2, 1, 2)
 	dst, _ := tf.Zeros[float64](p.OutputShape()...)
 	for range 2 {
-		if err := tf.EinsumPlannedInto(e, p, dst, a, b); err != nil {
+		if err := tf.EinsumPlannedInto(e, dst, p, a, b); err != nil {
 			fmt.Println(err)
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend/enginetest"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/einsum"
 	"github.com/tenferro-go/tenferro/internal/instances"
@@ -100,9 +101,9 @@ func runNetworks[T tf.Scalar](t *testing.T, e *cpu.Engine, seed uint64, count in
 		fixBroadcast(sub, shapes)
 		kinds := make([]int, n)
 		for k := range kinds {
-			kinds[k] = rng.IntN(nLayouts)
+			kinds[k] = rng.IntN(enginetest.NumLayouts)
 		}
-		var opts []tf.EinsumOption
+		var opts []tf.Option
 		if s := rng.IntN(len(strategies) + 1); s < len(strategies) {
 			opts = append(opts, tf.WithStrategy(strategies[s]), tf.WithSeed(rng.Uint64()))
 		} else {
@@ -175,9 +176,9 @@ func TestEinsumTeamEngine(t *testing.T) {
 	}
 	// Big enough to fan out in the GEMM, permutation and element-wise
 	// kernels.
-	runCase[float64](t, e, rng, "ijb,jkb->ikb", [][]int{{96, 80, 9}, {80, 70, 9}}, []int{transposed, stepped})
+	runCase[float64](t, e, rng, "ijb,jkb->ikb", [][]int{{96, 80, 9}, {80, 70, 9}}, []int{enginetest.Transposed, enginetest.Stepped})
 	runCase[float64](t, e, rng, "ij,kl->ijkl", [][]int{{40, 30}, {30, 40}}, nil)
-	runCase[float32](t, e, rng, "ijk->kji", [][]int{{70, 80, 90}}, []int{reversed})
+	runCase[float32](t, e, rng, "ijk->kji", [][]int{{70, 80, 90}}, []int{enginetest.Reversed})
 	runNetworks[float64](t, e, 11, 30)
 }
 
@@ -232,7 +233,7 @@ func TestEinsumBuiltinInstances(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", in.Name, err)
 			}
-			res[i] = dense(out)
+			res[i] = enginetest.Dense(out)
 			out.Release()
 			depth += pathDepth(p.Plan())
 		}

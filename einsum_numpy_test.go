@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend/enginetest"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/npy"
 )
@@ -124,7 +125,7 @@ func numpyCompare[T tf.Scalar](t *testing.T, e *cpu.Engine, dir string, i int, c
 		if err != nil {
 			t.Fatal(err)
 		}
-		ops[k], data[k] = x, dense(x)
+		ops[k], data[k] = x, enginetest.Dense(x)
 	}
 	got, err := tf.Einsum(e, c.Sub, ops...)
 	if err != nil {
@@ -146,9 +147,9 @@ func numpyCompare[T tf.Scalar](t *testing.T, e *cpu.Engine, dir string, i int, c
 		w = v
 	}
 	// The rounding depth comes from the reference's count of summed terms.
-	depth := reference(c.Sub, c.Shapes, data).depth
-	g := dense(got)
-	u := unitRoundoff[T]()
+	depth := enginetest.EinsumReference(c.Sub, c.Shapes, data).Depth
+	g := enginetest.Dense(got)
+	u := enginetest.UnitRoundoff[T]()
 	for j := range g {
 		tol := 4*float64(depth)*u*abs[j] + 1e-300
 		if d := cmplx.Abs(g[j] - w[j]); !(d <= tol) {

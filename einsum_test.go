@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend/enginetest"
 	"github.com/tenferro-go/tenferro/cpu"
 )
 
@@ -36,9 +37,9 @@ var grammarCases = []einsumCase{
 	{"ij->i", [][]int{{3, 4}}},             // row sums
 	{"ijk->kij", [][]int{{2, 3, 4}}},       // permutation
 	{"ij,ij->ij", [][]int{{3, 4}, {3, 4}}}, // Hadamard
-	{"ij,ji->ij", [][]int{{3, 4}, {4, 3}}}, // Hadamard, transposed
+	{"ij,ji->ij", [][]int{{3, 4}, {4, 3}}}, // Hadamard, enginetest.Transposed
 	{"i,j->ij", [][]int{{3}, {4}}},         // outer product
-	{"i,j->ji", [][]int{{3}, {4}}},         // outer product, transposed
+	{"i,j->ji", [][]int{{3}, {4}}},         // outer product, enginetest.Transposed
 	{"i,i->", [][]int{{7}, {7}}},           // dot
 	{"ij,ij->", [][]int{{3, 5}, {3, 5}}},   // Frobenius product
 	{"ij,j->i", [][]int{{3, 4}, {4}}},      // matrix-vector
@@ -103,10 +104,10 @@ func TestEinsumLayouts(t *testing.T) {
 	defer e.Close()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, c := range grammarCases {
-		for kind := range nLayouts {
+		for kind := range enginetest.NumLayouts {
 			kinds := make([]int, len(c.shapes))
 			for k := range kinds {
-				kinds[k] = (kind + k) % nLayouts
+				kinds[k] = (kind + k) % enginetest.NumLayouts
 			}
 			runCase[float64](t, e, rng, c.sub, c.shapes, kinds)
 			runCase[complex64](t, e, rng, c.sub, c.shapes, kinds)

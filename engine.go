@@ -1,133 +1,103 @@
 package tenferro
 
-// Engine is the backend contract: the value every operation borrows to do
-// its work. Users build one once (see package cpu), pass it as the first
-// argument of every operation, and use it from one goroutine at a time.
+import (
+	"fmt"
+
+	"github.com/tenferro-go/tenferro/backend"
+)
+
+// Engine executes operations: every operation of this package takes one as
+// its first argument. Build it once with package cpu (cpu.Serial or
+// cpu.New), pass it down like a context.Context, and use it from one
+// goroutine at a time (see the package documentation, "Engines").
 //
-// The public operations in this package validate their arguments, claim the
-// engine with Begin, obtain output storage with Alloc, run the validated
-// operation through the engine's methods, and End the claim. Backends
-// implement the methods below; they may assume every argument was
-// validated: same element type T throughout, shapes that fit, live tensors,
-// destinations that do not overlap inputs.
+// Backend hands the operations of this package the engine's side of the
+// contract (package backend). The operations validate every argument
+// before they call it; user code has no reason to.
 type Engine interface {
-	// Begin claims the engine for operation op. It returns an error of kind
-	// ErrEngineBusy when another operation holds the engine (concurrent use
-	// from two goroutines) and ErrClosed after the engine was closed.
-	Begin(op string) error
-	// End returns the claim taken by a successful Begin.
-	End()
-	// Alloc returns a *Storage[T] for n elements of dt, boxed in an
-	// interface; its contents are unspecified. Storage from the engine's
-	// buffer pool is reused when one fits.
-	Alloc(dt DType, n int) any
-	// Matmul computes dst = a·b for *Tensor[T] operands of one T: a is
-	// (m, k, batch...), b is (k, n, batch...), dst is (m, n, batch...);
-	// batch extents of a and b are equal to dst's or broadcast with stride 0.
-	Matmul(dst, a, b any) error
-	// Copy computes dst = src elementwise for *Tensor[T] of equal shapes.
-	Copy(dst, src any) error
-
-	Contractor
-	Elementwise
+	Backend() backend.Engine
 }
 
-// claim begins op on e, translating a nil engine into an error.
-func claim(e Engine, op string) error {
+// begin claims e for operation name and returns its backend; the caller
+// ends the claim.
+func begin(e Engine, name string) (backend.Engine, error) {
 	if e == nil {
-		return newError(op, "engine", "an engine", "nil", ErrArgument)
+		return nil, newError(name, "e", "an engine", "nil", ErrArgument)
 	}
-	return e.Begin(op)
+	be := e.Backend()
+	if be == nil {
+		return nil, newError(name, "e", "an engine", fmt.Sprintf("%T without a backend", e), ErrArgument)
+	}
+	if err := be.Begin(name); err != nil {
+		return nil, err
+	}
+	return be, nil
 }
 
-// alloc returns a compact output tensor of shape from e's pool.
-func alloc[T Scalar](e Engine, shape []int) *Tensor[T] {
-	st := e.Alloc(DTypeOf[T](), Numel(shape)).(*Storage[T])
-	return WrapStorage(st, shape)
+// capability returns the kernels of be for T as the capability interface
+// C, or an ErrUnsupported error naming what is missing.
+func capability[C any, T Elem](be backend.Engine, name, what string) (C, error) {
+	c, ok := be.Kernels(code[T]()).(C)
+	if !ok {
+		var zero C
+		return zero, newError(name, "e", "an engine with "+what+" for "+DTypeOf[T]().String(), "an engine that lacks them", ErrUnsupported)
+	}
+	return c, nil
+}
+
+// alloc returns a compact tensor of shape (validated) with storage from
+// the engine's pool.
+func alloc[T Elem](be backend.Engine, name string, shape []int) (*Tensor[T], error) {
+	core, err := capability[backend.Core[T], T](be, name, "storage")
+	if err != nil {
+		return nil, err
+	}
+	return wrap(core.Alloc(Numel(shape)), shape), nil
 }
 
 // produce claims e for op, takes an output of the given shape from e's
 // pool and lets fill compute it; on failure the output goes back to the
 // pool. It is the shared tail of every operation that returns a tensor.
-func produce[T Scalar](e Engine, op string, shape []int, fill func(out *Tensor[T]) error) (*Tensor[T], error) {
-	if err := claim(e, op); err != nil {
+func produce[T Elem](e Engine, name string, shape []int, fill func(be backend.Engine, out *Tensor[T]) error) (*Tensor[T], error) {
+	be, err := begin(e, name)
+	if err != nil {
 		return nil, err
 	}
-	defer e.End()
-	out := alloc[T](e, shape)
-	if err := fill(out); err != nil {
+	defer be.End()
+	out, err := alloc[T](be, name, shape)
+	if err != nil {
+		return nil, err
+	}
+	if err := fill(be, out); err != nil {
 		out.Release()
 		return nil, err
 	}
 	return out, nil
 }
 
+// into claims e for op and runs run; it is the shared tail of every Into
+// form (arguments validated beforehand).
+func into(e Engine, name string, run func(be backend.Engine) error) error {
+	be, err := begin(e, name)
+	if err != nil {
+		return err
+	}
+	defer be.End()
+	return run(be)
+}
+
 // NewTensor returns a compact tensor of the given shape whose storage comes
 // from e's buffer pool. Its contents are unspecified (recycled storage is
 // not cleared). Release it to give the storage back.
-func NewTensor[T Scalar](e Engine, shape ...int) (*Tensor[T], error) {
-	if _, err := checkShape("NewTensor", shape); err != nil {
+func NewTensor[T Elem](e Engine, shape ...int) (*Tensor[T], error) {
+	const name = "NewTensor"
+	if _, err := checkShape(name, shape); err != nil {
 		return nil, err
 	}
-	if err := claim(e, "NewTensor"); err != nil {
+	be, err := begin(e, name)
+	if err != nil {
 		return nil, err
 	}
-	defer e.End()
-	return alloc[T](e, shape), nil
-}
-
-// Contiguous returns a compact column-major copy of t whose storage comes
-// from e's buffer pool; it is how a strided view is materialized.
-func Contiguous[T Scalar](e Engine, t *Tensor[T]) (*Tensor[T], error) {
-	if err := t.check("Contiguous", "t"); err != nil {
-		return nil, err
-	}
-	if err := checkRank("Contiguous", "t", t); err != nil {
-		return nil, err
-	}
-	return produce(e, "Contiguous", t.shape, func(out *Tensor[T]) error { return e.Copy(out, t) })
-}
-
-// CopyInto computes dst = src elementwise. Shapes must be equal; dst must
-// not overlap src unless it is the very same view.
-func CopyInto[T Scalar](e Engine, dst, src *Tensor[T]) error {
-	if err := dst.check("CopyInto", "dst"); err != nil {
-		return err
-	}
-	if err := src.check("CopyInto", "src"); err != nil {
-		return err
-	}
-	if !equalInts(dst.shape, src.shape) {
-		return shapeError("CopyInto", "src", dst.shape, src.shape)
-	}
-	if err := checkRank("CopyInto", "src", src); err != nil {
-		return err
-	}
-	if err := checkWritable("CopyInto", dst); err != nil {
-		return err
-	}
-	if overlaps(dst, src) {
-		return newError("CopyInto", "dst", "storage disjoint from src", "an overlapping view", ErrAlias)
-	}
-	if err := claim(e, "CopyInto"); err != nil {
-		return err
-	}
-	defer e.End()
-	return e.Copy(dst, src)
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func shapeError(op, arg string, want, got []int) error {
-	return &Error{Op: op, Arg: arg, Expected: "shape " + fmtInts(want), Actual: "shape " + fmtInts(got), Kind: ErrShape}
+	defer be.End()
+	return alloc[T](be, name, shape)
 }

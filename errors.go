@@ -3,30 +3,36 @@ package tenferro
 import (
 	"errors"
 	"fmt"
+
+	"github.com/tenferro-go/tenferro/internal/op"
 )
 
 // Error kinds. Every error the library returns matches exactly one of these
 // with [errors.Is]; use [errors.As] with *[Error] to read the details.
 var (
 	// ErrShape: extents, ranks or sizes that do not fit together.
-	ErrShape = errors.New("shape mismatch")
+	ErrShape = op.ErrShape
 	// ErrDType: an element type that is not allowed here.
-	ErrDType = errors.New("dtype mismatch")
-	// ErrArgument: any other invalid argument (axis out of range, bad stride,
-	// bad option value).
-	ErrArgument = errors.New("invalid argument")
+	ErrDType = op.ErrDType
+	// ErrArgument: any other invalid argument (axis out of range, bad
+	// option value, nil tensor or engine).
+	ErrArgument = op.ErrArgument
 	// ErrReleased: the tensor's storage was returned with Release.
-	ErrReleased = errors.New("tensor released")
+	ErrReleased = op.ErrReleased
 	// ErrEngineBusy: the engine is in use by another goroutine.
-	ErrEngineBusy = errors.New("engine busy")
+	ErrEngineBusy = op.ErrEngineBusy
 	// ErrClosed: the engine (or team) was closed.
-	ErrClosed = errors.New("closed")
+	ErrClosed = op.ErrClosed
 	// ErrLayout: the operation needs a layout the view does not have
 	// (Data on a strided view, a Reshape that would need a copy).
-	ErrLayout = errors.New("layout")
-	// ErrAlias: a destination overlaps an input in a way the operation does
-	// not allow.
-	ErrAlias = errors.New("aliasing")
+	ErrLayout = op.ErrLayout
+	// ErrAlias: a destination whose elements are not distinct, or that
+	// overlaps an input in a way the operation does not allow (see the
+	// package documentation, "Destinations").
+	ErrAlias = op.ErrAlias
+	// ErrUnsupported: the engine lacks the capability the operation needs
+	// (for example an engine without contraction kernels for a dtype).
+	ErrUnsupported = op.ErrUnsupported
 )
 
 // Error describes a failed operation: which operation, which argument, what
@@ -43,6 +49,11 @@ type Error struct {
 
 func newError(op, arg, expected, actual string, kind error) *Error {
 	return &Error{Op: op, Arg: arg, Expected: expected, Actual: actual, Kind: kind}
+}
+
+// faultError turns a catalog fault into the error of operation name.
+func faultError(name string, f *op.Fault) error {
+	return &Error{Op: name, Arg: f.Arg, Expected: f.Expected, Actual: f.Actual, Kind: f.Kind, Err: f.Err}
 }
 
 // Errorf is a helper for engines and packages built on this one: it returns

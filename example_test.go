@@ -141,11 +141,11 @@ func ExampleSum() {
 	// Output: [5 7 9] 21
 }
 
-func ExampleContiguous() {
+func ExampleCopy() {
 	e := cpu.Serial()
 	x, _ := tf.FromSlice([]float64{0, 1, 2, 3, 4, 5}, 2, 3)
 	xt, _ := x.Transpose()
-	c, _ := tf.Contiguous(e, xt)
+	c, _ := tf.Copy(e, xt)
 	d, _ := c.Data()
 	fmt.Println(d)
 	// Output: [0 2 4 1 3 5]

@@ -1,99 +1,70 @@
 package tenferro
 
-import "strconv"
-
-// span returns the storage index range [lo, hi] t can touch (hi < lo when
-// t is empty).
-func span[T Scalar](t *Tensor[T]) (lo, hi int) {
-	lo, hi = t.off, t.off
-	for d, n := range t.shape {
-		if n == 0 {
-			return 1, 0
-		}
-		s := t.strides[d] * (n - 1)
-		if s < 0 {
-			lo += s
-		} else {
-			hi += s
-		}
-	}
-	return lo, hi
-}
+import (
+	"github.com/tenferro-go/tenferro/internal/op"
+)
 
 // overlaps reports whether a and b share storage and their index ranges
 // intersect. It is conservative: interleaved views with disjoint elements
 // still count as overlapping.
-func overlaps[T Scalar](a, b *Tensor[T]) bool {
+func overlaps[T Elem](a, b *Tensor[T]) bool {
 	if a.st != b.st {
 		return false
 	}
-	alo, ahi := span(a)
-	blo, bhi := span(b)
-	if ahi < alo || bhi < blo {
+	alo, ahi, aok := op.Span(a.shape, a.strides, a.off)
+	blo, bhi, bok := op.Span(b.shape, b.strides, b.off)
+	return aok && bok && alo <= bhi && blo <= ahi
+}
+
+// sameView reports whether a and b are the identical view of one storage.
+func sameView[T Elem](a, b *Tensor[T]) bool {
+	return a.st == b.st && a.off == b.off && equalInts(a.shape, b.shape) && equalInts(a.strides, b.strides)
+}
+
+// checkDst applies the library's destination rule (package documentation,
+// "Destinations") for operation name: dst is live, has exactly the result
+// shape and distinct elements, and overlaps no input, except that the
+// destination of an elementwise operation may be the very same view as an
+// input (an in-place update). names are the inputs' argument names (nil:
+// operands[k]).
+func checkDst[T Elem](name string, elementwise bool, dst *Tensor[T], shape []int, names []string, ins ...*Tensor[T]) error {
+	if err := dst.check(name, "dst"); err != nil {
+		return err
+	}
+	if !equalInts(dst.shape, shape) {
+		return shapeError(name, "dst", shape, dst.shape)
+	}
+	if !op.Distinct(dst.shape, dst.strides) {
+		return newError(name, "dst", "a view whose elements are distinct (no zero or overlapping strides)", "strides "+op.FmtInts(dst.strides)+" for shape "+op.FmtInts(dst.shape), ErrAlias)
+	}
+	for k, in := range ins {
+		if !overlaps(dst, in) || elementwise && sameView(dst, in) {
+			continue
+		}
+		arg := op.OperandName(k)
+		if k < len(names) {
+			arg = names[k]
+		}
+		if elementwise {
+			return newError(name, "dst", "storage disjoint from "+arg+", or the very same view (in place)", "a view partly overlapping "+arg, ErrAlias)
+		}
+		return newError(name, "dst", "storage disjoint from "+arg, "a view overlapping "+arg, ErrAlias)
+	}
+	return nil
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
 		return false
 	}
-	return alo <= bhi && blo <= ahi
-}
-
-// checkWritable rejects destinations in which two indices reach the same
-// element (zero strides or other self-overlap), which would make the result
-// depend on the write order. It accepts every layout in which the axes,
-// sorted by |stride|, nest without overlap.
-func checkWritable[T Scalar](op string, dst *Tensor[T]) error {
-	if dst.Len() <= 1 {
-		return nil
-	}
-	r := len(dst.shape)
-	var buf [16]int
-	idx := buf[:0]
-	for d := 0; d < r; d++ {
-		if dst.shape[d] > 1 {
-			idx = append(idx, d)
+	for i := range a {
+		if a[i] != b[i] {
+			return false
 		}
 	}
-	// Insertion sort by |stride| (ranks are small).
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && iabs(dst.strides[idx[j]]) < iabs(dst.strides[idx[j-1]]); j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
-		}
-	}
-	reach := 0 // largest index offset reachable by the smaller axes
-	for _, d := range idx {
-		s := iabs(dst.strides[d])
-		if s <= reach {
-			return newError(op, "dst", "a view whose elements are distinct (no zero or overlapping strides)", "strides "+fmtInts(dst.strides)+" for shape "+fmtInts(dst.shape), ErrLayout)
-		}
-		reach += s * (dst.shape[d] - 1)
-	}
-	return nil
+	return true
 }
 
-func iabs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func fmtInts(s []int) string {
-	b := make([]byte, 0, 2+4*len(s))
-	b = append(b, '[')
-	for i, v := range s {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = strconv.AppendInt(b, int64(v), 10)
-	}
-	return string(append(b, ']'))
-}
-
-// MaxRank is the largest rank the elementwise, reduction and copy
-// operations accept (matmul and einsum handle their own limits).
-const MaxRank = 32
-
-func checkRank[T Scalar](op, arg string, t *Tensor[T]) error {
-	if t.Rank() > MaxRank {
-		return newError(op, arg, "rank <= "+strconv.Itoa(MaxRank), strconv.Itoa(t.Rank()), ErrShape)
-	}
-	return nil
+func shapeError(name, arg string, want, got []int) error {
+	return newError(name, arg, "shape "+op.FmtInts(want), "shape "+op.FmtInts(got), ErrShape)
 }

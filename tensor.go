@@ -2,8 +2,10 @@ package tenferro
 
 import (
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
+
+	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/op"
 )
 
 // Tensor is a dense n-dimensional array of T, or a strided view of one.
@@ -26,8 +28,9 @@ import (
 // garbage collector like any other memory, it just does not get recycled.
 //
 // A Tensor is not safe for concurrent mutation; concurrent reads are fine.
-type Tensor[T Scalar] struct {
-	st      *Storage[T]
+// The zero Tensor is not usable: operations reject it with ErrArgument.
+type Tensor[T Elem] struct {
+	st      *backend.Storage[T]
 	gen     uint64
 	off     int
 	shape   []int
@@ -37,8 +40,8 @@ type Tensor[T Scalar] struct {
 
 // newHeader returns a tensor header of rank r whose shape and strides are
 // zeroed and ready to fill.
-func newHeader[T Scalar](st *Storage[T], r int) *Tensor[T] {
-	t := &Tensor[T]{st: st, gen: st.gen}
+func newHeader[T Elem](st *backend.Storage[T], r int) *Tensor[T] {
+	t := &Tensor[T]{st: st, gen: st.Gen()}
 	var dims []int
 	if r <= 4 {
 		dims = t.inline[:2*r]
@@ -49,58 +52,45 @@ func newHeader[T Scalar](st *Storage[T], r int) *Tensor[T] {
 	return t
 }
 
-// setCompact sets shape and compact column-major strides.
-func (t *Tensor[T]) setCompact(shape []int) {
-	copy(t.shape, shape)
+// wrap returns a compact column-major tensor of the given (validated)
+// shape over st, starting at element 0.
+func wrap[T Elem](st *backend.Storage[T], shape []int) *Tensor[T] {
+	t := newHeader(st, len(shape))
 	s := 1
 	for d, n := range shape {
+		t.shape[d] = n
 		t.strides[d] = s
 		s *= n
 	}
-}
-
-// WrapStorage returns a compact column-major tensor of the given shape over
-// st, starting at element 0. It is how backends build their outputs; shape
-// must already be validated and st must hold at least Numel(shape) elements.
-func WrapStorage[T Scalar](st *Storage[T], shape []int) *Tensor[T] {
-	t := newHeader(st, len(shape))
-	t.setCompact(shape)
 	return t
 }
 
-// checkShape validates extents and returns the element count.
-func checkShape(op string, shape []int) (int, error) {
-	n := 1
-	for d, e := range shape {
-		if e < 0 {
-			return 0, newError(op, "shape", "non-negative extents", fmt.Sprintf("extent %d at axis %d", e, d), ErrShape)
-		}
-		hi, lo := bits.Mul64(uint64(n), uint64(e))
-		if hi != 0 || lo > uint64(maxElements) {
-			return 0, newError(op, "shape", fmt.Sprintf("at most %d elements", maxElements), "shape "+fmtInts(shape), ErrShape)
-		}
-		n = int(lo)
+// view describes t for a backend.
+func (t *Tensor[T]) desc() backend.View[T] {
+	return backend.View[T]{Data: t.st.Buf(), Off: t.off, Shape: t.shape, Strides: t.strides}
+}
+
+// checkShape validates extents (non-negative, rank and element count
+// within the limits) and returns the element count.
+func checkShape(name string, shape []int) (int, error) {
+	n, f := op.Numel("shape", shape)
+	if f != nil {
+		return 0, faultError(name, f)
 	}
 	return n, nil
 }
 
-// maxElements bounds element counts so that byte sizes never overflow.
-const maxElements = 1 << 46
-
 // Numel returns the number of elements of shape (1 for rank 0). It does not
 // check for overflow: validate shapes first.
-func Numel(shape []int) int {
-	n := 1
-	for _, e := range shape {
-		n *= e
-	}
-	return n
-}
+func Numel(shape []int) int { return op.Count(shape) }
+
+// MaxRank is the largest rank any operation or view accepts.
+const MaxRank = op.MaxRank
 
 // FromSlice returns a compact column-major tensor that uses data as its
 // storage (no copy): element (i, j, ...) is data[i + shape[0]*(j + ...)].
 // len(data) must equal the product of shape.
-func FromSlice[T Scalar](data []T, shape ...int) (*Tensor[T], error) {
+func FromSlice[T Elem](data []T, shape ...int) (*Tensor[T], error) {
 	n, err := checkShape("FromSlice", shape)
 	if err != nil {
 		return nil, err
@@ -108,13 +98,13 @@ func FromSlice[T Scalar](data []T, shape ...int) (*Tensor[T], error) {
 	if len(data) != n {
 		return nil, newError("FromSlice", "data", fmt.Sprintf("%d elements for shape %v", n, shape), fmt.Sprintf("%d", len(data)), ErrShape)
 	}
-	return WrapStorage(NewStorage(data, nil), shape), nil
+	return wrap(backend.NewStorage(data, nil), shape), nil
 }
 
 // FromRowMajor returns a new compact column-major tensor holding data read
 // in row-major (C, NumPy default) order: data[((i*shape[1])+j)*...] is
 // element (i, j, ...). data is copied.
-func FromRowMajor[T Scalar](data []T, shape ...int) (*Tensor[T], error) {
+func FromRowMajor[T Elem](data []T, shape ...int) (*Tensor[T], error) {
 	n, err := checkShape("FromRowMajor", shape)
 	if err != nil {
 		return nil, err
@@ -122,52 +112,56 @@ func FromRowMajor[T Scalar](data []T, shape ...int) (*Tensor[T], error) {
 	if len(data) != n {
 		return nil, newError("FromRowMajor", "data", fmt.Sprintf("%d elements for shape %v", n, shape), fmt.Sprintf("%d", len(data)), ErrShape)
 	}
-	t := WrapStorage(NewStorage(make([]T, n), nil), shape)
-	// Row-major strides of the source, walked in column-major order of t.
-	rs := make([]int, len(shape))
+	// Read data as a view of shape with row-major strides.
+	src := wrap(backend.NewStorage(data, nil), shape)
 	s := 1
 	for d := len(shape) - 1; d >= 0; d-- {
-		rs[d] = s
+		src.strides[d] = s
 		s *= shape[d]
 	}
-	idx := make([]int, len(shape))
-	src := 0
-	buf := t.st.buf
-	for k := 0; k < n; k++ {
-		buf[k] = data[src]
-		for d := 0; d < len(shape); d++ {
-			idx[d]++
-			src += rs[d]
-			if idx[d] < shape[d] {
-				break
-			}
-			src -= rs[d] * idx[d]
-			idx[d] = 0
-		}
-	}
+	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	copyStrided(t, src)
 	return t, nil
 }
 
 // Full returns a new compact tensor with every element equal to v.
-func Full[T Scalar](v T, shape ...int) (*Tensor[T], error) {
+func Full[T Elem](v T, shape ...int) (*Tensor[T], error) {
 	n, err := checkShape("Full", shape)
 	if err != nil {
 		return nil, err
 	}
+	return full(v, n, shape), nil
+}
+
+func full[T Elem](v T, n int, shape []int) *Tensor[T] {
 	buf := make([]T, n)
-	if v != 0 {
+	var zero T
+	if v != zero {
 		for i := range buf {
 			buf[i] = v
 		}
 	}
-	return WrapStorage(NewStorage(buf, nil), shape), nil
+	return wrap(backend.NewStorage(buf, nil), shape)
 }
 
-// Zeros returns a new compact tensor of zeros.
-func Zeros[T Scalar](shape ...int) (*Tensor[T], error) { return Full(T(0), shape...) }
+// Zeros returns a new compact tensor of zeros (false for bool).
+func Zeros[T Elem](shape ...int) (*Tensor[T], error) {
+	n, err := checkShape("Zeros", shape)
+	if err != nil {
+		return nil, err
+	}
+	var zero T
+	return full(zero, n, shape), nil
+}
 
-// Ones returns a new compact tensor of ones.
-func Ones[T Scalar](shape ...int) (*Tensor[T], error) { return Full(T(1), shape...) }
+// Ones returns a new compact tensor of ones (true for bool).
+func Ones[T Elem](shape ...int) (*Tensor[T], error) {
+	n, err := checkShape("Ones", shape)
+	if err != nil {
+		return nil, err
+	}
+	return full(one[T](), n, shape), nil
+}
 
 // Rand returns a new compact tensor of pseudo-random values uniform in
 // [0, 1) (both parts for complex T), reproducible from seed. The stream is
@@ -180,7 +174,7 @@ func Rand[T Scalar](seed uint64, shape ...int) (*Tensor[T], error) {
 	r := rand.New(rand.NewPCG(seed, 0x74656e66))
 	buf := make([]T, n)
 	FillRand(r, buf)
-	return WrapStorage(NewStorage(buf, nil), shape), nil
+	return wrap(backend.NewStorage(buf, nil), shape), nil
 }
 
 // FillRand fills buf with values uniform in [0, 1) drawn from r (both parts
@@ -207,19 +201,22 @@ func FillRand[T Scalar](r *rand.Rand, buf []T) {
 }
 
 // check reports ErrReleased (naming op and arg) when t's storage was
-// released, and an ErrArgument for a nil tensor.
+// released, and an ErrArgument for a nil or zero tensor.
 func (t *Tensor[T]) check(op, arg string) error {
 	if t == nil {
 		return newError(op, arg, "a tensor", "nil", ErrArgument)
 	}
-	if t.st.gen != t.gen {
+	if t.st == nil {
+		return newError(op, arg, "a tensor made by a constructor or an operation", "the zero Tensor", ErrArgument)
+	}
+	if t.st.Gen() != t.gen {
 		return newError(op, arg, "a live tensor", "a released tensor", ErrReleased)
 	}
 	return nil
 }
 
-// Valid reports whether t is non-nil and not released.
-func (t *Tensor[T]) Valid() bool { return t != nil && t.st.gen == t.gen }
+// Valid reports whether t is non-nil, not the zero Tensor and not released.
+func (t *Tensor[T]) Valid() bool { return t != nil && t.st != nil && t.st.Gen() == t.gen }
 
 // Release returns t's storage to the pool it came from (if any). t and every
 // view sharing its storage become unusable ([ErrReleased]). Releasing a
@@ -229,11 +226,7 @@ func (t *Tensor[T]) Release() error {
 	if err := t.check("Release", "t"); err != nil {
 		return err
 	}
-	st := t.st
-	st.gen++
-	if st.pool != nil {
-		st.pool.Recycle(st)
-	}
+	t.st.Release()
 	return nil
 }
 
@@ -253,13 +246,11 @@ func (t *Tensor[T]) Strides() []int { return t.strides }
 // Offset returns the index of element (0, ..., 0) in the storage buffer.
 func (t *Tensor[T]) Offset() int { return t.off }
 
-// Dim returns the extent of axis d (negative d counts from the end), or -1
-// when d is out of range.
+// Dim returns the extent of axis d (negative d counts from the end, -1 is
+// the last axis), or -1 when d is out of range.
 func (t *Tensor[T]) Dim(d int) int {
-	if d < 0 {
-		d += len(t.shape)
-	}
-	if d < 0 || d >= len(t.shape) {
+	d, f := op.Axis("d", d, len(t.shape))
+	if f != nil {
 		return -1
 	}
 	return t.shape[d]
@@ -282,18 +273,18 @@ func (t *Tensor[T]) IsCompact() bool {
 	return true
 }
 
-// Storage returns the whole backing buffer (for backends and kernels that
-// use Offset and Strides), or nil when t is released.
+// Storage returns the whole backing buffer (read it with Offset and
+// Strides), or nil when t is released.
 func (t *Tensor[T]) Storage() []T {
 	if !t.Valid() {
 		return nil
 	}
-	return t.st.buf
+	return t.st.Buf()
 }
 
 // Data returns the elements of a compact tensor in column-major order,
 // sharing memory with t. It fails with ErrLayout for other views (use
-// Contiguous or Clone first) and ErrReleased after Release.
+// Copy or Clone first) and ErrReleased after Release.
 func (t *Tensor[T]) Data() ([]T, error) {
 	if err := t.check("Data", "t"); err != nil {
 		return nil, err
@@ -302,44 +293,51 @@ func (t *Tensor[T]) Data() ([]T, error) {
 		return nil, newError("Data", "t", "a compact column-major tensor", fmt.Sprintf("strides %v for shape %v", t.strides, t.shape), ErrLayout)
 	}
 	n := t.Len()
-	return t.st.buf[t.off : t.off+n : t.off+n], nil
+	return t.st.Buf()[t.off : t.off+n : t.off+n], nil
 }
 
-// index returns the storage index of idx after bounds checks.
-func (t *Tensor[T]) index(op string, idx []int) (int, error) {
-	if err := t.check(op, "t"); err != nil {
+// index returns the storage index of idx after bounds checks; negative
+// indices count from the end of their axis, as in NumPy.
+func (t *Tensor[T]) index(name string, idx []int) (int, error) {
+	if err := t.check(name, "t"); err != nil {
 		return 0, err
 	}
 	if len(idx) != len(t.shape) {
-		return 0, newError(op, "index", fmt.Sprintf("%d indices", len(t.shape)), fmt.Sprintf("%d", len(idx)), ErrShape)
+		return 0, newError(name, "index", fmt.Sprintf("%d indices", len(t.shape)), fmt.Sprintf("%d", len(idx)), ErrShape)
 	}
 	p := t.off
 	for d, i := range idx {
-		if i < 0 || i >= t.shape[d] {
-			return 0, newError(op, "index", fmt.Sprintf("0 <= index < %d at axis %d", t.shape[d], d), fmt.Sprintf("%d", i), ErrArgument)
+		n := t.shape[d]
+		if i < -n || i >= n {
+			return 0, newError(name, "index", fmt.Sprintf("-%d <= index < %d at axis %d", n, n, d), fmt.Sprintf("%d", i), ErrArgument)
+		}
+		if i < 0 {
+			i += n
 		}
 		p += i * t.strides[d]
 	}
 	return p, nil
 }
 
-// At returns element idx.
+// At returns element idx (negative indices count from the end of their
+// axis).
 func (t *Tensor[T]) At(idx ...int) (T, error) {
 	p, err := t.index("At", idx)
 	if err != nil {
-		return 0, err
+		var zero T
+		return zero, err
 	}
-	return t.st.buf[p], nil
+	return t.st.Buf()[p], nil
 }
 
-// Set stores v at element idx. On a broadcast view (zero stride) it writes
-// the one shared element.
+// Set stores v at element idx (negative indices count from the end). On a
+// broadcast view (zero stride) it writes the one shared element.
 func (t *Tensor[T]) Set(v T, idx ...int) error {
 	p, err := t.index("Set", idx)
 	if err != nil {
 		return err
 	}
-	t.st.buf[p] = v
+	t.st.Buf()[p] = v
 	return nil
 }
 
@@ -349,7 +347,7 @@ func (t *Tensor[T]) Clone() (*Tensor[T], error) {
 	if err := t.check("Clone", "t"); err != nil {
 		return nil, err
 	}
-	c := WrapStorage(NewStorage(make([]T, t.Len()), nil), t.shape)
+	c := wrap(backend.NewStorage(make([]T, t.Len()), nil), t.shape)
 	copyStrided(c, t)
 	return c, nil
 }
@@ -357,21 +355,16 @@ func (t *Tensor[T]) Clone() (*Tensor[T], error) {
 // copyStrided copies src into dst elementwise (same shape), walking dst in
 // column-major order. A plain reference loop used by constructors and
 // Clone; engines use the blocked kernels.
-func copyStrided[T Scalar](dst, src *Tensor[T]) {
+func copyStrided[T Elem](dst, src *Tensor[T]) {
 	n := src.Len()
 	if n == 0 {
 		return
 	}
 	r := len(src.shape)
-	var idxBuf [16]int
-	idx := idxBuf[:0]
-	if r <= len(idxBuf) {
-		idx = idxBuf[:r]
-	} else {
-		idx = make([]int, r)
-	}
+	var idxBuf [MaxRank]int
+	idx := idxBuf[:r]
 	ps, pd := src.off, dst.off
-	sb, db := src.st.buf, dst.st.buf
+	sb, db := src.st.Buf(), dst.st.Buf()
 	for k := 0; k < n; k++ {
 		db[pd] = sb[ps]
 		for d := 0; d < r; d++ {
@@ -400,5 +393,5 @@ func (t *Tensor[T]) String() string {
 		return fmt.Sprintf("Tensor[%v]%v", t.DType(), t.shape)
 	}
 	c, _ := t.Clone()
-	return fmt.Sprintf("Tensor[%v]%v%v", t.DType(), t.shape, c.st.buf)
+	return fmt.Sprintf("Tensor[%v]%v%v", t.DType(), t.shape, c.st.Buf())
 }

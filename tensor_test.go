@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/tenferro-go/tenferro/backend"
 )
 
 func seq(n int) []float64 {
@@ -195,7 +197,7 @@ func (p *countPool) Recycle(any) { p.n++ }
 
 func TestRelease(t *testing.T) {
 	pool := &countPool{}
-	x := WrapStorage(NewStorage(make([]float64, 6), pool), []int{2, 3})
+	x := wrap(backend.NewStorage(make([]float64, 6), pool), []int{2, 3})
 	v, _ := x.Transpose()
 	if err := x.Release(); err != nil {
 		t.Fatal(err)
@@ -216,7 +218,7 @@ func TestRelease(t *testing.T) {
 		t.Fatal("released tensor still exposes storage")
 	}
 	// A new tensor over the recycled storage is live; old views stay dead.
-	y := WrapStorage(x.st, []int{6})
+	y := wrap(x.st, []int{6})
 	if !y.Valid() || v.Valid() {
 		t.Fatal("generation check failed")
 	}

@@ -1,6 +1,13 @@
 package tenferro
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tenferro-go/tenferro/internal/op"
+)
+
+// Views share t's storage and change only shape, strides and offset.
+// Axes may be negative everywhere (-1 is the last axis), as in NumPy.
 
 // view returns a header of rank r sharing t's storage and generation.
 func (t *Tensor[T]) view(r int) *Tensor[T] {
@@ -10,49 +17,34 @@ func (t *Tensor[T]) view(r int) *Tensor[T] {
 	return v
 }
 
+// same returns a view of t with the same shape and strides.
+func (t *Tensor[T]) same() *Tensor[T] {
+	v := t.view(len(t.shape))
+	copy(v.shape, t.shape)
+	copy(v.strides, t.strides)
+	return v
+}
+
 // Permute returns the view whose axis d is axis perm[d] of t (NumPy's
 // transpose(perm)). No data moves.
 func (t *Tensor[T]) Permute(perm ...int) (*Tensor[T], error) {
-	if err := t.check("Permute", "t"); err != nil {
+	const name = "Permute"
+	if err := t.check(name, "t"); err != nil {
 		return nil, err
 	}
-	if err := checkPerm("Permute", perm, len(t.shape)); err != nil {
-		return nil, err
+	var norm, buf [MaxRank]int
+	if len(perm) > MaxRank {
+		return nil, faultError(name, &op.Fault{Arg: "perm", Expected: fmt.Sprintf("a permutation of %d axes", t.Rank()), Actual: op.FmtInts(perm), Kind: ErrShape})
+	}
+	if _, f := op.PermuteShape(t.shape, perm, norm[:len(perm)], buf[:0]); f != nil {
+		return nil, faultError(name, f)
 	}
 	v := t.view(len(perm))
-	for d, p := range perm {
+	for d, p := range norm[:len(perm)] {
 		v.shape[d] = t.shape[p]
 		v.strides[d] = t.strides[p]
 	}
 	return v, nil
-}
-
-func checkPerm(op string, perm []int, r int) error {
-	if len(perm) != r {
-		return newError(op, "perm", fmt.Sprintf("a permutation of %d axes", r), fmt.Sprintf("%v", perm), ErrShape)
-	}
-	var seen uint64
-	var seenBig map[int]bool
-	for _, p := range perm {
-		if p < 0 || p >= r {
-			return newError(op, "perm", fmt.Sprintf("a permutation of %d axes", r), fmt.Sprintf("%v", perm), ErrArgument)
-		}
-		if r <= 64 {
-			if seen&(1<<p) != 0 {
-				return newError(op, "perm", fmt.Sprintf("a permutation of %d axes", r), fmt.Sprintf("%v (repeats %d)", perm, p), ErrArgument)
-			}
-			seen |= 1 << p
-			continue
-		}
-		if seenBig == nil {
-			seenBig = map[int]bool{}
-		}
-		if seenBig[p] {
-			return newError(op, "perm", fmt.Sprintf("a permutation of %d axes", r), fmt.Sprintf("%v (repeats %d)", perm, p), ErrArgument)
-		}
-		seenBig[p] = true
-	}
-	return nil
 }
 
 // Transpose returns the view with the axis order reversed (for a matrix,
@@ -76,33 +68,39 @@ func (t *Tensor[T]) Transpose() (*Tensor[T], error) {
 // required for positive steps, and -1 <= stop <= start < extent for
 // negative ones.
 func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
-	if err := t.check("Slice", "t"); err != nil {
+	const name = "Slice"
+	if err := t.check(name, "t"); err != nil {
 		return nil, err
 	}
-	if axis < 0 || axis >= len(t.shape) {
-		return nil, newError("Slice", "axis", fmt.Sprintf("0 <= axis < %d", len(t.shape)), fmt.Sprint(axis), ErrArgument)
+	axis, f := op.Axis("axis", axis, len(t.shape))
+	if f != nil {
+		return nil, faultError(name, f)
 	}
 	n := t.shape[axis]
 	var count int
 	switch {
 	case step > 0:
 		if start < 0 || stop < start || stop > n {
-			return nil, newError("Slice", "range", fmt.Sprintf("0 <= start <= stop <= %d", n), fmt.Sprintf("%d:%d", start, stop), ErrArgument)
+			return nil, newError(name, "range", fmt.Sprintf("0 <= start <= stop <= %d", n), fmt.Sprintf("%d:%d", start, stop), ErrArgument)
 		}
-		count = (stop - start + step - 1) / step
+		if stop > start {
+			count = (stop-start-1)/min(step, n) + 1
+		}
 	case step < 0:
 		if start >= n || stop < -1 || stop > start {
-			return nil, newError("Slice", "range", fmt.Sprintf("-1 <= stop <= start < %d", n), fmt.Sprintf("%d:%d", start, stop), ErrArgument)
+			return nil, newError(name, "range", fmt.Sprintf("-1 <= stop <= start < %d", n), fmt.Sprintf("%d:%d", start, stop), ErrArgument)
 		}
-		count = (start - stop + (-step) - 1) / (-step)
+		if stop < start {
+			count = (start-stop-1)/(-max(step, -n-1)) + 1
+		}
 	default:
-		return nil, newError("Slice", "step", "a non-zero step", "0", ErrArgument)
+		return nil, newError(name, "step", "a non-zero step", "0", ErrArgument)
 	}
-	v := t.view(len(t.shape))
-	copy(v.shape, t.shape)
-	copy(v.strides, t.strides)
+	v := t.same()
 	v.shape[axis] = count
-	v.strides[axis] = t.strides[axis] * step
+	if count > 1 {
+		v.strides[axis] = t.strides[axis] * step
+	}
 	if count > 0 {
 		v.off += start * t.strides[axis]
 	}
@@ -112,35 +110,33 @@ func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
 // Reverse returns the view with axis `axis` in reverse order (negative
 // stride).
 func (t *Tensor[T]) Reverse(axis int) (*Tensor[T], error) {
-	if err := t.check("Reverse", "t"); err != nil {
+	const name = "Reverse"
+	if err := t.check(name, "t"); err != nil {
 		return nil, err
 	}
-	if axis < 0 || axis >= len(t.shape) {
-		return nil, newError("Reverse", "axis", fmt.Sprintf("0 <= axis < %d", len(t.shape)), fmt.Sprint(axis), ErrArgument)
+	axis, f := op.Axis("axis", axis, len(t.shape))
+	if f != nil {
+		return nil, faultError(name, f)
 	}
 	if t.shape[axis] == 0 {
-		return t.view0()
+		return t.same(), nil
 	}
 	return t.Slice(axis, t.shape[axis]-1, -1, -1)
-}
-
-func (t *Tensor[T]) view0() (*Tensor[T], error) {
-	v := t.view(len(t.shape))
-	copy(v.shape, t.shape)
-	copy(v.strides, t.strides)
-	return v, nil
 }
 
 // Diagonal returns the view of elements whose indices on axes a1 and a2 are
 // equal. Both axes are removed and the diagonal becomes the last axis, of
 // extent min(shape[a1], shape[a2]) (NumPy's diagonal with offset 0).
 func (t *Tensor[T]) Diagonal(a1, a2 int) (*Tensor[T], error) {
-	if err := t.check("Diagonal", "t"); err != nil {
+	const name = "Diagonal"
+	if err := t.check(name, "t"); err != nil {
 		return nil, err
 	}
 	r := len(t.shape)
-	if a1 < 0 || a1 >= r || a2 < 0 || a2 >= r || a1 == a2 {
-		return nil, newError("Diagonal", "axes", fmt.Sprintf("two distinct axes in [0, %d)", r), fmt.Sprintf("%d, %d", a1, a2), ErrArgument)
+	a1, f1 := op.Axis("axes", a1, r)
+	a2, f2 := op.Axis("axes", a2, r)
+	if f1 != nil || f2 != nil || a1 == a2 {
+		return nil, newError(name, "axes", fmt.Sprintf("two distinct axes in [-%d, %d)", r, r), fmt.Sprintf("%d, %d", a1, a2), ErrArgument)
 	}
 	v := t.view(r - 1)
 	k := 0
@@ -161,14 +157,15 @@ func (t *Tensor[T]) Diagonal(a1, a2 int) (*Tensor[T], error) {
 // of extent 1 stretches to any extent with stride 0, and trailing new axes
 // get stride 0. Writing through a broadcast view writes shared elements.
 func (t *Tensor[T]) Broadcast(shape ...int) (*Tensor[T], error) {
-	if err := t.check("Broadcast", "t"); err != nil {
+	const name = "Broadcast"
+	if err := t.check(name, "t"); err != nil {
 		return nil, err
 	}
-	if _, err := checkShape("Broadcast", shape); err != nil {
+	if _, err := checkShape(name, shape); err != nil {
 		return nil, err
 	}
 	if len(shape) < len(t.shape) {
-		return nil, newError("Broadcast", "shape", fmt.Sprintf("rank >= %d", len(t.shape)), fmt.Sprint(shape), ErrShape)
+		return nil, newError(name, "shape", fmt.Sprintf("rank >= %d", len(t.shape)), fmt.Sprint(shape), ErrShape)
 	}
 	v := t.view(len(shape))
 	for d, n := range shape {
@@ -180,7 +177,7 @@ func (t *Tensor[T]) Broadcast(shape ...int) (*Tensor[T], error) {
 		case t.shape[d] == 1:
 			v.shape[d], v.strides[d] = n, 0
 		default:
-			return nil, newError("Broadcast", "shape", fmt.Sprintf("extent %d or 1 at axis %d", n, d), fmt.Sprintf("%d (tensor shape %v)", t.shape[d], t.shape), ErrShape)
+			return nil, newError(name, "shape", fmt.Sprintf("extent %d or 1 at axis %d", n, d), fmt.Sprintf("%d (tensor shape %v)", t.shape[d], t.shape), ErrShape)
 		}
 	}
 	return v, nil
@@ -189,52 +186,23 @@ func (t *Tensor[T]) Broadcast(shape ...int) (*Tensor[T], error) {
 // Reshape returns a view of t with a new shape and the same column-major
 // element order, without copying. One extent may be -1 (inferred). It fails
 // with ErrLayout when t's strides cannot express the new shape (reshape a
-// Contiguous copy instead) and ErrShape when the element counts differ.
+// Copy instead) and ErrShape when the element counts differ.
 func (t *Tensor[T]) Reshape(shape ...int) (*Tensor[T], error) {
-	if err := t.check("Reshape", "t"); err != nil {
+	const name = "Reshape"
+	if err := t.check(name, "t"); err != nil {
 		return nil, err
 	}
-	n := t.Len()
-	shape, err := inferShape(shape, n)
-	if err != nil {
-		return nil, err
+	var buf [MaxRank]int
+	out, f := op.ReshapeShape(t.shape, shape, buf[:0])
+	if f != nil {
+		return nil, faultError(name, f)
 	}
-	v := t.view(len(shape))
-	copy(v.shape, shape)
-	if !reshapeStrides(t.shape, t.strides, shape, v.strides) {
-		return nil, newError("Reshape", "t", fmt.Sprintf("strides that can be viewed as shape %v", shape), fmt.Sprintf("shape %v strides %v", t.shape, t.strides), ErrLayout)
+	v := t.view(len(out))
+	copy(v.shape, out)
+	if !reshapeStrides(t.shape, t.strides, out, v.strides) {
+		return nil, newError(name, "t", fmt.Sprintf("strides that can be viewed as shape %v", out), fmt.Sprintf("shape %v strides %v", t.shape, t.strides), ErrLayout)
 	}
 	return v, nil
-}
-
-func inferShape(shape []int, n int) ([]int, error) {
-	infer := -1
-	known := 1
-	for d, e := range shape {
-		switch {
-		case e == -1 && infer < 0:
-			infer = d
-		case e < 0:
-			return nil, newError("Reshape", "shape", "non-negative extents and at most one -1", fmt.Sprint(shape), ErrShape)
-		default:
-			known *= e
-		}
-	}
-	if infer >= 0 {
-		if known == 0 || n%known != 0 {
-			return nil, newError("Reshape", "shape", fmt.Sprintf("a shape of %d elements", n), fmt.Sprint(shape), ErrShape)
-		}
-		s := append([]int(nil), shape...)
-		s[infer] = n / known
-		return s, nil
-	}
-	if _, err := checkShape("Reshape", shape); err != nil {
-		return nil, err
-	}
-	if known != n {
-		return nil, newError("Reshape", "shape", fmt.Sprintf("a shape of %d elements", n), fmt.Sprintf("%v (%d elements)", shape, known), ErrShape)
-	}
-	return shape, nil
 }
 
 // reshapeStrides computes column-major strides for newShape over a view
@@ -242,7 +210,6 @@ func inferShape(shape []int, n int) ([]int, error) {
 // possible without a copy. Axes are grouped into runs whose element counts
 // match; each old run must be contiguous in column-major sense.
 func reshapeStrides(shape, strides, newShape, out []int) bool {
-	// Drop extent-1 axes of the old view; they carry no layout.
 	if Numel(shape) == 0 {
 		s := 1
 		for d, e := range newShape {
@@ -251,7 +218,9 @@ func reshapeStrides(shape, strides, newShape, out []int) bool {
 		}
 		return true
 	}
-	var os, ost []int
+	// Drop extent-1 axes of the old view; they carry no layout.
+	var osBuf, ostBuf [MaxRank]int
+	os, ost := osBuf[:0], ostBuf[:0]
 	for d, e := range shape {
 		if e != 1 {
 			os = append(os, e)

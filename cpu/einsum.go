@@ -1,82 +1,37 @@
 package cpu
 
 import (
-	"strconv"
-
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/einsum"
-	"github.com/tenferro-go/tenferro/internal/kernel/elementwise"
 	"github.com/tenferro-go/tenferro/internal/kernel/permute"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 )
 
-var _ tf.Contractor = (*Engine)(nil)
-
-// einsumWS is the engine's einsum workspace: the argument scratch shared
-// with the public operations and, per element type, the executor's
-// bookkeeping (views of operands and intermediates, label-indexed strides,
-// kernel shape and stride lists). Everything is reused across calls, so a
-// warm engine evaluates a plan without allocating.
-type einsumWS struct {
-	scratch tf.Scratch
-	f32     einsumState[float32]
-	f64     einsumState[float64]
-	c64     einsumState[complex64]
-	c128    einsumState[complex128]
-}
-
 // tview is a strided view of an operand or an intermediate whose axes are
 // the distinct labels of the plan's tensor (Problem.Unique for operands,
 // Step.Out for step results), in that order.
-type tview[T tf.Scalar] struct {
+type tview[T strided.Scalar] struct {
 	data    []T
 	off     int
-	strides []int          // one per label, in the tensor's label order
-	st      *tf.Storage[T] // pooled storage owned by the executor, or nil
+	strides []int               // one per label, in the tensor's label order
+	st      *backend.Storage[T] // pooled storage owned by the executor, or nil
 }
 
-// einsumState is the per-dtype executor scratch.
-type einsumState[T tf.Scalar] struct {
-	ops   []*tf.Tensor[T]
+// einsumState is the per-dtype executor scratch. Everything is reused
+// across calls, so a warm engine evaluates a plan without allocating.
+type einsumState[T strided.Scalar] struct {
 	views []tview[T]
 	arena []int // backing store of views[*].strides
 	pos   []int // label id -> axis position (scratch)
 	// Label-indexed strides of the left, right and result tensors of the
-	// step being executed, and of dst.
-	sa, sb, sc, sd []int
+	// step being executed, of dst, and of a staging buffer.
+	sa, sb, sc, sd, sg []int
 	// Kernel arguments: an iteration shape and up to three stride lists.
 	shape, s0, s1, s2 []int
 	// Batch loop: fused batch extents, strides and the odometer.
 	bext, bsa, bsb, bsc, bidx []int
 }
-
-// Einsum implements tenferro.Contractor: it evaluates plan into dst. The
-// operands and dst are validated by the caller (package tenferro): one
-// element type, the plan's shapes, dst of the output shape with distinct
-// elements and no overlap with any operand. Operands are only read.
-func (e *Engine) Einsum(dst any, plan *einsum.Plan, operands []any) error {
-	if plan == nil {
-		return tf.Errorf(tf.ErrArgument, "Einsum", "plan", "a plan", "nil")
-	}
-	switch d := dst.(type) {
-	case *tf.Tensor[float32]:
-		return execEinsum(e, &e.einsumWorkspace().f32, d, plan, operands)
-	case *tf.Tensor[float64]:
-		return execEinsum(e, &e.einsumWorkspace().f64, d, plan, operands)
-	case *tf.Tensor[complex64]:
-		return execEinsum(e, &e.einsumWorkspace().c64, d, plan, operands)
-	case *tf.Tensor[complex128]:
-		return execEinsum(e, &e.einsumWorkspace().c128, d, plan, operands)
-	}
-	return tf.Errorf(tf.ErrDType, "Einsum", "dst", "a tensor of f32, f64, c64 or c128", "%T", dst)
-}
-
-// Plans implements tenferro.Contractor: it returns the engine's plan cache.
-func (e *Engine) Plans() tf.PlanStore { return e.plans }
-
-// Scratch implements tenferro.Contractor: argument storage owned by the
-// engine, for use by the goroutine holding it.
-func (e *Engine) Scratch() *tf.Scratch { return &e.einsumWorkspace().scratch }
 
 // grow returns s resized to n elements, reusing its capacity.
 func grow(s []int, n int) []int {
@@ -89,7 +44,7 @@ func grow(s []int, n int) []int {
 // prepare sizes the scratch for plan pl and builds the views of the
 // operands: the diagonal of a repeated label is read with the sum of its
 // axes' strides, and a broadcast axis with stride 0.
-func (s *einsumState[T]) prepare(pl *einsum.Plan, ops []*tf.Tensor[T]) {
+func (s *einsumState[T]) prepare(pl *einsum.Plan, ops []backend.View[T]) {
 	p := pl.Problem
 	nIn := len(p.Inputs)
 	nt := nIn + len(pl.Steps)
@@ -107,7 +62,7 @@ func (s *einsumState[T]) prepare(pl *einsum.Plan, ops []*tf.Tensor[T]) {
 	s.views = s.views[:nt]
 	nl := p.NumLabels
 	s.pos = grow(s.pos, nl)
-	s.sa, s.sb, s.sc, s.sd = grow(s.sa, nl), grow(s.sb, nl), grow(s.sc, nl), grow(s.sd, nl)
+	s.sa, s.sb, s.sc, s.sd, s.sg = grow(s.sa, nl), grow(s.sb, nl), grow(s.sc, nl), grow(s.sd, nl), grow(s.sg, nl)
 	s.shape, s.s0, s.s1, s.s2 = grow(s.shape, nl), grow(s.s0, nl), grow(s.s1, nl), grow(s.s2, nl)
 	s.bext, s.bsa, s.bsb, s.bsc, s.bidx = grow(s.bext, nl), grow(s.bsa, nl), grow(s.bsb, nl), grow(s.bsc, nl), grow(s.bidx, nl)
 
@@ -121,13 +76,12 @@ func (s *einsumState[T]) prepare(pl *einsum.Plan, ops []*tf.Tensor[T]) {
 			s.pos[l] = i
 			str[i] = 0
 		}
-		ts := t.Strides()
 		for a, l := range p.Inputs[k] {
 			if !p.Broadcast[k][a] {
-				str[s.pos[l]] += ts[a]
+				str[s.pos[l]] += t.Strides[a]
 			}
 		}
-		s.views[k] = tview[T]{data: t.Storage(), off: t.Offset(), strides: str}
+		s.views[k] = tview[T]{data: t.Data, off: t.Off, strides: str}
 	}
 	for i := range pl.Steps {
 		out := pl.Steps[i].Out
@@ -142,33 +96,20 @@ func (s *einsumState[T]) prepare(pl *einsum.Plan, ops []*tf.Tensor[T]) {
 	}
 }
 
-// execEinsum evaluates pl into dst. See the package notes in einsum_step.go
-// for the lowering of each step.
-func execEinsum[T tf.Scalar](e *Engine, s *einsumState[T], dst *tf.Tensor[T], pl *einsum.Plan, operands []any) error {
+// execEinsum evaluates pl into dst: dst = alpha·result + beta·dst. See the
+// notes in einsum_step.go for the lowering of each step.
+func execEinsum[T strided.Scalar](k *numeric[T], s *einsumState[T], dst backend.View[T], pl *einsum.Plan, operands []backend.View[T], alpha, beta T) error {
+	e := k.e
 	p := pl.Problem
-	nIn := len(p.Inputs)
-	if len(operands) != nIn {
-		return tf.Errorf(tf.ErrShape, "Einsum", "operands", strconv.Itoa(nIn)+" operands", "%d", len(operands))
-	}
-	s.ops = s.ops[:0]
-	for k, o := range operands {
-		t, ok := o.(*tf.Tensor[T])
-		if !ok || t == nil {
-			clear(s.ops)
-			return tf.Errorf(tf.ErrDType, "Einsum", "operand "+strconv.Itoa(k), "a *Tensor["+tf.DTypeOf[T]().String()+"]", "%T", o)
-		}
-		s.ops = append(s.ops, t)
-	}
 	defer s.done(e)
-	dref := ref(dst)
 	for _, x := range p.Extents {
 		if x == 0 {
-			// Every sum is empty: the result is zero (or empty).
-			elementwise.Fill(e.runner, dst.Shape(), dref, T(0))
+			// Every sum is empty: the result is zero.
+			k.scale(dst, beta)
 			return nil
 		}
 	}
-	s.prepare(pl, s.ops)
+	s.prepare(pl, operands)
 
 	// Label strides of dst: a label repeated in the output walks the
 	// diagonal, with the sum of its axes' strides.
@@ -177,12 +118,17 @@ func execEinsum[T tf.Scalar](e *Engine, s *einsumState[T], dst *tf.Tensor[T], pl
 		s.sd[l] = 0
 	}
 	for a, l := range fin.Output {
-		s.sd[l] += dst.Strides()[a]
+		s.sd[l] += dst.Strides[a]
 	}
 	if fin.Embed {
-		elementwise.Fill(e.runner, dst.Shape(), dref, T(0))
+		// Off the diagonal the result is zero: scale dst by beta (zero it
+		// for beta = 0), then accumulate the diagonal onto it.
+		k.scale(dst, beta)
+		if beta != 0 {
+			beta = 1
+		}
 	}
-	dd, doff := dst.Storage(), dst.Offset()
+	out := target[T]{data: dst.Data, off: dst.Off, strides: s.sd, alpha: alpha, beta: beta}
 
 	for i := range pl.Steps {
 		st := &pl.Steps[i]
@@ -191,17 +137,17 @@ func execEinsum[T tf.Scalar](e *Engine, s *einsumState[T], dst *tf.Tensor[T], pl
 		if last && len(fin.Reduce) == 0 {
 			// The last step writes straight into dst (through the
 			// embedded diagonal when the output repeats a label).
-			tgt = target[T]{data: dd, off: doff, strides: s.sd}
+			tgt = out
 		} else {
 			v := &s.views[st.Result]
-			v.st = e.pool.alloc(tf.DTypeOf[T](), numel(p.Extents, st.Out)).(*tf.Storage[T])
+			v.st = poolAlloc[T](&e.pool, numel(p.Extents, st.Out))
 			v.data, v.off = v.st.Buf(), 0
 			for j, l := range st.Out {
 				s.sc[l] = v.strides[j]
 			}
-			tgt = target[T]{data: v.data, off: 0, strides: s.sc}
+			tgt = target[T]{data: v.data, off: 0, strides: s.sc, alpha: 1}
 		}
-		if err := execStep(e, s, p, st, tgt); err != nil {
+		if err := execStep(k, s, p, st, tgt); err != nil {
 			return err
 		}
 		s.release(e, st.LeftID)
@@ -210,14 +156,12 @@ func execEinsum[T tf.Scalar](e *Engine, s *einsumState[T], dst *tf.Tensor[T], pl
 			return nil
 		}
 	}
-	return execFinal(e, s, p, fin, dd, doff)
+	return execFinal(k, s, p, fin, out)
 }
 
 // done drops the references to the caller's tensors and returns any
 // intermediate still held (after an error) to the pool.
 func (s *einsumState[T]) done(e *Engine) {
-	clear(s.ops)
-	s.ops = s.ops[:0]
 	for i := range s.views {
 		s.release(e, i)
 		s.views[i].data = nil
@@ -236,13 +180,14 @@ func (s *einsumState[T]) release(e *Engine, id int) {
 
 // execFinal maps the last tensor to the output:
 //
-//	dst[Output] = Σ_{Reduce} X[Labels]
+//	out[Output] = alpha·Σ_{Reduce} X[Labels] + beta·out[Output]
 //
-// where dst's label strides (s.sd) already follow any embedded diagonal
-// (zero-filled beforehand).
-func execFinal[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, fin *einsum.Final, dd []T, doff int) error {
+// where out's label strides already follow any embedded diagonal.
+func execFinal[T strided.Scalar](k *numeric[T], s *einsumState[T], p *einsum.Problem, fin *einsum.Final, out target[T]) error {
+	e := k.e
 	x := &s.views[fin.From]
 	defer s.release(e, fin.From)
+	tgt, tmp := s.stage(e, p, fin.Kept, out)
 	if len(fin.Reduce) == 0 {
 		n := len(fin.Kept)
 		shape, ds, xs := s.shape[:n], s.s0[:n], s.s1[:n]
@@ -251,13 +196,15 @@ func execFinal[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, fin
 		}
 		for i, l := range fin.Kept {
 			shape[i] = p.Extents[l]
-			ds[i] = s.sd[l]
+			ds[i] = tgt.strides[l]
 			xs[i] = x.strides[s.pos[l]]
 		}
 		if strided.Rank(shape) > strided.MaxRank {
+			s.discard(e, tmp)
 			return rankError()
 		}
-		permute.Copy(e.runner, shape, strided.Ref[T]{Data: dd, Off: doff, Strides: ds}, strided.Ref[T]{Data: x.data, Off: x.off, Strides: xs})
+		permute.Copy(e.runner, shape, strided.Ref[T]{Data: tgt.data, Off: tgt.off, Strides: ds}, strided.Ref[T]{Data: x.data, Off: x.off, Strides: xs})
+		k.unstage(s, p, fin.Kept, out, tmp)
 		return nil
 	}
 	n := len(fin.Labels)
@@ -268,13 +215,15 @@ func execFinal[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, fin
 	for _, l := range fin.Kept {
 		for i, m := range fin.Labels {
 			if m == l {
-				ds[i] = s.sd[l]
+				ds[i] = tgt.strides[l]
 			}
 		}
 	}
-	if !sumReduce(e, shape, strided.Ref[T]{Data: dd, Off: doff, Strides: ds}, strided.Ref[T]{Data: x.data, Off: x.off, Strides: xs}, strided.Ref[T]{}, false) {
+	if !sumReduce(e, shape, strided.Ref[T]{Data: tgt.data, Off: tgt.off, Strides: ds}, strided.Ref[T]{Data: x.data, Off: x.off, Strides: xs}, strided.Ref[T]{}, false) {
+		s.discard(e, tmp)
 		return rankError()
 	}
+	k.unstage(s, p, fin.Kept, out, tmp)
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/internal/kernel/reduce"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 )
@@ -19,7 +18,7 @@ import (
 // Preconditions (established by the executor): every view stays inside its
 // Data, dst has distinct elements along its non-reduced axes and does not
 // overlap a or b.
-func sumReduce[T tf.Scalar](e *Engine, shape []int, dst, a, b strided.Ref[T], prod bool) bool {
+func sumReduce[T strided.Scalar](e *Engine, shape []int, dst, a, b strided.Ref[T], prod bool) bool {
 	if strided.Rank(shape) > strided.MaxRank {
 		return false
 	}

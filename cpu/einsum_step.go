@@ -1,12 +1,13 @@
 package cpu
 
 import (
-	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/einsum"
 	"github.com/tenferro-go/tenferro/internal/kernel/elementwise"
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 	"github.com/tenferro-go/tenferro/internal/kernel/permute"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/op"
 )
 
 // A pairwise step computes
@@ -35,25 +36,30 @@ import (
 // soon as the step is done; operands are only read.
 
 // target is where a step writes its result: storage, offset and
-// label-indexed strides.
-type target[T tf.Scalar] struct {
-	data    []T
-	off     int
-	strides []int
+// label-indexed strides, and how the result combines with what is there
+// (target = alpha·result + beta·target; intermediates use alpha 1, beta 0).
+type target[T strided.Scalar] struct {
+	data        []T
+	off         int
+	strides     []int
+	alpha, beta T
 }
+
+// overwrites reports whether the target takes the result as it is.
+func (t *target[T]) overwrites() bool { return t.alpha == 1 && t.beta == 0 }
 
 // side is one operand of a step after its pre-reduction: storage and
 // offset (strides are label-indexed in the state) and the pooled buffer the
 // step owns, if any.
-type side[T tf.Scalar] struct {
+type side[T strided.Scalar] struct {
 	data []T
 	off  int
-	tmp  *tf.Storage[T]
+	tmp  *backend.Storage[T]
 }
 
 // loadSide fills ls with the label strides of tensor id and sums the labels
 // in reduce into a pooled compact buffer over kept when there are any.
-func loadSide[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, id int, labels, reduce, kept, ls []int) (side[T], error) {
+func loadSide[T strided.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, id int, labels, reduce, kept, ls []int) (side[T], error) {
 	v := &s.views[id]
 	for i, l := range labels {
 		ls[l] = v.strides[i]
@@ -61,7 +67,7 @@ func loadSide[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, id i
 	if len(reduce) == 0 {
 		return side[T]{data: v.data, off: v.off}, nil
 	}
-	tmp := e.pool.alloc(tf.DTypeOf[T](), numel(p.Extents, kept)).(*tf.Storage[T])
+	tmp := poolAlloc[T](&e.pool, numel(p.Extents, kept))
 	n := len(labels)
 	shape, ds, xs := s.shape[:n], s.s0[:n], s.s1[:n]
 	for i, l := range labels {
@@ -85,7 +91,8 @@ func loadSide[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, id i
 }
 
 // execStep evaluates one pairwise step into c.
-func execStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, c target[T]) error {
+func execStep[T strided.Scalar](k *numeric[T], s *einsumState[T], p *einsum.Problem, st *einsum.Step, c target[T]) error {
+	e := k.e
 	a, err := loadSide(e, s, p, st.LeftID, st.LeftLabels, st.LeftReduce, st.LeftKept, s.sa)
 	if err != nil {
 		return err
@@ -98,10 +105,18 @@ func execStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *
 		return err
 	}
 	switch {
-	case len(st.Contracted) == 0 && mulStep(e, s, p, st, a, b, c):
-	case (st.M == 1 || st.N == 1) && productStep(e, s, p, st, a, b, c):
+	case len(st.Contracted) == 0 && labelRank(p, st.Out) <= strided.MaxRank:
+		// Elementwise and sum-of-products kernels overwrite: an
+		// accumulating target gets the result through a staging buffer.
+		tgt, tmp := s.stage(e, p, st.Out, c)
+		mulStep(e, s, p, st, a, b, tgt)
+		k.unstage(s, p, st.Out, c, tmp)
+	case (st.M == 1 || st.N == 1) && labelRank(p, st.LeftFree, st.RightFree, st.Contracted, st.Batch) <= strided.MaxRank:
+		tgt, tmp := s.stage(e, p, st.Out, c)
+		productStep(e, s, p, st, a, b, tgt)
+		k.unstage(s, p, st.Out, c, tmp)
 	default:
-		gemmStep(e, s, p, st, a, b, c)
+		gemmStep(k, s, p, st, a, b, c)
 	}
 	if a.tmp != nil {
 		e.pool.Recycle(a.tmp)
@@ -113,9 +128,9 @@ func execStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *
 }
 
 // mulStep computes C = A ⊙ B over C's labels (no contracted label),
-// broadcasting each side along the labels it lacks. It reports false,
-// doing nothing, when the rank exceeds the kernel's limit.
-func mulStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) bool {
+// broadcasting each side along the labels it lacks. The caller checked
+// the rank against the kernel's limit.
+func mulStep[T strided.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) {
 	n := len(st.Out)
 	shape, cs, as, bs := s.shape[:n], s.s0[:n], s.s1[:n], s.s2[:n]
 	nl, nr := len(st.LeftFree), len(st.RightFree)
@@ -127,23 +142,19 @@ func mulStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *e
 			as[i] = 0
 		}
 	}
-	if strided.Rank(shape) > strided.MaxRank {
-		return false
-	}
-	elementwise.Binary(e.runner, elementwise.Mul, shape,
+	elementwise.Binary(e.runner, op.Mul, shape,
 		strided.Ref[T]{Data: c.data, Off: c.off, Strides: cs},
 		strided.Ref[T]{Data: a.data, Off: a.off, Strides: as},
 		strided.Ref[T]{Data: b.data, Off: b.off, Strides: bs})
-	return true
 }
 
 // productStep computes C[LF, RF, B] = Σ_{Con} A[LF, Con, B]·B[Con, RF, B]
 // with the strided sum-of-products kernel, each side broadcast (stride 0)
 // along the free labels of the other. It serves dot products (M = N = 1)
 // and matrix-vector products (M = 1 or N = 1), where GEMM's packing would
-// cost as much as the product. It reports false, doing nothing, when the
-// rank exceeds the kernel's limit.
-func productStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) bool {
+// cost as much as the product. The caller checked the rank against the
+// kernel's limit (labelRank).
+func productStep[T strided.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) {
 	groups := [4][]int{st.LeftFree, st.RightFree, st.Contracted, st.Batch}
 	n := 0
 	shape, cs, as, bs := s.shape, s.s0, s.s1, s.s2
@@ -161,10 +172,24 @@ func productStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, s
 			n++
 		}
 	}
-	return sumReduce(e, shape[:n],
+	sumReduce(e, shape[:n],
 		strided.Ref[T]{Data: c.data, Off: c.off, Strides: cs[:n]},
 		strided.Ref[T]{Data: a.data, Off: a.off, Strides: as[:n]},
 		strided.Ref[T]{Data: b.data, Off: b.off, Strides: bs[:n]}, true)
+}
+
+// labelRank is the number of labels of extent > 1 in the groups: the rank
+// a strided kernel walks over them.
+func labelRank(p *einsum.Problem, groups ...[]int) int {
+	n := 0
+	for _, labels := range groups {
+		for _, l := range labels {
+			if p.Extents[l] != 1 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // fuse reads the labels of a group as one axis through ls: it returns the
@@ -203,7 +228,7 @@ func unitStride(r, c, rs, cs int) bool {
 // pack copies the labels of groups g0, g1, g2 (in that order) of a view
 // with label strides ls into a pooled compact buffer and rewrites ls to the
 // buffer's strides.
-func pack[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, data []T, off int, ls []int, g0, g1, g2 []int) *tf.Storage[T] {
+func pack[T strided.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, data []T, off int, ls []int, g0, g1, g2 []int) *backend.Storage[T] {
 	n0, n1 := len(g0), len(g0)+len(g1)
 	n := n1 + len(g2)
 	shape, ds, xs := s.shape[:n], s.s0[:n], s.s1[:n]
@@ -221,7 +246,7 @@ func pack[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, data []T
 		shape[i], ds[i], xs[i] = p.Extents[l], st, ls[l]
 		st *= p.Extents[l]
 	}
-	tmp := e.pool.alloc(tf.DTypeOf[T](), st).(*tf.Storage[T])
+	tmp := poolAlloc[T](&e.pool, st)
 	permute.Copy(e.runner, shape, strided.Ref[T]{Data: tmp.Buf(), Strides: ds}, strided.Ref[T]{Data: data, Off: off, Strides: xs})
 	for i := range n {
 		switch {
@@ -237,17 +262,19 @@ func pack[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, data []T
 }
 
 // gemmStep lowers the step to (batched) GEMM; see the notes at the top of
-// the file.
-func gemmStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) {
+// the file. GEMM accumulates into the target itself when it writes there in
+// place.
+func gemmStep[T strided.Scalar](k *numeric[T], s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) {
+	e := k.e
 	ext := p.Extents
 	m, ars, ok1 := fuse(ext, st.LeftFree, s.sa)
-	k, acs, ok2 := fuse(ext, st.Contracted, s.sa)
-	var ta, tb, tc *tf.Storage[T]
-	if !ok1 || !ok2 || !unitStride(m, k, ars, acs) {
+	kk, acs, ok2 := fuse(ext, st.Contracted, s.sa)
+	var ta, tb, tc *backend.Storage[T]
+	if !ok1 || !ok2 || !unitStride(m, kk, ars, acs) {
 		ta = pack(e, s, p, a.data, a.off, s.sa, st.LeftFree, st.Contracted, st.Batch)
 		a.data, a.off = ta.Buf(), 0
 		m, ars, _ = fuse(ext, st.LeftFree, s.sa)
-		k, acs, _ = fuse(ext, st.Contracted, s.sa)
+		kk, acs, _ = fuse(ext, st.Contracted, s.sa)
 	}
 	_, brs, ok1 := fuse(ext, st.Contracted, s.sb)
 	n, bcs, ok2 := fuse(ext, st.RightFree, s.sb)
@@ -262,7 +289,7 @@ func gemmStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *
 	_, ccs, ok2 := fuse(ext, st.RightFree, cls)
 	if !ok1 || !ok2 || !unitStride(m, n, crs, ccs) {
 		// Compute into a compact buffer in Out order, then copy.
-		tc = e.pool.alloc(tf.DTypeOf[T](), numel(ext, st.Out)).(*tf.Storage[T])
+		tc = poolAlloc[T](&e.pool, numel(ext, st.Out))
 		cd, coff = tc.Buf(), 0
 		stc := 1
 		for _, l := range st.Out {
@@ -290,16 +317,20 @@ func gemmStep[T tf.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, st *
 	am := gemm.Mat[T]{Data: a.data, Off: a.off, RS: ars, CS: acs}
 	bm := gemm.Mat[T]{Data: b.data, Off: b.off, RS: brs, CS: bcs}
 	cm := gemm.Mat[T]{Data: cd, Off: coff, RS: crs, CS: ccs}
-	gemmLoop(e, m, n, k, am, bm, cm, s.bext[:nb], s.bsa[:nb], s.bsb[:nb], s.bsc[:nb], s.bidx[:nb])
+	alpha, beta := c.alpha, c.beta
 	if tc != nil {
-		// Copy the compact result into the target (label strides in
+		alpha, beta = 1, 0
+	}
+	gemmLoop(e, m, n, kk, alpha, am, bm, beta, cm, s.bext[:nb], s.bsa[:nb], s.bsb[:nb], s.bsc[:nb], s.bidx[:nb])
+	if tc != nil {
+		// Move the compact result into the target (label strides in
 		// c.strides, compact ones in s.s2).
 		nout := len(st.Out)
 		shape, ds, xs := s.shape[:nout], s.s0[:nout], s.s1[:nout]
 		for i, l := range st.Out {
 			shape[i], ds[i], xs[i] = ext[l], c.strides[l], s.s2[l]
 		}
-		permute.Copy(e.runner, shape, strided.Ref[T]{Data: c.data, Off: c.off, Strides: ds}, strided.Ref[T]{Data: cd, Strides: xs})
+		k.accumulate(shape, strided.Ref[T]{Data: c.data, Off: c.off, Strides: ds}, strided.Ref[T]{Data: cd, Strides: xs}, c.alpha, c.beta)
 		e.pool.Recycle(tc)
 	}
 	if ta != nil {

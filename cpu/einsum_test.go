@@ -57,7 +57,7 @@ func TestEinsumPlanCache(t *testing.T) {
 		t.Fatalf("after 3 equal calls: %+v, want 1 entry, 1 miss, 2 hits", st)
 	}
 	// Other options, shapes or dtypes are other plans.
-	out, err := tf.EinsumWith(e, "ab,bc,cd->ad", []tf.EinsumOption{tf.WithStrategy(einsum.Greedy)}, a, b, c)
+	out, err := tf.EinsumWith(e, "ab,bc,cd->ad", []*tf.Tensor[float64]{a, b, c}, tf.WithStrategy(einsum.Greedy))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestEinsumPoolReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	dst, _ := tf.Zeros[float64](6, 5, 2)
-	if err := tf.EinsumPlannedInto(e, p, dst, ops...); err != nil {
+	if err := tf.EinsumPlannedInto(e, dst, p, ops...); err != nil {
 		t.Fatal(err)
 	}
 	first := e.BufferPoolStats()
@@ -108,7 +108,7 @@ func TestEinsumPoolReuse(t *testing.T) {
 		t.Fatalf("no intermediate returned to the pool: %+v", first)
 	}
 	for range 3 {
-		if err := tf.EinsumPlannedInto(e, p, dst, ops...); err != nil {
+		if err := tf.EinsumPlannedInto(e, dst, p, ops...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -159,7 +159,7 @@ func allocCases(t testing.TB, n int) []allocCase {
 func checkAllocs(t *testing.T, e *cpu.Engine, cases []allocCase) {
 	for _, c := range cases {
 		run := func() {
-			if err := tf.EinsumPlannedInto(e, c.p, c.dst, c.ops...); err != nil {
+			if err := tf.EinsumPlannedInto(e, c.dst, c.p, c.ops...); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -225,7 +225,7 @@ func TestEinsumLoweringCopies(t *testing.T) {
 			t.Fatal(err)
 		}
 		dst, _ := tf.Zeros[float64](p.OutputShape()...)
-		if err := tf.EinsumPlannedInto(e, p, dst, ops...); err != nil {
+		if err := tf.EinsumPlannedInto(e, dst, p, ops...); err != nil {
 			t.Fatal(err)
 		}
 		if got := e.BufferPoolStats().Buffers > 0; got != c.copies {

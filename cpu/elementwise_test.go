@@ -2,12 +2,16 @@ package cpu_test
 
 import (
 	"errors"
+	"fmt"
 	"math/cmplx"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
+	"github.com/tenferro-go/tenferro/internal/op"
+	"github.com/tenferro-go/tenferro/internal/optest"
 )
 
 // forEach calls f with every multi-index of shape in column-major order.
@@ -89,49 +93,53 @@ func testElementwise[T tf.Scalar](t *testing.T) {
 				}
 			}
 			a, b := view[T](r, ashape...), view[T](r, bshape...)
-			for _, op := range []struct {
-				f   func(tf.Engine, *tf.Tensor[T], *tf.Tensor[T]) (*tf.Tensor[T], error)
-				ref func(x, y complex128) complex128
-			}{
-				{tf.Add[T], func(x, y complex128) complex128 { return x + y }},
-				{tf.Sub[T], func(x, y complex128) complex128 { return x - y }},
-				{tf.Mul[T], func(x, y complex128) complex128 { return x * y }},
-			} {
-				c, err := op.f(e, a, b)
+			binary := optest.BinaryOps[T]()
+			if len(binary) != 3 {
+				t.Fatalf("optest.BinaryOps lists %d operations, want Add, Sub, Mul", len(binary))
+			}
+			for _, bop := range binary {
+				ref := bop.Kind.Info().Ref
+				c, err := bop.Eager(e, a, b)
 				if err != nil {
-					t.Fatalf("%s %v %v: %v", name, ashape, bshape, err)
+					t.Fatalf("%s %v %v %v: %v", name, bop.Kind, ashape, bshape, err)
 				}
 				forEach(shape, func(idx []int) {
 					x, y := c128(at(a, bidx(a, idx)...)), c128(at(b, bidx(b, idx)...))
-					want, got := op.ref(x, y), c128(at(c, idx...))
+					want, got := ref(x, y, 0), c128(at(c, idx...))
 					if cmplx.Abs(got-want) > 4*eps[T]()*(cmplx.Abs(x)*cmplx.Abs(y)+cmplx.Abs(x)+cmplx.Abs(y)) {
-						t.Fatalf("%s at %v: got %v want %v", name, idx, got, want)
+						t.Fatalf("%s %v at %v: got %v want %v", name, bop.Kind, idx, got, want)
 					}
 				})
 				c.Release()
 			}
 			x := view[T](r, shape...)
 			alpha := T(3)
-			for _, op := range []struct {
-				op  tf.UnaryOp
-				ref func(complex128) complex128
-			}{
-				{tf.OpCopy, func(v complex128) complex128 { return v }},
-				{tf.OpScale, func(v complex128) complex128 { return 3 * v }},
-				{tf.OpNegate, func(v complex128) complex128 { return -v }},
-				{tf.OpConj, cmplx.Conj},
-			} {
+			// The generated unary operations, plus Copy (a data operation
+			// of every dtype, so not in the generated table).
+			type unaryCase struct {
+				kind op.Kind
+				into func(e tf.Engine, dst *tf.Tensor[T], alpha T, a *tf.Tensor[T]) error
+			}
+			unary := []unaryCase{{op.Copy, func(e tf.Engine, dst *tf.Tensor[T], _ T, a *tf.Tensor[T]) error { return tf.CopyInto(e, dst, a) }}}
+			for _, u := range optest.UnaryOps[T]() {
+				unary = append(unary, unaryCase{u.Kind, u.Into})
+			}
+			if len(unary) != 4 {
+				t.Fatalf("%d unary operations, want Copy, Scale, Negate, Conj", len(unary))
+			}
+			for _, u := range unary {
+				ref := u.kind.Info().Ref
 				dst := randTensor[T](r, shape...)
-				if err := tf.UnaryInto(e, op.op, alpha, dst, x); err != nil {
+				if err := u.into(e, dst, alpha, x); err != nil {
 					t.Fatal(err)
 				}
 				forEach(shape, func(idx []int) {
-					want := op.ref(c128(at(x, idx...)))
+					want := ref(c128(at(x, idx...)), 0, 3)
 					if tf.DTypeOf[T]().IsComplex() == false {
 						want = complex(real(want), 0)
 					}
 					if got := c128(at(dst, idx...)); cmplx.Abs(got-want) > 4*eps[T]()*cmplx.Abs(want) {
-						t.Fatalf("%v at %v: got %v want %v", op.op, idx, got, want)
+						t.Fatalf("%v at %v: got %v want %v", u.kind, idx, got, want)
 					}
 				})
 			}
@@ -165,9 +173,19 @@ func testSum[T tf.Scalar](t *testing.T) {
 					axes = append(axes, d)
 				}
 			}
-			s, err := tf.Sum(e, x, axes...)
+			// Axes may come in any order and count from the end when
+			// negative: pass a shuffled list with some axes negative; the
+			// reference below uses the sorted, non-negative ones.
+			arg := append([]int(nil), axes...)
+			r.Shuffle(len(arg), func(i, j int) { arg[i], arg[j] = arg[j], arg[i] })
+			for i := range arg {
+				if r.IntN(2) == 0 {
+					arg[i] -= rank
+				}
+			}
+			s, err := tf.Sum(e, x, arg...)
 			if err != nil {
-				t.Fatalf("%s: Sum(%v, %v): %v", name, shape, axes, err)
+				t.Fatalf("%s: Sum(%v, %v): %v", name, shape, arg, err)
 			}
 			if len(axes) == 0 {
 				axes = make([]int, rank)
@@ -192,12 +210,24 @@ func testSum[T tf.Scalar](t *testing.T) {
 				want[key] += v
 				mag[key] += cmplx.Abs(v)
 			})
-			out, _ := tf.Contiguous(e, s)
+			out, err := tf.Copy(e, s)
+			if err != nil {
+				t.Fatal(err)
+			}
 			data, _ := out.Data()
+			kept := []int{}
+			for d := range shape {
+				if !slices.Contains(axes, d) {
+					kept = append(kept, shape[d])
+				}
+			}
+			if !slices.Equal(s.Shape(), kept) || len(data) != tf.Numel(kept) {
+				t.Fatalf("%s Sum(%v, %v): shape %v (%d elements), want %v", name, shape, arg, s.Shape(), len(data), kept)
+			}
 			for i, got := range data {
 				n := float64(tf.Numel(shape)/max(1, len(data)) + 1)
 				if d := cmplx.Abs(c128(got) - want[i]); d > 2*n*eps[T]()*mag[i]+1e-300 {
-					t.Fatalf("%s Sum(%v, %v)[%d] = %v, want %v", name, shape, axes, i, got, want[i])
+					t.Fatalf("%s Sum(%v, %v)[%d] = %v, want %v", name, shape, arg, i, got, want[i])
 				}
 			}
 		}
@@ -239,15 +269,65 @@ func TestElementwiseInPlaceAndErrors(t *testing.T) {
 	if err := tf.MulInto(e, randTensor[float64](r, 4, 4), a, b); !errors.Is(err, tf.ErrShape) {
 		t.Fatalf("dst shape: %v", err)
 	}
-	if _, err := tf.Sum(e, a, 1, 0); !errors.Is(err, tf.ErrArgument) {
-		t.Fatalf("unsorted axes: %v", err)
+	// Sum axes: any order and negative axes are the same reduction (the
+	// same kernel call, so bitwise equal results); repeated and
+	// out-of-range axes are ErrArgument.
+	sameSum := func(what string, got, want *tf.Tensor[float64]) {
+		t.Helper()
+		if !slices.Equal(got.Shape(), want.Shape()) {
+			t.Fatalf("%s: shape %v, want %v", what, got.Shape(), want.Shape())
+		}
+		forEach(want.Shape(), func(idx []int) {
+			if at(got, idx...) != at(want, idx...) {
+				t.Fatalf("%s at %v: %v, want %v", what, idx, at(got, idx...), at(want, idx...))
+			}
+		})
 	}
-	if _, err := tf.Sum(e, a, 2); !errors.Is(err, tf.ErrArgument) {
-		t.Fatalf("axis out of range: %v", err)
+	all, err := tf.Sum(e, a)
+	if err != nil || all.Rank() != 0 {
+		t.Fatalf("Sum over every axis: %v, %v", all, err)
+	}
+	for _, axes := range [][]int{{1, 0}, {0, 1}, {-1, 0}, {-2, -1}, {1, -2}} {
+		got, err := tf.Sum(e, a, axes...)
+		if err != nil {
+			t.Fatalf("Sum axes %v: %v", axes, err)
+		}
+		sameSum(fmt.Sprint("Sum axes ", axes), got, all)
+	}
+	s0, err := tf.Sum(e, a, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := tf.Sum(e, a, -2); err != nil {
+		t.Fatalf("Sum axis -2: %v", err)
+	} else {
+		sameSum("Sum axis -2", got, s0)
+	}
+	for _, axes := range [][]int{{0, 0}, {1, -1}, {-2, 0}, {0, 1, 0}} {
+		if _, err := tf.Sum(e, a, axes...); !errors.Is(err, tf.ErrArgument) {
+			t.Fatalf("repeated axes %v: %v", axes, err)
+		}
+	}
+	for _, axes := range [][]int{{2}, {-3}, {0, 2}, {1, -3}} {
+		if _, err := tf.Sum(e, a, axes...); !errors.Is(err, tf.ErrArgument) {
+			t.Fatalf("axes out of range %v: %v", axes, err)
+		}
 	}
 	if err := tf.SumInto(e, randTensor[float64](r, 5), a, 1); !errors.Is(err, tf.ErrShape) {
 		t.Fatalf("SumInto dst shape: %v", err)
 	}
+	d5 := randTensor[float64](r, 5)
+	d5snap, _ := d5.Clone()
+	for _, axes := range [][]int{{0, 0}, {0, -2}, {2}, {-3}} {
+		if err := tf.SumInto(e, d5, a, axes...); !errors.Is(err, tf.ErrArgument) {
+			t.Fatalf("SumInto axes %v: %v", axes, err)
+		}
+	}
+	sameSum("SumInto with bad axes left dst", d5, d5snap)
+	if err := tf.SumInto(e, d5, a, -2); err != nil {
+		t.Fatalf("SumInto axis -2: %v", err)
+	}
+	sameSum("SumInto axis -2", d5, s0)
 	forEach([]int{4, 5}, func(idx []int) {
 		if at(a, idx...) != at(snap, idx...) {
 			t.Fatalf("failed calls changed dst at %v", idx)
@@ -257,9 +337,26 @@ func TestElementwiseInPlaceAndErrors(t *testing.T) {
 	for d := range big {
 		big[d] = 1
 	}
-	hi, _ := tf.Zeros[float64](big...)
-	if _, err := tf.Negate(e, hi); !errors.Is(err, tf.ErrShape) {
-		t.Fatalf("rank 33: %v", err)
+	// Rank 33 exceeds every operation's limit; no tensor of that rank can
+	// be built any more (constructors and views refuse it), so the
+	// operations never see one. Rank 32 works.
+	if _, err := tf.Zeros[float64](big...); !errors.Is(err, tf.ErrShape) {
+		t.Fatalf("Zeros of rank 33: %v", err)
+	}
+	one, _ := tf.Zeros[float64](1)
+	if _, err := one.Reshape(big...); !errors.Is(err, tf.ErrShape) {
+		t.Fatalf("Reshape to rank 33: %v", err)
+	}
+	if _, err := one.Broadcast(big...); !errors.Is(err, tf.ErrShape) {
+		t.Fatalf("Broadcast to rank 33: %v", err)
+	}
+	hi, err := tf.Full(2.0, big[:32]...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	neg, err := tf.Negate(e, hi)
+	if err != nil || neg.Rank() != 32 || neg.Storage()[0] != -2 {
+		t.Fatalf("Negate of rank 32: %v, %v", neg, err)
 	}
 }
 
@@ -270,13 +367,49 @@ func TestElementwiseIntoZeroAllocs(t *testing.T) {
 		b := randTensor[float64](r, 64, 1)
 		dst := randTensor[float64](r, 64, 64)
 		s := randTensor[float64](r, 64)
+		x := randTensor[float64](r, 64, 64)
+		must := func(err error) {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
 		allocs := testing.AllocsPerRun(20, func() {
-			tf.AddInto(e, dst, a, b)
-			tf.UnaryInto(e, tf.OpScale, 2, dst, dst)
-			tf.SumInto(e, s, dst, 1)
+			must(tf.AddInto(e, dst, a, b))
+			must(tf.ScaleInto(e, dst, 0.5, dst))
+			must(tf.SubInto(e, dst, dst, a))
+			must(tf.MulInto(e, dst, dst, b))
+			must(tf.NegateInto(e, dst, dst))
+			must(tf.ConjInto(e, x, dst))
+			must(tf.CopyInto(e, dst, x))
+			must(tf.SumInto(e, s, dst, 1))
+			must(tf.SumInto(e, s, dst, -1))
 		})
 		if allocs != 0 {
 			t.Errorf("%s: elementwise Into forms allocate %v per call", name, allocs)
+		}
+		// The same on views without a unit stride (every other row of
+		// a larger tensor), which the kernels walk element by element.
+		step2 := func(n int) *tf.Tensor[float64] {
+			v, err := randTensor[float64](r, 2*n, n).Slice(0, 0, 2*n, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		sa, sd, sx := step2(64), step2(64), step2(64)
+		sb, _ := step2(64).Slice(1, 0, 1, 1) // 64x1, stride 2
+		allocs = testing.AllocsPerRun(20, func() {
+			must(tf.AddInto(e, sd, sa, sb))
+			must(tf.ScaleInto(e, sd, 0.5, sd))
+			must(tf.SubInto(e, sx, sd, sa))
+			must(tf.MulInto(e, sd, sx, sb))
+			must(tf.NegateInto(e, sx, sd))
+			must(tf.ConjInto(e, sd, sx))
+			must(tf.CopyInto(e, sx, sd))
+			must(tf.SumInto(e, s, sx, 1))
+		})
+		if allocs != 0 {
+			t.Errorf("%s: elementwise Into forms on strided views allocate %v per call", name, allocs)
 		}
 	}
 }

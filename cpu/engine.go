@@ -23,6 +23,12 @@
 // buffer pool; Release on the result gives it back for the next output.
 // The ...Into forms write into caller-owned destinations and allocate
 // nothing once the engine is warm.
+//
+// # Capabilities
+//
+// The engine runs every operation of package tenferro for the four
+// arithmetic dtypes (copy, elementwise, reductions, contraction, fusion)
+// and storage and copies for int64 and bool.
 package cpu
 
 import (
@@ -30,30 +36,43 @@ import (
 	"sync/atomic"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/internal/par"
 	"github.com/tenferro-go/tenferro/team"
 )
 
-// Engine is the CPU implementation of tenferro.Engine. Its zero value is not
-// usable; build one with [Serial] or [New].
+// Engine is the CPU engine. Its zero value is not usable (operations on it
+// fail with tenferro.ErrArgument); build one with [Serial] or [New].
 type Engine struct {
-	busy   atomic.Int32 // 0 idle, 1 in an operation, 2 closed
+	state  atomic.Int32 // idle, busy or closed
 	team   *team.Team   // nil for a serial engine
 	runner par.Runner   // team as a runner, or nil
 	pool   bufferPool
 	plans  *PlanCache
-	gemmWS *gemm.Workspace // made on first use, like ein
-	ein    *einsumWS
-	op     string // the operation holding the engine (for busy errors)
+	gemmWS *gemm.Workspace // made on first use
+
+	// The kernels of each dtype, and kernels[dt] pointing at them.
+	f32     numeric[float32]
+	f64     numeric[float64]
+	c64     numeric[complex64]
+	c128    numeric[complex128]
+	i64     data[int64]
+	b       data[bool]
+	kernels [op.NumDTypes]any
 
 	// strides is room for kernel arguments built per call (broadcast and
 	// reduction strides), so that building them allocates nothing.
 	strides [2][strided.MaxRank]int
 }
 
-var _ tf.Engine = (*Engine)(nil)
+const (
+	idle int32 = iota
+	busy
+	closed
+)
 
 // Option configures an engine at construction.
 type Option func(*Engine)
@@ -75,8 +94,7 @@ func WithBufferPoolLimit(bytes int64) Option {
 }
 
 // Serial returns an engine without a team: every operation runs on the
-// calling goroutine. Building one costs a few small allocations and no
-// goroutines.
+// calling goroutine. Building one costs one allocation and no goroutines.
 func Serial(opts ...Option) *Engine {
 	e := &Engine{}
 	e.pool.limit = envPoolLimit()
@@ -85,6 +103,16 @@ func Serial(opts ...Option) *Engine {
 	}
 	if e.plans == nil {
 		e.plans = NewPlanCache(0)
+	}
+	e.f32.e, e.f64.e, e.c64.e, e.c128.e = e, e, e, e
+	e.i64.e, e.b.e = e, e
+	e.kernels = [op.NumDTypes]any{
+		op.Float32:    &e.f32,
+		op.Float64:    &e.f64,
+		op.Complex64:  &e.c64,
+		op.Complex128: &e.c128,
+		op.Int64:      &e.i64,
+		op.Bool:       &e.b,
 	}
 	return e
 }
@@ -109,17 +137,21 @@ func (e *Engine) Threads() int { return par.Width(e.runner) }
 
 // Close closes the engine's team (returning cached workers to the process
 // cache) and drops the buffer pool. Operations on a closed engine fail with
-// ErrClosed. Close on a busy engine fails with ErrEngineBusy; a second
-// Close returns nil.
+// ErrClosed. Close while an operation runs (on another goroutine) fails
+// with ErrEngineBusy and changes nothing; a second Close (or Close of a nil
+// engine) returns nil.
 func (e *Engine) Close() error {
+	if e == nil {
+		return nil
+	}
 	for {
-		switch e.busy.Load() {
-		case 2:
+		switch e.state.Load() {
+		case closed:
 			return nil
-		case 1:
-			return tf.Errorf(tf.ErrEngineBusy, "Close", "engine", "an idle engine", "an engine running %s", e.op)
+		case busy:
+			return tf.Errorf(tf.ErrEngineBusy, "Close", "engine", "an idle engine", "an engine running an operation")
 		}
-		if e.busy.CompareAndSwap(0, 2) {
+		if e.state.CompareAndSwap(idle, closed) {
 			break
 		}
 	}
@@ -140,32 +172,39 @@ func (e *Engine) gemmWorkspace() *gemm.Workspace {
 	return e.gemmWS
 }
 
-// einsumWorkspace returns the einsum executor's scratch, made on first use.
-func (e *Engine) einsumWorkspace() *einsumWS {
-	if e.ein == nil {
-		e.ein = new(einsumWS)
-	}
-	return e.ein
-}
+// Backend implements tenferro.Engine: it hands the operations of package
+// tenferro the engine's kernels, which they call after validating their
+// arguments.
+func (e *Engine) Backend() backend.Engine { return (*contract)(e) }
 
-// Begin implements tenferro.Engine: it claims the engine with one atomic
-// compare-and-swap.
-func (e *Engine) Begin(op string) error {
-	if e.busy.CompareAndSwap(0, 1) {
-		e.op = op
+// contract is the engine seen through the backend contract. Its methods
+// assume validated arguments, which is why they are not methods of Engine.
+type contract Engine
+
+// Begin implements backend.Engine: one atomic compare-and-swap.
+func (c *contract) Begin(name string) error {
+	if c == nil || c.plans == nil {
+		return tf.Errorf(tf.ErrArgument, name, "e", "an engine built by cpu.Serial or cpu.New", "a nil or zero cpu.Engine")
+	}
+	if c.state.CompareAndSwap(idle, busy) {
 		return nil
 	}
-	if e.busy.Load() == 2 {
-		return tf.Errorf(tf.ErrClosed, op, "engine", "an open engine", "a closed engine")
+	if c.state.Load() == closed {
+		return tf.Errorf(tf.ErrClosed, name, "engine", "an open engine", "a closed engine")
 	}
-	return tf.Errorf(tf.ErrEngineBusy, op, "engine", "an engine used by one goroutine at a time", "an engine already running an operation on another goroutine")
+	return tf.Errorf(tf.ErrEngineBusy, name, "engine", "an engine used by one goroutine at a time", "an engine already running an operation on another goroutine")
 }
 
-// End implements tenferro.Engine.
-func (e *Engine) End() { e.busy.Store(0) }
+// End implements backend.Engine.
+func (c *contract) End() { c.state.Store(idle) }
 
-// Alloc implements tenferro.Engine.
-func (e *Engine) Alloc(dt tf.DType, n int) any { return e.pool.alloc(dt, n) }
+// Kernels implements backend.Engine.
+func (c *contract) Kernels(dt op.DType) any {
+	if c != nil && dt < op.NumDTypes {
+		return c.kernels[dt]
+	}
+	return nil
+}
 
 // BufferPoolStats reports what the buffer pool holds for reuse.
 func (e *Engine) BufferPoolStats() BufferPoolStats { return e.pool.stats() }
@@ -182,10 +221,6 @@ func (e *Engine) ClearBufferPool() { e.pool.clear() }
 // PlanCache returns the plan cache the engine uses (private unless set by
 // WithPlanCache).
 func (e *Engine) PlanCache() *PlanCache { return e.plans }
-
-// Runner returns the engine's team as a kernel runner, or nil when
-// serial (for packages that drive kernels on the engine's behalf).
-func (e *Engine) Runner() par.Runner { return e.runner }
 
 // String describes the engine for logs.
 func (e *Engine) String() string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/team"
 )
@@ -87,8 +88,12 @@ func TestBufferPoolBestFitAndEviction(t *testing.T) {
 
 func TestEngineBusy(t *testing.T) {
 	e := cpu.Serial()
-	if err := e.Begin("held"); err != nil {
+	be := e.Backend()
+	if err := be.Begin("held"); err != nil {
 		t.Fatal(err)
+	}
+	if err := be.Begin("again"); !errors.Is(err, tf.ErrEngineBusy) {
+		t.Fatalf("Begin on a busy engine: %v", err)
 	}
 	a, _ := tf.Ones[float64](2, 2)
 	if _, err := tf.Matmul(e, a, a); !errors.Is(err, tf.ErrEngineBusy) {
@@ -97,7 +102,7 @@ func TestEngineBusy(t *testing.T) {
 	if err := e.Close(); !errors.Is(err, tf.ErrEngineBusy) {
 		t.Fatalf("Close on a busy engine: %v", err)
 	}
-	e.End()
+	be.End()
 	if _, err := tf.Matmul(e, a, a); err != nil {
 		t.Fatal(err)
 	}
@@ -110,6 +115,16 @@ func TestEngineBusy(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
+	if err := be.Begin("closed"); !errors.Is(err, tf.ErrClosed) {
+		t.Fatalf("Begin on a closed engine: %v", err)
+	}
+}
+
+// plans returns the plan cache of e as the backend contract sees it (the
+// cache's Get and Put are not exported; package tenferro reaches them
+// through Contraction.Plans).
+func plans(e *cpu.Engine) backend.PlanStore {
+	return e.Backend().Kernels(backend.DTypeOf[float64]()).(backend.Contraction[float64]).Plans()
 }
 
 // TestEngineSharedByGoroutines uses one engine from many goroutines: every
@@ -167,8 +182,8 @@ func TestEnginePerGoroutineSharedPlanCache(t *testing.T) {
 			a, _ := tf.Ones[float64](96, 96)
 			for i := 0; i < 20; i++ {
 				key := fmt.Sprint("k", (g+i)%6)
-				if _, ok := e.PlanCache().Get(key); !ok {
-					e.PlanCache().Put(key, i)
+				if _, ok := plans(e).Get(key); !ok {
+					plans(e).Put(key, i)
 				}
 				c, err := tf.Matmul(e, a, a)
 				if err != nil {
@@ -187,7 +202,16 @@ func TestEnginePerGoroutineSharedPlanCache(t *testing.T) {
 }
 
 func TestPlanCache(t *testing.T) {
-	c := cpu.NewPlanCache(2)
+	cache := cpu.NewPlanCache(2)
+	e := cpu.Serial(cpu.WithPlanCache(cache))
+	if e.PlanCache() != cache {
+		t.Fatal("WithPlanCache: the engine uses another cache")
+	}
+	c := plans(e)
+	// Every dtype's kernels reach the same cache.
+	if c32 := e.Backend().Kernels(backend.DTypeOf[complex64]()).(backend.Contraction[complex64]).Plans(); c32 != c {
+		t.Fatal("the dtypes' plan stores differ")
+	}
 	if _, ok := c.Get("a"); ok {
 		t.Fatal("empty cache hit")
 	}
@@ -203,12 +227,12 @@ func TestPlanCache(t *testing.T) {
 	if _, ok := c.Get("b"); ok {
 		t.Fatal("b survived eviction")
 	}
-	s := c.Stats()
+	s := cache.Stats()
 	if s.Entries != 2 || s.Hits != 1 || s.Misses != 2 || s.Evictions != 1 {
 		t.Fatalf("stats %+v", s)
 	}
-	c.Clear()
-	if c.Stats().Entries != 0 {
+	cache.Clear()
+	if cache.Stats().Entries != 0 {
 		t.Fatal("Clear left entries")
 	}
 	if cpu.Serial().PlanCache() == cpu.Serial().PlanCache() {
@@ -228,11 +252,11 @@ func TestNewErrors(t *testing.T) {
 	e.Close()
 }
 
-func TestContiguous(t *testing.T) {
+func TestCopy(t *testing.T) {
 	e := cpu.Serial()
 	x, _ := tf.FromSlice([]float64{0, 1, 2, 3, 4, 5}, 2, 3)
 	xt, _ := x.Transpose()
-	c, err := tf.Contiguous(e, xt)
+	c, err := tf.Copy(e, xt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +267,7 @@ func TestContiguous(t *testing.T) {
 	want := []float64{0, 2, 4, 1, 3, 5}
 	for i := range want {
 		if d[i] != want[i] {
-			t.Fatalf("Contiguous = %v, want %v", d, want)
+			t.Fatalf("Copy = %v, want %v", d, want)
 		}
 	}
 	dst, _ := tf.Zeros[float64](3, 2)

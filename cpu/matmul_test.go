@@ -316,10 +316,18 @@ func TestMatmulIntoLeavesDstOnError(t *testing.T) {
 		t.Fatalf("aliased dst: %v", err)
 	}
 	// A broadcast destination has repeated elements.
+	// A broadcast destination has repeated elements: ErrAlias, and the
+	// storage behind it is untouched.
 	row := randTensor[float64](r, 1, 5)
+	rowSnap, _ := row.Clone()
 	bc, _ := row.Broadcast(3, 5)
-	if err := tf.MatmulInto(e, bc, a, b); !errors.Is(err, tf.ErrLayout) {
+	if err := tf.MatmulInto(e, bc, a, b); !errors.Is(err, tf.ErrAlias) {
 		t.Fatalf("broadcast dst: %v", err)
+	}
+	for j := 0; j < 5; j++ {
+		if at(row, 0, j) != at(rowSnap, 0, j) {
+			t.Fatalf("broadcast dst: element %d written", j)
+		}
 	}
 	// Released inputs.
 	a2, _ := tf.Matmul(e, a, b)

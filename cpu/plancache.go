@@ -46,8 +46,8 @@ func NewPlanCache(capacity int) *PlanCache {
 	return &PlanCache{capacity: capacity}
 }
 
-// Get returns the plan stored under key and counts a hit or a miss.
-func (c *PlanCache) Get(key string) (any, bool) {
+// get returns the plan stored under key and counts a hit or a miss.
+func (c *PlanCache) get(key string) (any, bool) {
 	c.mu.Lock()
 	el, ok := c.entries[key]
 	if ok {
@@ -61,9 +61,9 @@ func (c *PlanCache) Get(key string) (any, bool) {
 	return nil, false
 }
 
-// Put stores plan under key (keeping an existing entry if another engine
+// put stores plan under key (keeping an existing entry if another engine
 // stored one first) and returns the plan now cached.
-func (c *PlanCache) Put(key string, plan any) any {
+func (c *PlanCache) put(key string, plan any) any {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el, ok := c.entries[key]; ok {
@@ -97,3 +97,10 @@ func (c *PlanCache) Clear() {
 	c.order.Init()
 	c.mu.Unlock()
 }
+
+// planStore is a cache seen through the backend contract, which stores the
+// plans of package tenferro under keys it builds.
+type planStore PlanCache
+
+func (s *planStore) Get(key string) (any, bool)   { return (*PlanCache)(s).get(key) }
+func (s *planStore) Put(key string, plan any) any { return (*PlanCache)(s).put(key, plan) }

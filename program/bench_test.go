@@ -7,8 +7,10 @@ import (
 	"time"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/einsum"
+	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/program"
 	"github.com/tenferro-go/tenferro/trace"
 )
@@ -21,14 +23,15 @@ import (
 //     each intermediate;
 //   - DirectNewEngine: the same calls, each building (and closing) a new
 //     serial engine;
-//   - Kernels: the engine's Matmul method called ten times on prebuilt
-//     tensors, with no validation and no claim: the kernel time alone.
+//   - Kernels: the engine's contraction kernel (backend.Contraction)
+//     called ten times on views of prebuilt tensors, with no validation
+//     and no claim: the kernel time alone.
 //
 // Executor overhead per command = (Prepared - Kernels) / 10.
 
 const chainLen = 10
 
-func chainProgram(b *testing.B, n int) *program.Program {
+func chainProgram(b testing.TB, n int) *program.Program {
 	tr := trace.New()
 	x, _ := tr.Input(tf.Float64, n, n)
 	w, _ := tr.Input(tf.Float64, n, n)
@@ -80,15 +83,18 @@ func BenchmarkChain2x2(b *testing.B) {
 		runtime.GC()
 		e := cpu.Serial()
 		defer e.Close()
-		bufs := [2]*tf.Tensor[float64]{}
+		k := contraction[float64](e)
+		var bufs [2]backend.View[float64]
 		for i := range bufs {
-			bufs[i], _ = tf.Zeros[float64](n, n)
+			t, _ := tf.Zeros[float64](n, n)
+			bufs[i] = viewOf(t)
 		}
+		xv, wv := viewOf(x), viewOf(w)
 		for b.Loop() {
-			var v any = x
+			v := xv
 			for i := range chainLen {
 				dst := bufs[i%2]
-				if err := e.Matmul(dst, v, w); err != nil {
+				if err := k.Matmul(dst, v, wv, 1, 0); err != nil {
 					b.Fatal(err)
 				}
 				v = dst
@@ -181,7 +187,7 @@ func BenchmarkFusion(b *testing.B) {
 // tinyScaleChain compiles ten dependent Scale commands on a one-element
 // float64 tensor (WithoutFusion, so each stays a command) and returns the
 // program with an input for it.
-func tinyScaleChain(b *testing.B) (*program.Program, *tf.Tensor[float64]) {
+func tinyScaleChain(b testing.TB) (*program.Program, *tf.Tensor[float64]) {
 	tr := trace.New()
 	x, _ := tr.Input(tf.Float64, 1)
 	v := x
@@ -200,7 +206,8 @@ func tinyScaleChain(b *testing.B) (*program.Program, *tf.Tensor[float64]) {
 // BenchmarkChainTinyUnary isolates the executor: ten dependent Scale
 // commands on one-element float64 tensors (compiled WithoutFusion so that
 // each stays a command), replayed with RunInto, against the same engine
-// method called ten times on prebuilt tensors.
+// kernel (backend.Elementwise) called ten times on views of prebuilt
+// tensors.
 func BenchmarkChainTinyUnary(b *testing.B) {
 	p, xt := tinyScaleChain(b)
 	b.Run("Prepared", func(b *testing.B) {
@@ -224,15 +231,14 @@ func BenchmarkChainTinyUnary(b *testing.B) {
 		runtime.GC()
 		e := cpu.Serial()
 		defer e.Close()
-		bufs := [2]*tf.Tensor[float64]{}
-		for i := range bufs {
-			bufs[i], _ = tf.Zeros[float64](1)
-		}
+		k := elementwise[float64](e)
+		bufs := tinyBufs()
+		xv := viewOf(xt)
 		for b.Loop() {
-			var v any = xt
+			v := xv
 			for i := range chainLen {
 				dst := bufs[i%2]
-				if err := e.Unary(tf.OpScale, 1.0001, dst, v); err != nil {
+				if err := k.Unary(op.Scale, 1.0001, dst, v); err != nil {
 					b.Fatal(err)
 				}
 				v = dst
@@ -257,10 +263,9 @@ func BenchmarkExecutorOverhead(b *testing.B) {
 	}
 	out, _ := tf.Zeros[float64](1)
 	outs, ins := []tf.Value{tf.ValueOf(out)}, []tf.Value{tf.ValueOf(xt)}
-	bufs := [2]*tf.Tensor[float64]{}
-	for i := range bufs {
-		bufs[i], _ = tf.Zeros[float64](1)
-	}
+	k := elementwise[float64](e)
+	bufs := tinyBufs()
+	xv := viewOf(xt)
 	var prep, kern time.Duration
 	n := 0
 	for b.Loop() {
@@ -269,10 +274,10 @@ func BenchmarkExecutorOverhead(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		var v any = xt
+		v := xv
 		for i := range chainLen {
 			dst := bufs[i%2]
-			if err := e.Unary(tf.OpScale, 1.0001, dst, v); err != nil {
+			if err := k.Unary(op.Scale, 1.0001, dst, v); err != nil {
 				b.Fatal(err)
 			}
 			v = dst
@@ -287,21 +292,134 @@ func BenchmarkExecutorOverhead(b *testing.B) {
 	b.ReportMetric(float64((prep-kern).Nanoseconds())/float64(n)/chainLen, "executor-ns/command")
 }
 
-// nopEngine implements the engine contract with methods that do nothing,
-// so that a prepared run on it costs only the executor.
-type nopEngine struct{}
+// viewOf describes t for the kernels of package backend.
+func viewOf[T backend.Elem](t *tf.Tensor[T]) backend.View[T] {
+	return backend.View[T]{Data: t.Storage(), Off: t.Offset(), Shape: t.Shape(), Strides: t.Strides()}
+}
 
-func (nopEngine) Begin(string) error                              { return nil }
-func (nopEngine) End()                                            {}
-func (nopEngine) Alloc(tf.DType, int) any                         { return nil }
-func (nopEngine) Matmul(dst, a, b any) error                      { return nil }
-func (nopEngine) Copy(dst, src any) error                         { return nil }
-func (nopEngine) Unary(tf.UnaryOp, complex128, any, any) error    { return nil }
-func (nopEngine) Binary(op tf.BinaryOp, dst, a, b any) error      { return nil }
-func (nopEngine) Sum(dst, src any, axes uint64) error             { return nil }
-func (nopEngine) Einsum(dst any, p *einsum.Plan, ops []any) error { return nil }
-func (nopEngine) Plans() tf.PlanStore                             { return nil }
-func (nopEngine) Scratch() *tf.Scratch                            { return nil }
+// contraction returns e's contraction kernels of T, called directly (no
+// validation, no claim).
+func contraction[T backend.Number](e tf.Engine) backend.Contraction[T] {
+	return e.Backend().Kernels(backend.DTypeOf[T]()).(backend.Contraction[T])
+}
+
+// elementwise returns e's elementwise kernels of T.
+func elementwise[T backend.Number](e tf.Engine) backend.Elementwise[T] {
+	return e.Backend().Kernels(backend.DTypeOf[T]()).(backend.Elementwise[T])
+}
+
+// tinyBufs returns two one-element float64 views to ping-pong between.
+func tinyBufs() [2]backend.View[float64] {
+	var bufs [2]backend.View[float64]
+	for i := range bufs {
+		t, _ := tf.Zeros[float64](1)
+		bufs[i] = viewOf(t)
+	}
+	return bufs
+}
+
+// nopEngine implements the engine contract with kernels that do nothing,
+// so that a prepared run on it costs only the executor. Its zero value
+// offers every capability for every arithmetic dtype (and the core for
+// int64 and bool); caps restricts what Kernels offers, for the tests of
+// Prepare's capability checks.
+type nopEngine struct{ caps nopCaps }
+
+// nopCaps says which capabilities a nopEngine's kernels have.
+type nopCaps uint8
+
+const (
+	nopAll      nopCaps = iota // Core, Elementwise, Reduction, Contraction, Fusion
+	nopNoFusion                // all but Fusion
+	nopCoreOnly                // Core only
+	nopNothing                 // Kernels returns nil
+)
+
+func (e nopEngine) Backend() backend.Engine { return nopBackend(e) }
+
+// nopBackend is a nopEngine seen through the backend contract.
+type nopBackend nopEngine
+
+func (nopBackend) Begin(string) error { return nil }
+func (nopBackend) End()               {}
+
+func (e nopBackend) Kernels(dt op.DType) any {
+	switch dt {
+	case op.Float32:
+		return nopKernelsOf[float32](e.caps)
+	case op.Float64:
+		return nopKernelsOf[float64](e.caps)
+	case op.Complex64:
+		return nopKernelsOf[complex64](e.caps)
+	case op.Complex128:
+		return nopKernelsOf[complex128](e.caps)
+	case op.Int64:
+		if e.caps != nopNothing {
+			return nopCore[int64]{}
+		}
+	case op.Bool:
+		if e.caps != nopNothing {
+			return nopCore[bool]{}
+		}
+	}
+	return nil
+}
+
+func nopKernelsOf[T backend.Number](c nopCaps) any {
+	switch c {
+	case nopAll:
+		return nopKernels[T]{}
+	case nopNoFusion:
+		return nopUnfused[T]{}
+	case nopCoreOnly:
+		return nopCore[T]{}
+	}
+	return nil
+}
+
+// nopCore implements backend.Core[T] and nothing else.
+type nopCore[T backend.Elem] struct{}
+
+func (nopCore[T]) Alloc(n int) *backend.Storage[T]     { return backend.NewStorage(make([]T, n), nil) }
+func (nopCore[T]) Copy(dst, src backend.View[T]) error { return nil }
+
+// nopUnfused adds every capability but Fusion.
+type nopUnfused[T backend.Number] struct{ nopCore[T] }
+
+func (nopUnfused[T]) Unary(op.Kind, T, backend.View[T], backend.View[T]) error { return nil }
+func (nopUnfused[T]) Binary(op.Kind, backend.View[T], backend.View[T], backend.View[T]) error {
+	return nil
+}
+func (nopUnfused[T]) Reduce(op.Kind, backend.View[T], backend.View[T], uint64) error { return nil }
+func (nopUnfused[T]) Matmul(dst, a, b backend.View[T], alpha, beta T) error          { return nil }
+func (nopUnfused[T]) Einsum(backend.View[T], *einsum.Plan, []backend.View[T], T, T) error {
+	return nil
+}
+func (nopUnfused[T]) Operands(n int) []backend.View[T] { return make([]backend.View[T], n) }
+func (nopUnfused[T]) Plans() backend.PlanStore         { return nil }
+
+// nopKernels adds Fusion: every capability of the contract.
+type nopKernels[T backend.Number] struct{ nopUnfused[T] }
+
+func (nopKernels[T]) Fuse([]backend.FusedInstr, int) (backend.FusedKernel[T], error) {
+	return nopFused[T]{}, nil
+}
+
+type nopFused[T backend.Number] struct{}
+
+func (nopFused[T]) Eval(backend.View[T], []backend.View[T]) error { return nil }
+
+// The capabilities each kind of kernels has, and lacks.
+var (
+	_ tf.Engine                      = nopEngine{}
+	_ backend.Core[int64]            = nopCore[int64]{}
+	_ backend.Elementwise[float64]   = nopUnfused[float64]{}
+	_ backend.Reduction[float64]     = nopUnfused[float64]{}
+	_ backend.Contraction[float64]   = nopUnfused[float64]{}
+	_ backend.Fusion[float64]        = nopKernels[float64]{}
+	_ backend.FusedKernel[float64]   = nopFused[float64]{}
+	_ backend.Contraction[complex64] = nopKernels[complex64]{}
+)
 
 // BenchmarkExecutorNopEngine replays the ten-command program of
 // BenchmarkExecutorOverhead on an engine whose kernels do nothing: the

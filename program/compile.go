@@ -44,8 +44,17 @@ import (
 	"strings"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/einsum"
+	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/trace"
+)
+
+// Shorthands for the catalog operations the compiler treats specially.
+const (
+	op0       = op.None // a program input
+	opPermute = op.Permute
+	opReshape = op.Reshape
 )
 
 // Option configures Compile.
@@ -66,33 +75,32 @@ func WithoutFusion() Option { return func(c *config) { c.noFusion = true } }
 // the zero einsum.Options, that is einsum.Auto).
 func WithEinsumOptions(o einsum.Options) Option { return func(c *config) { c.einsum = o } }
 
-// opcode is the operation of a command.
+// opcode is how a command runs: which capability of the engine.
 type opcode uint8
 
 const (
 	cmdMatmul opcode = iota // dst = a·b
 	cmdEinsum               // dst = einsum(plan, args)
-	cmdBinary               // dst = a op b
-	cmdUnary                // dst = op(alpha, a)
-	cmdSum                  // dst = Σ_mask a
+	cmdBinary               // dst = kind(a, b)
+	cmdUnary                // dst = kind(alpha, a)
+	cmdReduce               // dst = kind over mask of a
 	cmdFused                // dst = code(args)
 	cmdCopy                 // dst = a
 )
 
-var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "sum", "fused", "copy"}
+var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "fused", "copy"}
 
 // command is one step of a program. dst and args are value ids.
 type command struct {
-	op     opcode
-	dst    int
-	args   []int
-	plan   *einsum.Plan
-	binary tf.BinaryOp
-	unary  tf.UnaryOp
-	alpha  complex128
-	mask   uint64
-	code   []tf.FusedInstr
-	fused  int // number of graph operations this command performs
+	op    opcode
+	kind  op.Kind // the catalog operation of binary, unary and reduce commands
+	dst   int
+	args  []int
+	plan  *einsum.Plan
+	alpha complex128
+	mask  uint64
+	code  []backend.FusedInstr
+	fused int // number of graph operations this command performs
 }
 
 // valKind says where a value's elements live.
@@ -241,7 +249,7 @@ func (c *compiler) cse() {
 		}
 		c.args[id] = args
 		c.canon[id] = id
-		if nd.Op == trace.OpInput || c.cfg.noCSE {
+		if nd.IsInput() || c.cfg.noCSE {
 			continue
 		}
 		key := nodeKey(nd, args)
@@ -254,13 +262,14 @@ func (c *compiler) cse() {
 	}
 }
 
-// nodeKey renders everything that determines a node's result.
+// nodeKey renders everything that determines a node's result; the
+// arguments of commutative operations are unordered.
 func nodeKey(nd trace.Node, args []int) string {
 	a := args
-	if (nd.Op == trace.OpAdd || nd.Op == trace.OpMul) && a[0] > a[1] {
+	if nd.Op.Info().Commutative && a[0] > a[1] {
 		a = []int{a[1], a[0]}
 	}
-	return fmt.Sprintf("%d|%d|%v|%v|%q|%v|%v", nd.Op, nd.DType, nd.Shape, a, nd.Subscripts, nd.Alpha, nd.Axes)
+	return fmt.Sprintf("%d|%d|%v|%v|%s", nd.Op, nd.DType, nd.Shape, a, nd.Attrs.Key(nd.Op))
 }
 
 func (c *compiler) dce() {
@@ -302,7 +311,7 @@ func (c *compiler) schedule() error {
 	viewed := make([]bool, c.n)
 	for id := range c.n {
 		op := c.g.Node(id).Op
-		if c.live[id] && (op == trace.OpPermute || op == trace.OpReshape) {
+		if c.live[id] && (op == opPermute || op == opReshape) {
 			viewed[c.args[id][0]] = true
 		}
 	}
@@ -313,7 +322,7 @@ func (c *compiler) schedule() error {
 	for j, o := range c.g.Outputs() {
 		r := c.canon[o]
 		op := c.g.Node(r).Op
-		if outIdx[r] < 0 && !viewed[r] && op != trace.OpInput && op != trace.OpPermute && op != trace.OpReshape {
+		if outIdx[r] < 0 && !viewed[r] && op != op0 && op != opPermute && op != opReshape {
 			outIdx[r] = j
 		}
 	}
@@ -348,9 +357,9 @@ func (c *compiler) schedule() error {
 			args[i] = c.val[a]
 		}
 		switch nd.Op {
-		case trace.OpInput:
+		case op0:
 			continue
-		case trace.OpPermute, trace.OpReshape:
+		case opPermute, opReshape:
 			src := args[0]
 			strides, ok := c.viewStrides(nd, src)
 			if !ok {
@@ -368,29 +377,29 @@ func (c *compiler) schedule() error {
 			}
 			c.val[id] = len(p.vals)
 			vv := value{kind: valView, dt: nd.DType, shape: nd.Shape, root: p.vals[src].root, strides: strides, parent: src}
-			if nd.Op == trace.OpPermute {
-				vv.perm = nd.Axes
+			if nd.Op == opPermute {
+				vv.perm = nd.Attrs.Axes
 			}
 			p.vals = append(p.vals, vv)
 			p.stats.Views++
 			continue
 		}
-		cmd := command{args: args, fused: 1}
-		switch nd.Op {
-		case trace.OpMatmul:
+		cmd := command{args: args, fused: 1, kind: nd.Op, alpha: nd.Attrs.Alpha}
+		switch cat := nd.Op.Category(); {
+		case nd.Op == op.Matmul:
 			cmd.op = cmdMatmul
-		case trace.OpEinsum:
+		case nd.Op == op.Einsum:
 			pl, err := c.plan(id, nd)
 			if err != nil {
 				return err
 			}
 			cmd.op, cmd.plan = cmdEinsum, pl
-		case trace.OpSum:
-			cmd.op = cmdSum
-			for _, a := range nd.Axes {
+		case cat == op.Reduction:
+			cmd.op = cmdReduce
+			for _, a := range nd.Attrs.Axes {
 				cmd.mask |= 1 << uint(a)
 			}
-		default:
+		case cat == op.Unary || cat == op.Binary:
 			if c.inner != nil && c.hasInner(id) {
 				code, leaves, n := c.fusedCode(id)
 				cmd.op, cmd.code, cmd.fused = cmdFused, code, n
@@ -401,22 +410,14 @@ func (c *compiler) schedule() error {
 				p.stats.Fused += n
 				break
 			}
-			switch nd.Op {
-			case trace.OpAdd:
-				cmd.op, cmd.binary = cmdBinary, tf.OpAdd
-			case trace.OpSub:
-				cmd.op, cmd.binary = cmdBinary, tf.OpSub
-			case trace.OpMul:
-				cmd.op, cmd.binary = cmdBinary, tf.OpMul
-			case trace.OpScale:
-				cmd.op, cmd.unary, cmd.alpha = cmdUnary, tf.OpScale, nd.Alpha
-			case trace.OpNegate:
-				cmd.op, cmd.unary = cmdUnary, tf.OpNegate
-			case trace.OpConj:
-				cmd.op, cmd.unary = cmdUnary, tf.OpConj
-			default:
-				return tf.Errorf(tf.ErrArgument, "Compile", "g", "known operations", "%v at node %d", nd.Op, id)
+			cmd.op = cmdUnary
+			if cat == op.Binary {
+				cmd.op = cmdBinary
 			}
+		case cat == op.Data:
+			cmd.op = cmdCopy
+		default:
+			return tf.Errorf(tf.ErrArgument, "Compile", "g", "operations the compiler knows", "%v at node %d", nd.Op, id)
 		}
 		cmd.dst = newResult(id)
 		p.cmds = append(p.cmds, cmd)
@@ -448,7 +449,7 @@ func (c *compiler) plan(id int, nd trace.Node) (*einsum.Plan, error) {
 	expr := c.exprs[id]
 	var err error
 	if expr == nil {
-		expr, err = einsum.Parse(nd.Subscripts)
+		expr, err = einsum.Parse(nd.Attrs.Subscripts)
 	}
 	if err == nil {
 		var prob *einsum.Problem
@@ -459,7 +460,7 @@ func (c *compiler) plan(id int, nd trace.Node) (*einsum.Plan, error) {
 			}
 		}
 	}
-	return nil, &tf.Error{Op: "Compile", Arg: "einsum " + nd.Subscripts, Expected: "a plannable einsum", Actual: err.Error(), Kind: tf.ErrArgument, Err: err}
+	return nil, &tf.Error{Op: "Compile", Arg: "einsum " + nd.Attrs.Subscripts, Expected: "a plannable einsum", Actual: err.Error(), Kind: tf.ErrArgument, Err: err}
 }
 
 // absorbPermutes lets an einsum read a permuted operand through the
@@ -471,7 +472,7 @@ func (c *compiler) absorbPermutes() {
 	c.exprs = make([]*einsum.Expr, c.n)
 	for id := range c.n {
 		nd := c.g.Node(id)
-		if nd.Op != trace.OpEinsum || c.canon[id] != id {
+		if nd.Op != op.Einsum || c.canon[id] != id {
 			continue
 		}
 		var expr *einsum.Expr
@@ -479,12 +480,12 @@ func (c *compiler) absorbPermutes() {
 		args := slices.Clone(c.args[id])
 		absorbed := 0
 		for k, a := range args {
-			if c.g.Node(a).Op != trace.OpPermute {
+			if c.g.Node(a).Op != opPermute {
 				continue
 			}
 			if expr == nil {
 				var err error
-				if expr, err = einsum.Parse(nd.Subscripts); err != nil {
+				if expr, err = einsum.Parse(nd.Attrs.Subscripts); err != nil {
 					break
 				}
 				inputs = make([][]int, len(expr.Inputs))
@@ -496,8 +497,8 @@ func (c *compiler) absorbPermutes() {
 			if slices.Contains(labels, einsum.Ellipsis) {
 				continue
 			}
-			for c.g.Node(a).Op == trace.OpPermute {
-				perm := c.g.Node(a).Axes
+			for c.g.Node(a).Op == opPermute {
+				perm := c.g.Node(a).Attrs.Axes
 				nl := make([]int, len(labels))
 				for d, l := range labels {
 					nl[perm[d]] = l
@@ -532,9 +533,9 @@ func (c *compiler) viewStrides(nd trace.Node, src int) ([]int, bool) {
 	default:
 		return nil, false
 	}
-	if nd.Op == trace.OpPermute {
-		out := make([]int, len(nd.Axes))
-		for d, a := range nd.Axes {
+	if nd.Op == opPermute {
+		out := make([]int, len(nd.Attrs.Axes))
+		for d, a := range nd.Attrs.Axes {
 			out[d] = ss[a]
 		}
 		return out, true
@@ -585,14 +586,14 @@ func (p *Program) String() string {
 		case cmdEinsum:
 			fmt.Fprintf(&b, " %q", cmd.plan.Problem.Subscripts())
 		case cmdBinary:
-			fmt.Fprintf(&b, " %v", cmd.binary)
+			fmt.Fprintf(&b, " %v", cmd.kind)
 		case cmdUnary:
-			fmt.Fprintf(&b, " %v", cmd.unary)
-			if cmd.unary == tf.OpScale {
+			fmt.Fprintf(&b, " %v", cmd.kind)
+			if cmd.kind.Info().Attr == op.AlphaAttr {
 				fmt.Fprintf(&b, "(%v)", cmd.alpha)
 			}
-		case cmdSum:
-			fmt.Fprintf(&b, " mask=%#x", cmd.mask)
+		case cmdReduce:
+			fmt.Fprintf(&b, " %v mask=%#x", cmd.kind, cmd.mask)
 		case cmdFused:
 			fmt.Fprintf(&b, " %d ops, %d instructions", cmd.fused, len(cmd.code))
 		}

@@ -1,8 +1,8 @@
 package program
 
 import (
-	tf "github.com/tenferro-go/tenferro"
-	"github.com/tenferro-go/tenferro/trace"
+	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/op"
 )
 
 // fuse marks the elementwise nodes that fold into their consumer: an
@@ -16,13 +16,14 @@ import (
 // was broadcast is recomputed per element of the root, which costs
 // arithmetic but never memory.
 //
-// Trees are cut to fit the fused kernel's limits (tenferro.MaxFusedInputs
-// distinct leaves, tenferro.MaxFusedStack stack depth): a cut child becomes
+// Trees are cut to fit the fused kernel's limits (backend.MaxFusedInputs
+// distinct leaves, backend.MaxFusedStack stack depth): a cut child becomes
 // the root of a tree of its own.
 func (c *compiler) fuse() {
 	c.inner = make([]bool, c.n)
 	ew := func(id int) bool {
-		return c.live[id] && c.canon[id] == id && c.g.Node(id).Op.IsElementwise()
+		cat := c.g.Node(id).Op.Category()
+		return c.live[id] && c.canon[id] == id && (cat == op.Unary || cat == op.Binary)
 	}
 	consumer := make([]int, c.n)
 	for i := range consumer {
@@ -105,7 +106,7 @@ func (c *compiler) leaves(id int, out []int) []int {
 }
 
 func (c *compiler) fits(id int) bool {
-	return len(c.leaves(id, nil)) <= tf.MaxFusedInputs && c.depth(id) <= tf.MaxFusedStack
+	return len(c.leaves(id, nil)) <= backend.MaxFusedInputs && c.depth(id) <= backend.MaxFusedStack
 }
 
 func (c *compiler) hasInner(id int) bool {
@@ -119,7 +120,7 @@ func (c *compiler) hasInner(id int) bool {
 
 // fusedCode emits the stack program of id's tree: its distinct leaves (in
 // order of first load) and the number of graph operations it performs.
-func (c *compiler) fusedCode(id int) (code []tf.FusedInstr, leaves []int, ops int) {
+func (c *compiler) fusedCode(id int) (code []backend.FusedInstr, leaves []int, ops int) {
 	leaves = c.leaves(id, nil)
 	var emit func(id int)
 	emit = func(id int) {
@@ -131,25 +132,12 @@ func (c *compiler) fusedCode(id int) (code []tf.FusedInstr, leaves []int, ops in
 			}
 			for k, l := range leaves {
 				if l == a {
-					code = append(code, tf.FusedInstr{Op: tf.FusedLoad, Arg: k})
+					code = append(code, backend.FusedInstr{Load: true, Arg: k})
 				}
 			}
 		}
 		nd := c.g.Node(id)
-		switch nd.Op {
-		case trace.OpAdd:
-			code = append(code, tf.FusedInstr{Op: tf.FusedAdd})
-		case trace.OpSub:
-			code = append(code, tf.FusedInstr{Op: tf.FusedSub})
-		case trace.OpMul:
-			code = append(code, tf.FusedInstr{Op: tf.FusedMul})
-		case trace.OpScale:
-			code = append(code, tf.FusedInstr{Op: tf.FusedScale, Alpha: nd.Alpha})
-		case trace.OpNegate:
-			code = append(code, tf.FusedInstr{Op: tf.FusedNegate})
-		case trace.OpConj:
-			code = append(code, tf.FusedInstr{Op: tf.FusedConj})
-		}
+		code = append(code, backend.FusedInstr{Op: nd.Op, Alpha: nd.Attrs.Alpha})
 	}
 	emit(id)
 	return code, leaves, ops

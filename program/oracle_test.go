@@ -9,6 +9,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
+	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/trace"
 )
 
@@ -23,9 +24,11 @@ func evalDirect(t testing.TB, e tf.Engine, g *trace.Graph, inputs []tf.Value) []
 		return evalDirectT[float64](t, e, g, inputs)
 	case tf.Complex64:
 		return evalDirectT[complex64](t, e, g, inputs)
-	default:
+	case tf.Complex128:
 		return evalDirectT[complex128](t, e, g, inputs)
 	}
+	t.Fatalf("evalDirect: no reference for dtype %v", inputs[0].DType())
+	return nil
 }
 
 func evalDirectT[T tf.Scalar](t testing.TB, e tf.Engine, g *trace.Graph, inputs []tf.Value) []tf.Value {
@@ -37,52 +40,56 @@ func evalDirectT[T tf.Scalar](t testing.TB, e tf.Engine, g *trace.Graph, inputs 
 		var r *tf.Tensor[T]
 		var err error
 		switch nd.Op {
-		case trace.OpInput:
+		case op.None:
 			r, err = tf.As[T](inputs[nd.Input])
-		case trace.OpMatmul:
+		case op.Matmul:
 			r, err = tf.Matmul(e, arg(0), arg(1))
-		case trace.OpEinsum:
+		case op.Einsum:
 			ops := make([]*tf.Tensor[T], len(nd.Args))
 			for i := range ops {
 				ops[i] = arg(i)
 			}
-			r, err = tf.Einsum(e, nd.Subscripts, ops...)
-		case trace.OpAdd:
+			r, err = tf.Einsum(e, nd.Attrs.Subscripts, ops...)
+		case op.Add:
 			r, err = tf.Add(e, arg(0), arg(1))
-		case trace.OpSub:
+		case op.Sub:
 			r, err = tf.Sub(e, arg(0), arg(1))
-		case trace.OpMul:
+		case op.Mul:
 			r, err = tf.Mul(e, arg(0), arg(1))
-		case trace.OpScale:
+		case op.Scale:
 			var alpha T
 			switch p := any(&alpha).(type) {
 			case *float32:
-				*p = float32(real(nd.Alpha))
+				*p = float32(real(nd.Attrs.Alpha))
 			case *float64:
-				*p = real(nd.Alpha)
+				*p = real(nd.Attrs.Alpha)
 			case *complex64:
-				*p = complex64(nd.Alpha)
+				*p = complex64(nd.Attrs.Alpha)
 			case *complex128:
-				*p = nd.Alpha
+				*p = nd.Attrs.Alpha
 			}
 			r, err = tf.Scale(e, alpha, arg(0))
-		case trace.OpNegate:
+		case op.Negate:
 			r, err = tf.Negate(e, arg(0))
-		case trace.OpConj:
+		case op.Conj:
 			r, err = tf.Conj(e, arg(0))
-		case trace.OpSum:
-			if len(nd.Axes) == 0 {
-				r, err = tf.Contiguous(e, arg(0))
+		case op.Sum:
+			// The trace normalizes Axes (sorted, explicit); they are empty
+			// only for the sum of a rank-0 tensor, which is a copy.
+			if len(nd.Attrs.Axes) == 0 {
+				r, err = tf.Copy(e, arg(0))
 			} else {
-				r, err = tf.Sum(e, arg(0), nd.Axes...)
+				r, err = tf.Sum(e, arg(0), nd.Attrs.Axes...)
 			}
-		case trace.OpPermute:
-			r, err = arg(0).Permute(nd.Axes...)
-		case trace.OpReshape:
+		case op.Permute:
+			r, err = arg(0).Permute(nd.Attrs.Axes...)
+		case op.Reshape:
 			var c *tf.Tensor[T]
-			if c, err = tf.Contiguous(e, arg(0)); err == nil {
+			if c, err = tf.Copy(e, arg(0)); err == nil {
 				r, err = c.Reshape(nd.Shape...)
 			}
+		default:
+			t.Fatalf("direct node %d: no reference for %v", id, nd.Op)
 		}
 		if err != nil {
 			t.Fatalf("direct node %d (%v): %v", id, nd.Op, err)
@@ -160,9 +167,10 @@ func randValue(r *rand.Rand, dt tf.DType, shape ...int) tf.Value {
 		return randT[float64](r, shape)
 	case tf.Complex64:
 		return randT[complex64](r, shape)
-	default:
+	case tf.Complex128:
 		return randT[complex128](r, shape)
 	}
+	panic("randValue: not an arithmetic dtype: " + dt.String())
 }
 
 func randT[T tf.Scalar](r *rand.Rand, shape []int) tf.Value {
@@ -194,7 +202,7 @@ func stridedValue(r *rand.Rand, dt tf.DType, shape ...int) tf.Value {
 	case tf.Complex64:
 		return stridedT[complex64](base)
 	default:
-		return stridedT[complex128](base)
+		return stridedT[complex128](base) // randValue refused other dtypes
 	}
 }
 

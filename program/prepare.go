@@ -5,115 +5,106 @@ import (
 	"strconv"
 
 	tf "github.com/tenferro-go/tenferro"
-	"github.com/tenferro-go/tenferro/einsum"
+	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/op"
 )
 
-// pcmd is a command resolved for one engine: operands are indices into the
-// register file, which holds a *Tensor[T] (boxed) per value.
-type pcmd struct {
-	op     opcode
-	binary tf.BinaryOp
-	unary  tf.UnaryOp
-	dst    int32
-	a, b   int32
-	mask   uint64
-	alpha  complex128
-	plan   *einsum.Plan
-	kernel tf.FusedKernel
-	ids    []int // einsum and fused operands (register indices)
-	ops    []any // room for the operand list, refreshed per run
-}
-
-// Prepared is a program bound to one engine: slot storage, a tensor header
-// per value and a flat command list. It is used by one goroutine at a time
-// (the engine's rule); prepare a program once per engine for concurrency.
+// Prepared is a program bound to one engine: slot storage, a register file
+// per dtype holding a view per value, and a flat list of steps, each bound
+// to the engine's kernels. It is used by one goroutine at a time (the
+// engine's rule); prepare a program once per engine for concurrency.
 type Prepared struct {
 	p         *Program
 	e         tf.Engine
-	ew        tf.Elementwise
-	con       tf.Contractor
-	regs      []any // per value: *Tensor[T] boxed; inputs and outputs bound per run
-	cmds      []pcmd
+	be        backend.Engine
+	steps     []step
+	inputs    []binder // per input
+	outputs   []binder // per output
 	slotBytes int64
 }
 
+// step is one command bound to an engine.
+type step interface {
+	run() error
+}
+
+// binder sets (and clears) the register of one signature value from a
+// caller's tensor.
+type binder interface {
+	bind(v tf.Value)
+	unbind()
+	// alloc returns a new tensor of the value's dtype and shape from the
+	// engine's pool.
+	alloc(e tf.Engine) (tf.Value, error)
+}
+
 // Prepare binds p to engine e: it allocates p's slots (owned by the
-// Prepared, not by e's pool), builds the tensor header of every
-// intermediate and view, and resolves every command to the engine's
-// methods. Engines must implement tenferro.Elementwise when the program
-// has elementwise commands, tenferro.Contractor for einsums and
-// tenferro.Fuser for fused commands.
+// Prepared, not by e's pool), builds the register files and binds every
+// command to the engine's kernels. It fails with tenferro.ErrUnsupported
+// when the engine lacks a capability the program needs.
 func Prepare(p *Program, e tf.Engine) (*Prepared, error) {
-	const op = "Prepare"
+	const name = "Prepare"
 	if p == nil {
-		return nil, tf.Errorf(tf.ErrArgument, op, "p", "a program", "nil")
+		return nil, tf.Errorf(tf.ErrArgument, name, "p", "a program", "nil")
 	}
 	if e == nil {
-		return nil, tf.Errorf(tf.ErrArgument, op, "e", "an engine", "nil")
+		return nil, tf.Errorf(tf.ErrArgument, name, "e", "an engine", "nil")
 	}
-	pp := &Prepared{p: p, e: e, regs: make([]any, len(p.vals)), cmds: make([]pcmd, len(p.cmds))}
-	pp.ew, _ = e.(tf.Elementwise)
-	pp.con, _ = e.(tf.Contractor)
-	fuser, _ := e.(tf.Fuser)
+	be := e.Backend()
+	if be == nil {
+		return nil, tf.Errorf(tf.ErrArgument, name, "e", "an engine", "%T without a backend", e)
+	}
+	// Claiming checks that the engine is usable (not nil, zero or
+	// closed); the kernels bound below belong to it.
+	if err := be.Begin(name); err != nil {
+		return nil, err
+	}
+	defer be.End()
+	pp := &Prepared{p: p, e: e, be: be}
+	b := &preparer{p: p, be: be}
 	storage := make([]any, len(p.slots))
 	for i, s := range p.slots {
-		storage[i] = newStorage(s.dt, s.elems)
+		storage[i] = b.dtype(s.dt).slot(s.elems)
 		pp.slotBytes += int64(s.elems * s.dt.Size())
 	}
 	for id := range p.vals {
 		v := &p.vals[id]
 		switch v.kind {
 		case valSlot:
-			pp.regs[id] = wrapStorage(storage[v.slot], v.shape)
+			b.dtype(v.dt).view(b, id, storage[v.slot], compactStrides(v.shape))
 		case valView:
-			t, err := viewOf(pp.regs[v.parent], v.perm, v.shape)
-			if err != nil {
-				return nil, tf.WrapError(op, "view", err)
-			}
-			pp.regs[id] = t
+			b.dtype(v.dt).view(b, id, storage[p.vals[v.root].slot], v.strides)
 		}
-	}
-	need := func(ok bool, what string) error {
-		if ok {
-			return nil
-		}
-		return tf.Errorf(tf.ErrArgument, op, "e", "an engine that implements "+what, "%T", e)
 	}
 	for i, c := range p.cmds {
-		pc := pcmd{op: c.op, binary: c.binary, unary: c.unary, dst: int32(c.dst), mask: c.mask, alpha: c.alpha, plan: c.plan}
-		if len(c.args) > 0 {
-			pc.a = int32(c.args[0])
+		s, err := b.dtype(p.vals[c.dst].dt).step(b, &c)
+		if err != nil {
+			return nil, tf.WrapError(name, "command "+strconv.Itoa(i), err)
 		}
-		if len(c.args) > 1 {
-			pc.b = int32(c.args[1])
-		}
-		switch c.op {
-		case cmdBinary, cmdUnary, cmdSum:
-			if err := need(pp.ew != nil, "tenferro.Elementwise"); err != nil {
-				return nil, err
-			}
-		case cmdEinsum:
-			if err := need(pp.con != nil, "tenferro.Contractor"); err != nil {
-				return nil, err
-			}
-			pc.ids, pc.ops = c.args, make([]any, len(c.args))
-		case cmdFused:
-			if err := need(fuser != nil, "tenferro.Fuser"); err != nil {
-				return nil, err
-			}
-			k, err := fuser.Fuse(p.vals[c.dst].dt, c.code, len(c.args))
-			if err != nil {
-				return nil, tf.WrapError(op, "fused command "+strconv.Itoa(i), err)
-			}
-			pc.kernel, pc.ids, pc.ops = k, c.args, make([]any, len(c.args))
-		}
-		pp.cmds[i] = pc
+		pp.steps = append(pp.steps, s)
+	}
+	for _, id := range p.inputs {
+		pp.inputs = append(pp.inputs, b.dtype(p.vals[id].dt).binder(b, id))
+	}
+	for _, id := range p.outputs {
+		pp.outputs = append(pp.outputs, b.dtype(p.vals[id].dt).binder(b, id))
 	}
 	return pp, nil
 }
 
+// preparer holds the register files of one Prepare, made per dtype on
+// first use.
+type preparer struct {
+	p     *Program
+	be    backend.Engine
+	files [op.NumDTypes]any // *registers[T]
+}
+
+// dtype returns the builder of dt.
+func (b *preparer) dtype(dt tf.DType) builder { return builders[dt] }
+
 // NumCommands returns the number of commands one run replays.
-func (pp *Prepared) NumCommands() int { return len(pp.cmds) }
+func (pp *Prepared) NumCommands() int { return len(pp.steps) }
 
 // SlotBytes returns the bytes of slot storage the Prepared owns.
 func (pp *Prepared) SlotBytes() int64 { return pp.slotBytes }
@@ -122,111 +113,90 @@ func (pp *Prepared) SlotBytes() int64 { return pp.slotBytes }
 func (pp *Prepared) Program() *Program { return pp.p }
 
 // Run checks inputs against the program's signature (count, dtype, shape,
-// live tensors; strided views are fine and are read in place), claims the
-// engine once and replays the commands. The outputs are new compact
-// tensors with storage from the engine's pool (Release them to recycle).
+// live tensors; strided views are fine and are read in place), takes the
+// outputs from the engine's pool, then claims the engine and replays the
+// commands. The outputs are new compact tensors (Release them to
+// recycle their storage).
 func (pp *Prepared) Run(inputs ...tf.Value) ([]tf.Value, error) {
-	const op = "Run"
-	if err := pp.checkInputs(op, inputs); err != nil {
+	const name = "Run"
+	if err := pp.checkInputs(name, inputs); err != nil {
 		return nil, err
 	}
-	if err := pp.e.Begin(op); err != nil {
-		return nil, err
-	}
-	defer pp.e.End()
-	outs := make([]tf.Value, len(pp.p.outputs))
-	for j, id := range pp.p.outputs {
-		v := &pp.p.vals[id]
-		outs[j] = wrapValue(pp.e.Alloc(v.dt, tf.Numel(v.shape)), v.shape)
-	}
-	if err := pp.exec(inputs, outs); err != nil {
-		for _, o := range outs {
-			o.Release()
+	outs := make([]tf.Value, len(pp.outputs))
+	for j, b := range pp.outputs {
+		v, err := b.alloc(pp.e)
+		if err != nil {
+			releaseAll(outs[:j])
+			return nil, err
 		}
+		outs[j] = v
+	}
+	if err := pp.exec(name, inputs, outs); err != nil {
+		releaseAll(outs)
 		return nil, err
 	}
 	return outs, nil
 }
 
-// RunInto is Run writing into the caller's outputs: outputs[j] must have
-// output j's dtype and shape, distinct elements (any strides), and share
-// storage with no input and no other output. Everything is validated
-// before anything is written: on error the outputs are untouched. With a
-// warm engine RunInto allocates nothing.
-func (pp *Prepared) RunInto(outputs []tf.Value, inputs ...tf.Value) error {
-	const op = "RunInto"
-	if err := pp.checkInputs(op, inputs); err != nil {
-		return err
+func releaseAll(vs []tf.Value) {
+	for _, v := range vs {
+		v.Release()
 	}
-	if err := pp.checkOutputs(op, outputs, inputs); err != nil {
-		return err
-	}
-	if err := pp.e.Begin(op); err != nil {
-		return err
-	}
-	defer pp.e.End()
-	return pp.exec(inputs, outputs)
 }
 
-// exec binds the signature's registers and replays the commands. The
-// caller holds the engine.
-func (pp *Prepared) exec(inputs, outputs []tf.Value) error {
-	p, regs := pp.p, pp.regs
-	for i, id := range p.inputs {
-		regs[id] = inputs[i].Tensor()
+// RunInto is Run writing into the caller's outputs: outputs[j] must have
+// output j's dtype and shape and distinct elements (any strides), and must
+// not overlap any input or another output. Everything is validated before
+// anything is written: on error the outputs are untouched. With a warm
+// engine RunInto allocates nothing.
+func (pp *Prepared) RunInto(outputs []tf.Value, inputs ...tf.Value) error {
+	const name = "RunInto"
+	if err := pp.checkInputs(name, inputs); err != nil {
+		return err
 	}
-	for j, id := range p.outputs {
-		regs[id] = outputs[j].Tensor()
+	if err := pp.checkOutputs(name, outputs, inputs); err != nil {
+		return err
+	}
+	return pp.exec(name, inputs, outputs)
+}
+
+// exec claims the engine, binds the signature's registers and replays the
+// steps.
+func (pp *Prepared) exec(name string, inputs, outputs []tf.Value) error {
+	if err := pp.be.Begin(name); err != nil {
+		return err
+	}
+	defer pp.be.End()
+	for i, b := range pp.inputs {
+		b.bind(inputs[i])
+	}
+	for j, b := range pp.outputs {
+		b.bind(outputs[j])
 	}
 	var err error
-	for i := range pp.cmds {
-		c := &pp.cmds[i]
-		switch c.op {
-		case cmdMatmul:
-			err = pp.e.Matmul(regs[c.dst], regs[c.a], regs[c.b])
-		case cmdBinary:
-			err = pp.ew.Binary(c.binary, regs[c.dst], regs[c.a], regs[c.b])
-		case cmdUnary:
-			err = pp.ew.Unary(c.unary, c.alpha, regs[c.dst], regs[c.a])
-		case cmdSum:
-			err = pp.ew.Sum(regs[c.dst], regs[c.a], c.mask)
-		case cmdCopy:
-			err = pp.e.Copy(regs[c.dst], regs[c.a])
-		case cmdEinsum:
-			for k, id := range c.ids {
-				c.ops[k] = regs[id]
-			}
-			err = pp.con.Einsum(regs[c.dst], c.plan, c.ops)
-			clear(c.ops)
-		case cmdFused:
-			for k, id := range c.ids {
-				c.ops[k] = regs[id]
-			}
-			err = c.kernel.Eval(regs[c.dst], c.ops)
-			clear(c.ops)
-		}
-		if err != nil {
-			err = tf.WrapError("Run", "command "+strconv.Itoa(i), err)
+	for i, s := range pp.steps {
+		if err = s.run(); err != nil {
+			err = tf.WrapError(name, "command "+strconv.Itoa(i), err)
 			break
 		}
 	}
 	// Drop the caller's tensors so the Prepared does not keep them alive.
-	for _, id := range p.inputs {
-		regs[id] = nil
+	for _, b := range pp.inputs {
+		b.unbind()
 	}
-	for _, id := range p.outputs {
-		regs[id] = nil
+	for _, b := range pp.outputs {
+		b.unbind()
 	}
 	return err
 }
 
-func (pp *Prepared) checkInputs(op string, inputs []tf.Value) error {
+func (pp *Prepared) checkInputs(name string, inputs []tf.Value) error {
 	p := pp.p
 	if len(inputs) != len(p.inputs) {
-		return tf.Errorf(tf.ErrArgument, op, "inputs", strconv.Itoa(len(p.inputs))+" inputs", "%d", len(inputs))
+		return tf.Errorf(tf.ErrArgument, name, "inputs", strconv.Itoa(len(p.inputs))+" inputs", "%d", len(inputs))
 	}
 	for i, in := range inputs {
-		if err := checkSig(op, "inputs", i, &p.vals[p.inputs[i]], in); err != nil {
+		if err := checkSig(name, "inputs", i, &p.vals[p.inputs[i]], in); err != nil {
 			return err
 		}
 	}
@@ -234,43 +204,42 @@ func (pp *Prepared) checkInputs(op string, inputs []tf.Value) error {
 }
 
 // checkSig compares a caller's tensor with a signature entry.
-func checkSig(op, what string, i int, v *value, x tf.Value) error {
+func checkSig(name, what string, i int, v *value, x tf.Value) error {
 	if x.DType() != v.dt {
-		return tf.Errorf(tf.ErrDType, op, what+"["+strconv.Itoa(i)+"]", fmt.Sprintf("%v %v", v.dt, v.shape), "%v %v", x.DType(), x.Shape())
+		return tf.Errorf(tf.ErrDType, name, what+"["+strconv.Itoa(i)+"]", fmt.Sprintf("%v %v", v.dt, v.shape), "%v %v", x.DType(), x.Shape())
 	}
 	if !equalInts(x.Shape(), v.shape) {
-		return tf.Errorf(tf.ErrShape, op, what+"["+strconv.Itoa(i)+"]", fmt.Sprintf("%v %v", v.dt, v.shape), "%v %v", x.DType(), x.Shape())
+		return tf.Errorf(tf.ErrShape, name, what+"["+strconv.Itoa(i)+"]", fmt.Sprintf("%v %v", v.dt, v.shape), "%v %v", x.DType(), x.Shape())
 	}
-	if !tensorValid(x.Tensor()) {
-		return tf.Errorf(tf.ErrReleased, op, what+"["+strconv.Itoa(i)+"]", "a live tensor", "a released tensor")
+	if !x.Valid() {
+		return tf.Errorf(tf.ErrReleased, name, what+"["+strconv.Itoa(i)+"]", "a live tensor", "a released tensor")
 	}
 	return nil
 }
 
-func (pp *Prepared) checkOutputs(op string, outputs, inputs []tf.Value) error {
+// checkOutputs applies the destination rule of composite operations: every
+// output has distinct elements and overlaps no input and no other output.
+func (pp *Prepared) checkOutputs(name string, outputs, inputs []tf.Value) error {
 	p := pp.p
 	if len(outputs) != len(p.outputs) {
-		return tf.Errorf(tf.ErrArgument, op, "outputs", strconv.Itoa(len(p.outputs))+" outputs", "%d", len(outputs))
+		return tf.Errorf(tf.ErrArgument, name, "outputs", strconv.Itoa(len(p.outputs))+" outputs", "%d", len(outputs))
 	}
 	for j, o := range outputs {
-		if err := checkSig(op, "outputs", j, &p.vals[p.outputs[j]], o); err != nil {
+		arg := func() string { return "outputs[" + strconv.Itoa(j) + "]" } // only on failure
+		if err := checkSig(name, "outputs", j, &p.vals[p.outputs[j]], o); err != nil {
 			return err
 		}
-		if !distinct(o) {
-			return tf.Errorf(tf.ErrAlias, op, "outputs["+strconv.Itoa(j)+"]", "a view with distinct elements", "a view whose strides repeat elements")
-		}
-		id := storageID(o)
-		if id == 0 {
-			continue
+		if !op.Distinct(o.Shape(), o.Strides()) {
+			return tf.Errorf(tf.ErrAlias, name, arg(), "a view with distinct elements", "a view whose strides repeat elements")
 		}
 		for i, in := range inputs {
-			if storageID(in) == id {
-				return tf.Errorf(tf.ErrAlias, op, "outputs["+strconv.Itoa(j)+"]", "storage shared with no input", "the storage of inputs[%d]", i)
+			if o.Overlaps(in) {
+				return tf.Errorf(tf.ErrAlias, name, arg(), "storage disjoint from every input", "a view overlapping inputs[%d]", i)
 			}
 		}
 		for k := range j {
-			if storageID(outputs[k]) == id {
-				return tf.Errorf(tf.ErrAlias, op, "outputs["+strconv.Itoa(j)+"]", "storage shared with no other output", "the storage of outputs[%d]", k)
+			if o.Overlaps(outputs[k]) {
+				return tf.Errorf(tf.ErrAlias, name, arg(), "storage disjoint from the other outputs", "a view overlapping outputs[%d]", k)
 			}
 		}
 	}

@@ -18,7 +18,7 @@ import (
 func mixedGraph(t testing.TB, dt tf.DType) *trace.Graph {
 	t.Helper()
 	tr := trace.New()
-	must := func(v trace.Value, err error) trace.Value {
+	must := func(v trace.Var, err error) trace.Var {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
@@ -54,7 +54,7 @@ func mixedGraph(t testing.TB, dt tf.DType) *trace.Graph {
 
 func TestProgramMatchesDirect(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, dt := range tf.DTypes {
+	for _, dt := range tf.ScalarDTypes {
 		for _, opts := range [][]program.Option{nil, {program.WithoutFusion(), program.WithoutCSE()}} {
 			for _, strided := range []bool{false, true} {
 				g := mixedGraph(t, dt)
@@ -176,7 +176,7 @@ func TestViewsCostNoCommand(t *testing.T) {
 	}
 }
 
-func must2(v trace.Value, err error) trace.Value {
+func must2(v trace.Var, err error) trace.Var {
 	if err != nil {
 		panic(err)
 	}
@@ -230,7 +230,7 @@ func TestPlannedPeakMatchesMeasured(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dt := tf.Complex128
 			tr := trace.New()
-			var ins []trace.Value
+			var ins []trace.Var
 			for _, s := range c.dims {
 				v, _ := tr.Input(dt, s...)
 				ins = append(ins, v)
@@ -338,7 +338,7 @@ func equalC(a, b []complex128) bool {
 // (matmuls, an einsum over a viewed input, fused chains, views) against the
 // measured one on compact inputs.
 func TestPlannedPeakMixed(t *testing.T) {
-	for _, dt := range tf.DTypes {
+	for _, dt := range tf.ScalarDTypes {
 		g := mixedGraph(t, dt)
 		p, err := program.Compile(g)
 		if err != nil {

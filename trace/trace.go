@@ -1,11 +1,12 @@
 // Package trace records tensor operations on symbolic inputs into an
 // immutable graph that package program compiles.
 //
-// A [Trace] hands out symbolic [Value]s: an element type and a shape, no
-// data. Operations on values (Einsum, Matmul, Add, Sum, Permute, ...) check
-// their arguments exactly as the eager operations of package tenferro do,
-// record one node each and return the value of the result. [Trace.Finish]
-// freezes the nodes that the given outputs depend on into a [Graph].
+// A [Trace] hands out symbolic variables ([Var]): an element type and a
+// shape, no data. Operations on variables (Einsum, Matmul, Add, Sum,
+// Permute, ...) check their arguments with the same rules as the eager
+// operations of package tenferro (the operation catalog), record one node
+// each and return the variable of the result. [Trace.Finish] freezes the
+// nodes into a [Graph].
 //
 // # Semantics
 //
@@ -18,11 +19,11 @@
 // # Errors
 //
 // Record-time errors are *tenferro.Error values naming the operation and the
-// argument; errors.Is matches tenferro.ErrShape (extents, ranks, einsum
-// binding), tenferro.ErrDType (mixed dtypes) or tenferro.ErrArgument (a value
-// from another trace, the zero Value, a bad axis or permutation, wrong
-// arity, subscripts that do not parse, use after Finish). A failed operation
-// records nothing; the trace stays usable.
+// argument. A bad shape, axis, permutation or subscript gives exactly the
+// error the eager operation gives for the same input. Besides those,
+// errors.Is matches tenferro.ErrDType (mixed or unaccepted dtypes) or
+// tenferro.ErrArgument (a variable from another trace, the zero Var, use
+// after Finish). A failed operation records nothing; the trace stays usable.
 //
 // # Concurrency
 //
@@ -33,56 +34,25 @@ package trace
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/internal/op"
 )
-
-// Op names the operation of a node.
-type Op uint8
-
-// The recorded operations.
-const (
-	OpInput   Op = iota // a program input
-	OpEinsum            // Einstein summation (Subscripts)
-	OpMatmul            // batched matrix product, batch axes last
-	OpAdd               // a + b with extent-1 broadcasting
-	OpSub               // a - b
-	OpMul               // a·b (Hadamard)
-	OpScale             // Alpha·a
-	OpNegate            // -a
-	OpConj              // conj(a) (identity on real dtypes)
-	OpSum               // sum over Axes
-	OpPermute           // axis d of the result is axis Axes[d] of a
-	OpReshape           // same column-major element order, new shape
-)
-
-var opNames = [...]string{"Input", "Einsum", "Matmul", "Add", "Sub", "Mul", "Scale", "Negate", "Conj", "Sum", "Permute", "Reshape"}
-
-func (o Op) String() string {
-	if int(o) < len(opNames) {
-		return opNames[o]
-	}
-	return fmt.Sprintf("Op(%d)", int(o))
-}
-
-// IsElementwise reports whether o maps elements one to one (Add, Sub, Mul,
-// Scale, Negate, Conj).
-func (o Op) IsElementwise() bool {
-	return o >= OpAdd && o <= OpConj
-}
 
 // Node is one recorded operation. Its slices belong to the graph and must
 // not be modified.
 type Node struct {
-	Op         Op
-	DType      tf.DType
-	Shape      []int      // extents of the result
-	Args       []int      // ids of the operand nodes, in order
-	Subscripts string     // OpEinsum
-	Alpha      complex128 // OpScale
-	Axes       []int      // OpSum: summed axes (increasing); OpPermute: the permutation
-	Input      int        // OpInput: position in the program's input list
+	Op    op.Kind  // the operation (op.None for an input); Op.String() names it
+	DType tf.DType // of the result
+	Shape []int    // extents of the result
+	Args  []int    // ids of the operand nodes, in order
+	Attrs op.Attrs // normalized attributes (alpha, axes, shape, subscripts)
+	Input int      // an input's position in the program's input list
 }
+
+// IsInput reports whether n is a program input.
+func (n *Node) IsInput() bool { return n.Op == op.None }
 
 // Trace records operations. Build one with New.
 type Trace struct {
@@ -91,10 +61,9 @@ type Trace struct {
 	finished bool
 }
 
-// Value is a symbolic tensor of a trace: a handle to the node that
-// produces it. The zero Value belongs to no trace and is rejected by every
-// operation.
-type Value struct {
+// Var is a symbolic tensor of a trace: a handle to the node that produces
+// it. The zero Var belongs to no trace and is rejected by every operation.
+type Var struct {
 	t     *Trace
 	id    int
 	dt    tf.DType
@@ -105,76 +74,100 @@ type Value struct {
 func New() *Trace { return &Trace{} }
 
 // DType returns the element type of v.
-func (v Value) DType() tf.DType { return v.dt }
+func (v Var) DType() tf.DType { return v.dt }
 
 // Shape returns the extents of v. The slice belongs to the trace: do not
 // modify it.
-func (v Value) Shape() []int { return v.shape }
+func (v Var) Shape() []int { return v.shape }
 
 // ID returns the id of the node producing v (its index in the graph).
-func (v Value) ID() int { return v.id }
+func (v Var) ID() int { return v.id }
 
 // Rank returns the number of axes of v.
-func (v Value) Rank() int { return len(v.shape) }
+func (v Var) Rank() int { return len(v.shape) }
 
-func argErr(op, arg, expected, actual string) error {
-	return tf.Errorf(tf.ErrArgument, op, arg, expected, "%s", actual)
+func argErr(name, arg, expected, actual string) error {
+	return tf.Errorf(tf.ErrArgument, name, arg, expected, "%s", actual)
 }
 
-// check validates that v is a live value of t.
-func (t *Trace) check(op, arg string, v Value) error {
+// faultError turns a catalog fault into the error of operation name,
+// exactly as the eager operations do.
+func faultError(name string, f *op.Fault) error {
+	return &tf.Error{Op: name, Arg: f.Arg, Expected: f.Expected, Actual: f.Actual, Kind: f.Kind, Err: f.Err}
+}
+
+// check validates that v is a live variable of t.
+func (t *Trace) check(name, arg string, v Var) error {
 	if t.finished {
-		return argErr(op, "trace", "a trace that is not finished", "a finished trace")
+		return argErr(name, "trace", "a trace that is not finished", "a finished trace")
 	}
 	if v.t == nil {
-		return argErr(op, arg, "a value of this trace", "the zero Value")
+		return argErr(name, arg, "a variable of this trace", "the zero Var")
 	}
 	if v.t != t {
-		return argErr(op, arg, "a value of this trace", "a value of another trace")
+		return argErr(name, arg, "a variable of this trace", "a variable of another trace")
 	}
 	return nil
 }
 
-// sameDType checks that every value has the dtype of the first.
-func sameDType(op string, names []string, vals []Value) error {
-	for i := 1; i < len(vals); i++ {
-		if vals[i].dt != vals[0].dt {
-			return tf.Errorf(tf.ErrDType, op, names[i], vals[0].dt.String()+" like "+names[0], "%s", vals[i].dt)
-		}
-	}
-	return nil
-}
-
-func (t *Trace) add(n Node) Value {
+func (t *Trace) add(n Node) Var {
 	id := len(t.nodes)
 	t.nodes = append(t.nodes, n)
-	return Value{t: t, id: id, dt: n.DType, shape: n.Shape}
+	return Var{t: t, id: id, dt: n.DType, shape: n.Shape}
+}
+
+// record checks and records operation k of the catalog on args with
+// attributes a: variables of this trace, dtypes by the catalog's policy,
+// shapes and attributes by its shape rule.
+func (t *Trace) record(k op.Kind, a op.Attrs, args ...Var) (Var, error) {
+	info := k.Info()
+	name := info.Name
+	dts := make([]op.DType, len(args))
+	shapes := make([][]int, len(args))
+	names := info.Args
+	for i, v := range args {
+		arg := op.OperandName(i)
+		if i < len(names) {
+			arg = names[i]
+		}
+		if err := t.check(name, arg, v); err != nil {
+			return Var{}, err
+		}
+		dts[i], shapes[i] = op.DType(v.dt), v.shape
+	}
+	dt, f := k.DTypeOf(names, dts...)
+	if f != nil {
+		return Var{}, faultError(name, f)
+	}
+	if info.Attr == op.AlphaAttr && !dt.IsComplex() && imag(a.Alpha) != 0 {
+		return Var{}, tf.Errorf(tf.ErrDType, name, "alpha", "a real factor for "+dt.String(), "%v", a.Alpha)
+	}
+	a.Axes, a.Shape = slices.Clone(a.Axes), slices.Clone(a.Shape)
+	shape, f := k.Shape(&a, shapes)
+	if f != nil {
+		return Var{}, faultError(name, f)
+	}
+	ids := make([]int, len(args))
+	for i, v := range args {
+		ids[i] = v.id
+	}
+	return t.add(Node{Op: k, DType: tf.DType(dt), Shape: shape, Args: ids, Attrs: a}), nil
 }
 
 // Input declares the next program input: a tensor of dtype dt and the given
 // shape. Inputs are numbered in the order they are declared.
-func (t *Trace) Input(dt tf.DType, shape ...int) (Value, error) {
-	const op = "Input"
+func (t *Trace) Input(dt tf.DType, shape ...int) (Var, error) {
+	const name = "Input"
 	if t.finished {
-		return Value{}, argErr(op, "trace", "a trace that is not finished", "a finished trace")
+		return Var{}, argErr(name, "trace", "a trace that is not finished", "a finished trace")
 	}
 	if !dt.Valid() {
-		return Value{}, tf.Errorf(tf.ErrDType, op, "dt", "f32, f64, c64 or c128", "%v", dt)
+		return Var{}, tf.Errorf(tf.ErrDType, name, "dt", "a valid dtype", "%v", dt)
 	}
-	if len(shape) > tf.MaxRank {
-		return Value{}, tf.Errorf(tf.ErrShape, op, "shape", fmt.Sprintf("rank <= %d", tf.MaxRank), "rank %d", len(shape))
+	if _, f := op.Numel("shape", shape); f != nil {
+		return Var{}, faultError(name, f)
 	}
-	n := 1
-	for d, x := range shape {
-		if x < 0 {
-			return Value{}, tf.Errorf(tf.ErrShape, op, "shape", "non-negative extents", "%d at axis %d", x, d)
-		}
-		if x > 0 && n > (1<<50)/x {
-			return Value{}, tf.Errorf(tf.ErrShape, op, "shape", "at most 2^50 elements", "%v", shape)
-		}
-		n *= x
-	}
-	v := t.add(Node{Op: OpInput, DType: dt, Shape: slices.Clone(shape), Input: len(t.inputs)})
+	v := t.add(Node{Op: op.None, DType: dt, Shape: slices.Clone(shape), Input: len(t.inputs)})
 	t.inputs = append(t.inputs, v.id)
 	return v, nil
 }
@@ -183,13 +176,13 @@ func (t *Trace) Input(dt tf.DType, shape ...int) (Value, error) {
 // refuses further use. Nodes that no output depends on are kept in the
 // graph (package program removes them); outputs may repeat and may be
 // inputs.
-func (t *Trace) Finish(outputs ...Value) (*Graph, error) {
-	const op = "Finish"
+func (t *Trace) Finish(outputs ...Var) (*Graph, error) {
+	const name = "Finish"
 	if len(outputs) == 0 {
-		return nil, argErr(op, "outputs", "at least one output", "none")
+		return nil, argErr(name, "outputs", "at least one output", "none")
 	}
 	for i, v := range outputs {
-		if err := t.check(op, fmt.Sprintf("outputs[%d]", i), v); err != nil {
+		if err := t.check(name, fmt.Sprintf("outputs[%d]", i), v); err != nil {
 			return nil, err
 		}
 	}
@@ -227,21 +220,21 @@ func (g *Graph) Outputs() []int { return g.outputs }
 
 // String lists the nodes, one a line.
 func (g *Graph) String() string {
-	s := ""
+	var b strings.Builder
 	for id, n := range g.nodes {
-		s += fmt.Sprintf("%%%d = %v %s%v", id, n.Op, n.DType, n.Shape)
+		what := n.Op.String()
+		if n.IsInput() {
+			what = "Input"
+		}
+		fmt.Fprintf(&b, "%%%d = %s %s%v", id, what, n.DType, n.Shape)
 		if len(n.Args) > 0 {
-			s += fmt.Sprintf(" args=%v", n.Args)
+			fmt.Fprintf(&b, " args=%v", n.Args)
 		}
-		switch n.Op {
-		case OpEinsum:
-			s += fmt.Sprintf(" %q", n.Subscripts)
-		case OpScale:
-			s += fmt.Sprintf(" alpha=%v", n.Alpha)
-		case OpSum, OpPermute:
-			s += fmt.Sprintf(" axes=%v", n.Axes)
+		if key := n.Attrs.Key(n.Op); key != "" && !n.IsInput() {
+			fmt.Fprintf(&b, " %s", key)
 		}
-		s += "\n"
+		b.WriteByte('\n')
 	}
-	return s + fmt.Sprintf("outputs %v\n", g.outputs)
+	fmt.Fprintf(&b, "outputs %v\n", g.outputs)
+	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/trace"
 )
 
@@ -34,7 +35,7 @@ func TestShapes(t *testing.T) {
 	c, _ := tr.Input(tf.Complex64, 2, 1, 5)
 	cases := []struct {
 		name string
-		v    trace.Value
+		v    trace.Var
 		err  error
 		want []int
 	}{
@@ -45,6 +46,8 @@ func TestShapes(t *testing.T) {
 		{"sub broadcast", must(tr.Sub(c, a)), nil, []int{2, 3, 5}},
 		{"sum axes", must(tr.Sum(a, 0, 2)), nil, []int{3}},
 		{"sum all", must(tr.Sum(a)), nil, []int{}},
+		{"sum any order, negative", must(tr.Sum(a, -1, 0)), nil, []int{3}},
+		{"permute negative", must(tr.Permute(a, -1, 0, 1)), nil, []int{5, 2, 3}},
 		{"permute", must(tr.Permute(a, 2, 0, 1)), nil, []int{5, 2, 3}},
 		{"reshape infer", must(tr.Reshape(a, 6, -1)), nil, []int{6, 5}},
 		{"scale", must(tr.Scale(1i, a)), nil, []int{2, 3, 5}},
@@ -57,7 +60,7 @@ func TestShapes(t *testing.T) {
 	}
 }
 
-func must(v trace.Value, err error) trace.Value {
+func must(v trace.Var, err error) trace.Var {
 	if err != nil {
 		panic(err)
 	}
@@ -75,8 +78,8 @@ func TestRecordErrors(t *testing.T) {
 	wantErr(t, "matmul rows", err, tf.ErrShape, "Matmul", "b", "3 rows")
 	_, err = tr.Matmul(a, x)
 	wantErr(t, "cross trace", err, tf.ErrArgument, "another trace")
-	_, err = tr.Add(a, trace.Value{})
-	wantErr(t, "zero value", err, tf.ErrArgument, "zero Value")
+	_, err = tr.Add(a, trace.Var{})
+	wantErr(t, "zero value", err, tf.ErrArgument, "zero Var")
 	_, err = tr.Add(a, f)
 	wantErr(t, "mixed dtypes", err, tf.ErrDType, "Add", "f32", "f64")
 	_, err = tr.Add(a, b)
@@ -84,21 +87,21 @@ func TestRecordErrors(t *testing.T) {
 	_, err = tr.Mul(a, must(tr.Input(tf.Float64, 2)))
 	wantErr(t, "add ranks", err, tf.ErrShape, "rank 2")
 	_, err = tr.Einsum("ij,jk->ik", a)
-	wantErr(t, "einsum arity", err, tf.ErrArgument, "2 operands")
+	wantErr(t, "einsum arity", err, tf.ErrShape, "2 operands")
 	_, err = tr.Einsum("ij,jk->ik", a, b)
 	wantErr(t, "einsum extents", err, tf.ErrShape, "Einsum")
 	_, err = tr.Einsum("i$j", a)
 	wantErr(t, "einsum syntax", err, tf.ErrArgument, "subscripts")
 	_, err = tr.Einsum("ij->ij")
 	wantErr(t, "einsum no operands", err, tf.ErrArgument)
-	_, err = tr.Sum(a, 1, 0)
-	wantErr(t, "sum axes", err, tf.ErrArgument, "axes")
+	_, err = tr.Sum(a, 1, 1)
+	wantErr(t, "sum repeated axis", err, tf.ErrArgument, "axes")
 	_, err = tr.Sum(a, 2)
 	wantErr(t, "sum range", err, tf.ErrArgument, "axes")
 	_, err = tr.Permute(a, 0, 0)
 	wantErr(t, "permute", err, tf.ErrArgument, "perm")
 	_, err = tr.Permute(a, 0)
-	wantErr(t, "permute rank", err, tf.ErrArgument, "perm")
+	wantErr(t, "permute rank", err, tf.ErrShape, "perm")
 	_, err = tr.Reshape(a, 4, 2)
 	wantErr(t, "reshape count", err, tf.ErrShape, "6 elements")
 	_, err = tr.Reshape(a, -1, -1)
@@ -144,7 +147,7 @@ func TestGraph(t *testing.T) {
 		t.Errorf("inputs %v outputs %v", g.Inputs(), g.Outputs())
 	}
 	n := g.Node(d.ID())
-	if n.Op != trace.OpScale || n.Alpha != 3 || !slices.Equal(n.Args, []int{c.ID()}) {
+	if n.Op != op.Scale || n.Attrs.Alpha != 3 || !slices.Equal(n.Args, []int{c.ID()}) {
 		t.Errorf("node %+v", n)
 	}
 	if g.Node(b.ID()).Input != 1 {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/internal/instances"
 	"github.com/tenferro-go/tenferro/program"
@@ -84,15 +85,19 @@ func preparedRows() ([]dispatchRow, error) {
 	if runErr != nil {
 		return nil, runErr
 	}
-	// The kernels alone: the engine's Matmul method on prebuilt tensors,
+	// The kernels alone: the engine's Matmul kernel on prebuilt views,
 	// no validation, no claim, no program.
-	bufs := [2]*tf.Tensor[float64]{}
-	bufs[0], _ = tf.Zeros[float64](n, n)
-	bufs[1], _ = tf.Zeros[float64](n, n)
+	k := e.Backend().Kernels(backend.DTypeOf[float64]()).(backend.Contraction[float64])
+	var bufs [2]backend.View[float64]
+	for i := range bufs {
+		t, _ := tf.Zeros[float64](n, n)
+		bufs[i] = viewOf(t)
+	}
+	xv0, wv0 := viewOf(x), viewOf(w)
 	kernels := measureBatch(200, 31, 200, func() {
-		var v any = x
+		v := xv0
 		for i := range chainLength {
-			e.Matmul(bufs[i%2], v, w)
+			k.Matmul(bufs[i%2], v, wv0, 1, 0)
 			v = bufs[i%2]
 		}
 	})
@@ -151,9 +156,9 @@ func naryRows() ([]dispatchRow, error) {
 		return nil, err
 	}
 	dst, _ := tf.Zeros[float64](plan.OutputShape()...)
-	planned := measure(20, 201, func() { keep(tf.EinsumPlannedInto(e, plan, dst, ops...)) })
+	planned := measure(20, 201, func() { keep(tf.EinsumPlannedInto(e, dst, plan, ops...)) })
 	tr := trace.New()
-	ins := make([]trace.Value, len(shapes))
+	ins := make([]trace.Var, len(shapes))
 	for k, s := range shapes {
 		ins[k], _ = tr.Input(tf.Float64, s...)
 	}
@@ -183,4 +188,9 @@ func naryRows() ([]dispatchRow, error) {
 		{Case: name + "-planned-into", NS: float64(planned.median()), Threads: 1, Note: "EinsumPlannedInto with a prepared plan"},
 		{Case: name + "-prepared", NS: float64(prepared.median()), Threads: 1, Commands: pp.NumCommands(), Note: fmt.Sprintf("RunInto of the compiled program (%d command)", pp.NumCommands())},
 	}, nil
+}
+
+// viewOf describes t for the engine's kernels.
+func viewOf[T backend.Elem](t *tf.Tensor[T]) backend.View[T] {
+	return backend.View[T]{Data: t.Storage(), Off: t.Offset(), Shape: t.Shape(), Strides: t.Strides()}
 }

@@ -114,15 +114,15 @@ func newEngine(threads int) (*cpu.Engine, error) {
 // pathOptions maps --path to planning options: a strategy name, or a file
 // holding a linear path as a JSON array of pairs (or an object with a
 // "path" field, as `tenferro path --json` prints).
-func pathOptions(s string) ([]tf.EinsumOption, error) {
+func pathOptions(s string) ([]tf.Option, error) {
 	if st, err := einsum.ParseStrategy(s); err == nil && st != einsum.Given {
-		return []tf.EinsumOption{tf.WithStrategy(st)}, nil
+		return []tf.Option{tf.WithStrategy(st)}, nil
 	}
 	path, err := readPathFile(s)
 	if err != nil {
 		return nil, fmt.Errorf("--path %q: not a strategy (greedy, optimal, auto, random, search) and %v", s, err)
 	}
-	return []tf.EinsumOption{tf.WithPath(path)}, nil
+	return []tf.Option{tf.WithPath(path)}, nil
 }
 
 func readPathFile(name string) ([][2]int, error) {
@@ -197,7 +197,7 @@ func promoteAll(vals []tf.Value) ([]tf.Value, error) {
 }
 
 // einsumValues evaluates subscripts on values of one dtype.
-func einsumValues(e tf.Engine, subscripts string, opts []tf.EinsumOption, vals []tf.Value) (tf.Value, error) {
+func einsumValues(e tf.Engine, subscripts string, opts []tf.Option, vals []tf.Value) (tf.Value, error) {
 	switch vals[0].DType() {
 	case tf.Float32:
 		return einsumTyped[float32](e, subscripts, opts, vals)
@@ -211,7 +211,7 @@ func einsumValues(e tf.Engine, subscripts string, opts []tf.EinsumOption, vals [
 	return tf.Value{}, fmt.Errorf("unsupported dtype %v", vals[0].DType())
 }
 
-func einsumTyped[T tf.Scalar](e tf.Engine, subscripts string, opts []tf.EinsumOption, vals []tf.Value) (tf.Value, error) {
+func einsumTyped[T tf.Scalar](e tf.Engine, subscripts string, opts []tf.Option, vals []tf.Value) (tf.Value, error) {
 	ops := make([]*tf.Tensor[T], len(vals))
 	for i, v := range vals {
 		t, err := tf.As[T](v)
@@ -220,7 +220,7 @@ func einsumTyped[T tf.Scalar](e tf.Engine, subscripts string, opts []tf.EinsumOp
 		}
 		ops[i] = t
 	}
-	r, err := tf.EinsumWith(e, subscripts, opts, ops...)
+	r, err := tf.EinsumWith(e, subscripts, ops, opts...)
 	if err != nil {
 		return tf.Value{}, err
 	}

@@ -172,7 +172,7 @@ func runInstance(in instances.Instance, cfg suiteConfig) (suiteRow, error) {
 // pathChoice is one way to pick a contraction path.
 type pathChoice struct {
 	name string
-	opts []tf.EinsumOption
+	opts []tf.Option
 }
 
 // choices returns the chosen way to plan and the alternatives, in order of
@@ -180,12 +180,12 @@ type pathChoice struct {
 func choices(in instances.Instance, strategy string) (pathChoice, []pathChoice) {
 	shipped := func(name string) (pathChoice, bool) {
 		p, ok := in.Paths[name]
-		return pathChoice{name, []tf.EinsumOption{tf.WithPath(p)}}, ok
+		return pathChoice{name, []tf.Option{tf.WithPath(p)}}, ok
 	}
-	auto := pathChoice{"auto", []tf.EinsumOption{tf.WithStrategy(einsum.Auto)}}
-	greedy := pathChoice{"greedy", []tf.EinsumOption{tf.WithStrategy(einsum.Greedy)}}
-	random := pathChoice{"random-greedy", []tf.EinsumOption{tf.WithStrategy(einsum.RandomGreedy), tf.WithSeed(7)}}
-	search := pathChoice{"search", []tf.EinsumOption{tf.WithStrategy(einsum.Search), tf.WithSeed(11)}}
+	auto := pathChoice{"auto", []tf.Option{tf.WithStrategy(einsum.Auto)}}
+	greedy := pathChoice{"greedy", []tf.Option{tf.WithStrategy(einsum.Greedy)}}
+	random := pathChoice{"random-greedy", []tf.Option{tf.WithStrategy(einsum.RandomGreedy), tf.WithSeed(7)}}
+	search := pathChoice{"search", []tf.Option{tf.WithStrategy(einsum.Search), tf.WithSeed(11)}}
 	if strategy == "" {
 		strategy = "opt_flops"
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	st "github.com/tenferro-go/tenferro/internal/kernel/strided/stridedtest"
+	"github.com/tenferro-go/tenferro/internal/op"
 )
 
 func benchRefs(n int) (d, a, b strided.Ref[float64]) {
@@ -22,7 +23,7 @@ func BenchmarkBinaryAdd(b *testing.B) {
 	sh := []int{n, n}
 	b.SetBytes(int64(3 * 8 * n * n))
 	for b.Loop() {
-		Binary(nil, Add, sh, d, x, y)
+		Binary(nil, op.Add, sh, d, x, y)
 	}
 }
 
@@ -34,7 +35,7 @@ func BenchmarkBinaryAddTransposed(b *testing.B) {
 	sh := []int{n, n}
 	b.SetBytes(int64(3 * 8 * n * n))
 	for b.Loop() {
-		Binary(nil, Add, sh, d, x, y)
+		Binary(nil, op.Add, sh, d, x, y)
 	}
 }
 
@@ -51,7 +52,7 @@ func BenchmarkEval(b *testing.B) {
 		}
 		d, x, y := mk(), mk(), mk()
 		sh := []int{n, n}
-		prog := []Instr[complex128]{{Op: Load, Arg: 0}, {Op: Load, Arg: 1}, {Op: AddOp}, {Op: ScaleBy, Scalar: 2}, {Op: ConjOp}}
+		prog := []Instr[complex128]{{Op: Load, Arg: 0}, {Op: Load, Arg: 1}, {Op: Apply, Kind: op.Add}, {Op: Apply, Kind: op.Scale, Scalar: 2}, {Op: Apply, Kind: op.Conj}}
 		in := []strided.Ref[complex128]{x, y}
 		b.Run(fmt.Sprintf("fused/%d", n), func(b *testing.B) {
 			var s Scratch[complex128]
@@ -63,9 +64,9 @@ func BenchmarkEval(b *testing.B) {
 		b.Run(fmt.Sprintf("unfused/%d", n), func(b *testing.B) {
 			b.SetBytes(int64(3 * 16 * n * n))
 			for b.Loop() {
-				Binary(nil, Add, sh, d, x, y)
-				Unary(nil, Scale, 2, sh, d, d)
-				Unary(nil, Conj, 0, sh, d, d)
+				Binary(nil, op.Add, sh, d, x, y)
+				Unary(nil, op.Scale, 2, sh, d, d)
+				Unary(nil, op.Conj, 0, sh, d, d)
 			}
 		})
 	}
@@ -79,7 +80,7 @@ func BenchmarkEvalShortRows(b *testing.B) {
 	d := strided.Ref[float64]{Data: make([]float64, n0*n1), Strides: []int{1, n0}}
 	x := strided.Ref[float64]{Data: make([]float64, n0*n1), Strides: []int{1, n0}}
 	y := strided.Ref[float64]{Data: make([]float64, n0), Strides: []int{1, 0}}
-	prog := []Instr[float64]{{Op: Load, Arg: 0}, {Op: Load, Arg: 1}, {Op: AddOp}}
+	prog := []Instr[float64]{{Op: Load, Arg: 0}, {Op: Load, Arg: 1}, {Op: Apply, Kind: op.Add}}
 	in := []strided.Ref[float64]{x, y}
 	var s Scratch[float64]
 	sh := []int{n0, n1}
@@ -98,7 +99,7 @@ func BenchmarkBinaryShortRows(b *testing.B) {
 	sh := []int{n0, n1}
 	b.SetBytes(int64(2 * 8 * n0 * n1))
 	for b.Loop() {
-		Binary(nil, Add, sh, d, x, y)
+		Binary(nil, op.Add, sh, d, x, y)
 	}
 }
 
@@ -127,7 +128,7 @@ func BenchmarkBatchedOuter(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(8 * len(dst.Data)))
 			for b.Loop() {
-				Binary(nil, Mul, sh, dst, xc, y)
+				Binary(nil, op.Mul, sh, dst, xc, y)
 			}
 		})
 		b.Run(c.name+"/par2", func(b *testing.B) {
@@ -135,7 +136,7 @@ func BenchmarkBatchedOuter(b *testing.B) {
 			defer r.Close()
 			b.SetBytes(int64(8 * len(dst.Data)))
 			for b.Loop() {
-				Binary(r, Mul, sh, dst, xc, y)
+				Binary(r, op.Mul, sh, dst, xc, y)
 			}
 		})
 	}

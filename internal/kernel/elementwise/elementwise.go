@@ -39,6 +39,7 @@ import (
 	"sync"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/internal/par"
 )
 
@@ -48,25 +49,6 @@ import (
 // about 1 MiB; the same crossover as permute.ParallelBytes (measured by
 // permute's BenchmarkThreshold, docs/permute.md).
 var ParallelBytes = 1 << 20
-
-// UnaryOp selects the function of Unary.
-type UnaryOp uint8
-
-const (
-	Copy   UnaryOp = iota // dst = a
-	Scale                 // dst = alpha*a
-	Negate                // dst = -a
-	Conj                  // dst = conj(a); the identity on real types
-)
-
-// BinaryOp selects the operator of Binary.
-type BinaryOp uint8
-
-const (
-	Add BinaryOp = iota // dst = a + b
-	Sub                 // dst = a - b
-	Mul                 // dst = a * b
-)
 
 // shortRow is the length below which the fastest dimension is swapped with
 // the second one for the inner loop.
@@ -82,8 +64,7 @@ const (
 type task[T strided.Scalar] struct {
 	l       strided.Layout
 	kind    int
-	uop     UnaryOp
-	bop     BinaryOp
+	k       op.Kind
 	alpha   T
 	d, a, b []T
 	split   int
@@ -100,7 +81,7 @@ func (t *task[T]) RunPart(p, parts int) {
 }
 
 func (t *task[T]) run(l *strided.Layout) {
-	if t.kind == kBinary && binaryTiled(l, t.bop, t.d, t.a, t.b) {
+	if t.kind == kBinary && binaryTiled(l, t.k, t.d, t.a, t.b) {
 		return
 	}
 	// A short fastest dimension costs a row call per few elements: walk
@@ -110,9 +91,9 @@ func (t *task[T]) run(l *strided.Layout) {
 	}
 	switch t.kind {
 	case kUnary:
-		unaryRun(l, t.uop, t.alpha, t.d, t.a)
+		unaryRun(l, t.k, t.alpha, t.d, t.a)
 	case kBinary:
-		binaryRun(l, t.bop, t.d, t.a, t.b)
+		binaryRun(l, t.k, t.d, t.a, t.b)
 	default:
 		fillRun(l, t.alpha, t.d)
 	}
@@ -168,10 +149,14 @@ func initLayout(l *strided.Layout, op string, shape []int) bool {
 	return !l.Empty
 }
 
-// Unary sets dst[i] = f(a[i]) for every multi-index i of shape, where f is
-// selected by op (alpha is used by Scale only). See the package comment for
-// preconditions.
-func Unary[T strided.Scalar](r par.Runner, op UnaryOp, alpha T, shape []int, dst, a strided.Ref[T]) {
+// Unary sets dst[i] = k(a[i]) for every multi-index i of shape, where k is
+// an elementwise unary operation of the catalog (alpha is its attribute,
+// the factor of Scale). It panics when the package has no kernel for k
+// (see Supports). See the package comment for preconditions.
+func Unary[T strided.Scalar](r par.Runner, k op.Kind, alpha T, shape []int, dst, a strided.Ref[T]) {
+	if !Supports(k) || k.Category() == op.Binary {
+		panic("elementwise.Unary: no kernel for " + k.String())
+	}
 	var t task[T]
 	if !initLayout(&t.l, "Unary", shape) {
 		return
@@ -179,14 +164,18 @@ func Unary[T strided.Scalar](r par.Runner, op UnaryOp, alpha T, shape []int, dst
 	t.l.Add(dst.Off, dst.Strides)
 	t.l.Add(a.Off, a.Strides)
 	t.l.Normalize()
-	t.kind, t.uop, t.alpha, t.d, t.a = kUnary, op, alpha, dst.Data, a.Data
+	t.kind, t.k, t.alpha, t.d, t.a = kUnary, k, alpha, dst.Data, a.Data
 	dispatch(r, &t, 2)
 }
 
-// Binary sets dst[i] = a[i] op b[i] for every multi-index i of shape. a and
-// b may broadcast by zero strides. See the package comment for
-// preconditions.
-func Binary[T strided.Scalar](r par.Runner, op BinaryOp, shape []int, dst, a, b strided.Ref[T]) {
+// Binary sets dst[i] = k(a[i], b[i]) for every multi-index i of shape,
+// where k is an elementwise binary operation of the catalog; a and b may
+// broadcast by zero strides. It panics when the package has no kernel for
+// k (see Supports). See the package comment for preconditions.
+func Binary[T strided.Scalar](r par.Runner, k op.Kind, shape []int, dst, a, b strided.Ref[T]) {
+	if !Supports(k) || k.Category() != op.Binary {
+		panic("elementwise.Binary: no kernel for " + k.String())
+	}
 	var t task[T]
 	if !initLayout(&t.l, "Binary", shape) {
 		return
@@ -195,7 +184,7 @@ func Binary[T strided.Scalar](r par.Runner, op BinaryOp, shape []int, dst, a, b 
 	t.l.Add(a.Off, a.Strides)
 	t.l.Add(b.Off, b.Strides)
 	t.l.Normalize()
-	t.kind, t.bop, t.d, t.a, t.b = kBinary, op, dst.Data, a.Data, b.Data
+	t.kind, t.k, t.d, t.a, t.b = kBinary, k, dst.Data, a.Data, b.Data
 	dispatch(r, &t, 3)
 }
 
@@ -233,24 +222,24 @@ func fillRun[T strided.Scalar](l *strided.Layout, v T, d []T) {
 	})
 }
 
-func unaryRun[T strided.Scalar](l *strided.Layout, op UnaryOp, alpha T, d, a []T) {
+func unaryRun[T strided.Scalar](l *strided.Layout, k op.Kind, alpha T, d, a []T) {
 	if l.Rank == 0 {
-		unaryRow(op, alpha, 1, d, l.Off[0], 1, a, l.Off[1], 1)
+		unaryRow(k, alpha, 1, d, l.Off[0], 1, a, l.Off[1], 1)
 		return
 	}
 	n, ds, as := l.Shape[0], l.Strides[0][0], l.Strides[1][0]
 	l.Outer(1, func() {
-		unaryRow(op, alpha, n, d, l.Cur[0], ds, a, l.Cur[1], as)
+		unaryRow(k, alpha, n, d, l.Cur[0], ds, a, l.Cur[1], as)
 	})
 }
 
-func binaryRun[T strided.Scalar](l *strided.Layout, op BinaryOp, d, a, b []T) {
+func binaryRun[T strided.Scalar](l *strided.Layout, k op.Kind, d, a, b []T) {
 	if l.Rank == 0 {
-		binaryRow(op, 1, d, l.Off[0], 1, a, l.Off[1], 1, b, l.Off[2], 1)
+		binaryRow(k, 1, d, l.Off[0], 1, a, l.Off[1], 1, b, l.Off[2], 1)
 		return
 	}
 	n, ds, as, bs := l.Shape[0], l.Strides[0][0], l.Strides[1][0], l.Strides[2][0]
 	l.Outer(1, func() {
-		binaryRow(op, n, d, l.Cur[0], ds, a, l.Cur[1], as, b, l.Cur[2], bs)
+		binaryRow(k, n, d, l.Cur[0], ds, a, l.Cur[1], as, b, l.Cur[2], bs)
 	})
 }

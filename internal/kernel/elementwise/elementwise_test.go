@@ -4,17 +4,139 @@ import (
 	"fmt"
 	"math/cmplx"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	st "github.com/tenferro-go/tenferro/internal/kernel/strided/stridedtest"
+	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/internal/par"
 )
+
+// The tests take their operations from the catalog: every operation of
+// package op whose category is elementwise and that has a kernel here is
+// checked against the catalog's scalar reference (Info.Ref, Info.RefReal),
+// so that adding an operation to the catalog and its kernel to ops.go
+// brings it under every test below without touching them.
+
+// kernelKinds returns the catalog's operations of the given categories that
+// the package has kernels for, in catalog order; it fails t when there are
+// none (a test over them would check nothing).
+func kernelKinds(t testing.TB, cats ...op.Category) []op.Kind {
+	t.Helper()
+	var ks []op.Kind
+	for _, k := range op.Kinds() {
+		if slices.Contains(cats, k.Category()) && Supports(k) {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		t.Fatalf("no catalog operation of categories %v has a kernel", cats)
+	}
+	return ks
+}
+
+// unaryKinds returns the operations Unary runs: the catalog's unary ones
+// and Copy (category Data).
+func unaryKinds(t testing.TB) []op.Kind { return kernelKinds(t, op.Unary, op.Data) }
+
+// binaryKinds returns the operations Binary runs.
+func binaryKinds(t testing.TB) []op.Kind { return kernelKinds(t, op.Binary) }
+
+// ref returns the catalog's reference value of k at x, y (ignored by unary
+// operations) with attribute alpha, for element type T: Info.Ref for
+// complex T; for real T, Info.RefReal when the catalog has one, else the
+// real part of Ref at the real arguments.
+func ref[T strided.Scalar](k op.Kind, x, y, alpha complex128) complex128 {
+	in := k.Info()
+	if st.IsComplex[T]() {
+		return in.Ref(x, y, alpha)
+	}
+	if in.RefReal != nil {
+		return complex(in.RefReal(real(x), real(y), real(alpha)), 0)
+	}
+	return complex(real(in.Ref(complex(real(x), 0), complex(real(y), 0), complex(real(alpha), 0))), 0)
+}
+
+// mag returns the size of the terms k combines at operands of sizes mx and
+// my and attribute size ma: the largest |ref| over the signs of the
+// operands. It is mx+my for a sum or a difference, mx*my for a product,
+// ma*mx for Scale and mx for Copy, Negate and Conj: the quantity the
+// rounding error of one evaluation scales with (forward error analysis),
+// and the rule by which refEval carries magnitudes through a fused
+// program.
+func mag[T strided.Scalar](k op.Kind, mx, my, ma float64) float64 {
+	m := 0.0
+	for _, sx := range [2]float64{1, -1} {
+		for _, sy := range [2]float64{1, -1} {
+			m = max(m, cmplx.Abs(ref[T](k, complex(sx*mx, 0), complex(sy*my, 0), complex(ma, 0))))
+		}
+	}
+	return m
+}
+
+// expect returns the reference value of k at x, y with attribute alpha
+// and the tolerance of a kernel's result: 2 eps mag, one rounding of that
+// size in the kernel and one in the reference. (For float32 and complex64
+// the reference is exact but for eps64; the kernel's error is at most
+// eps*mag for the real operations and complex sums, and for a complex
+// product at most sqrt(5)*eps*mag in the worst case, below eps*mag in
+// practice.) That is the 2 eps (|x|+|y|) the tests used for Add and Sub
+// before the catalog, and half their 4 eps |result| for Mul and the unary
+// operations.
+func expect[T strided.Scalar](k op.Kind, x, y, alpha T) (want complex128, tol float64) {
+	cx, cy, ca := st.C128(x), st.C128(y), st.C128(alpha)
+	want = ref[T](k, cx, cy, ca)
+	return want, 2 * st.Eps[T]() * mag[T](k, cmplx.Abs(cx), cmplx.Abs(cy), cmplx.Abs(ca))
+}
+
+// checkUnary checks dst = k(a) with attribute alpha over shape, and that
+// dst's guard elements are intact; what names the case.
+func checkUnary[T strided.Scalar](t *testing.T, what string, k op.Kind, alpha T, shape []int, dst, a strided.Ref[T]) {
+	t.Helper()
+	st.ForEach(shape, func(idx []int) {
+		x := a.Data[st.At(a, idx)]
+		want, tol := expect(k, x, 0, alpha)
+		got := st.C128(dst.Data[st.At(dst, idx)])
+		if !st.Close(got, want, tol) {
+			t.Fatalf("%s idx %v: %v(%v, alpha %v) = %v, want %v (tol %g)", what, idx, k, x, alpha, got, want, tol)
+		}
+	})
+	if i := st.CheckGuards(dst, shape); i >= 0 {
+		t.Fatalf("%s: guard %d overwritten", what, i)
+	}
+}
+
+// checkBinary checks dst = k(a, b) over shape, and that dst's guard
+// elements are intact; what names the case.
+func checkBinary[T strided.Scalar](t *testing.T, what string, k op.Kind, shape []int, dst, a, b strided.Ref[T]) {
+	t.Helper()
+	st.ForEach(shape, func(idx []int) {
+		x, y := a.Data[st.At(a, idx)], b.Data[st.At(b, idx)]
+		want, tol := expect(k, x, y, 0)
+		got := st.C128(dst.Data[st.At(dst, idx)])
+		if !st.Close(got, want, tol) {
+			t.Fatalf("%s idx %v: %v(%v, %v) = %v, want %v (tol %g)", what, idx, k, x, y, got, want, tol)
+		}
+	})
+	if i := st.CheckGuards(dst, shape); i >= 0 {
+		t.Fatalf("%s: guard %d overwritten", what, i)
+	}
+}
+
+// clone returns r over a copy of its data.
+func clone[T strided.Scalar](r strided.Ref[T]) strided.Ref[T] {
+	return strided.Ref[T]{Data: slices.Clone(r.Data), Off: r.Off, Strides: r.Strides}
+}
 
 var extents = []int{1, 2, 3, 5, 7, 17, 33, 67}
 
 func testShapes(rng *rand.Rand) [][]int {
-	shapes := [][]int{{}, {0}, {1}, {4, 0}, {97}, {67, 71}, {129, 3}, {3, 129}, {2, 3, 5, 7}}
+	// {600} and {2, 517} have rows longer than rowBlock (the second after
+	// the swap of a short fastest dimension), so strided rows are processed
+	// in several blocks.
+	shapes := [][]int{{}, {0}, {1}, {4, 0}, {97}, {67, 71}, {129, 3}, {3, 129}, {2, 3, 5, 7}, {600}, {2, 517}}
 	big := make([]int, 32) // rank 32, 2^10 elements
 	for i := range big {
 		big[i] = 1 + (i%3+1)/3 // every third extent is 2
@@ -29,11 +151,9 @@ func testShapes(rng *rand.Rand) [][]int {
 	return shapes
 }
 
-func c(x complex128) float64 { return cmplx.Abs(x) }
-
 func checkUnaryBinary[T strided.Scalar](t *testing.T, r par.Runner) {
+	unary, binary := unaryKinds(t), binaryKinds(t)
 	rng := rand.New(rand.NewPCG(3, uint64(strided.Kind[T]())))
-	eps := st.Eps[T]()
 	name := fmt.Sprintf("%T", *new(T))
 	for _, shape := range testShapes(rng) {
 		for rep := range 3 {
@@ -42,36 +162,15 @@ func checkUnaryBinary[T strided.Scalar](t *testing.T, r par.Runner) {
 			a := st.RandView[T](rng, shape, in)
 			b := st.RandView[T](rng, shape, in)
 			alpha := st.Rand[T](rng)
-			for op := Copy; op <= Conj; op++ {
+			for _, k := range unary {
 				dst := st.RandView[T](rng, shape, out)
-				Unary(r, op, alpha, shape, dst, a)
-				st.ForEach(shape, func(idx []int) {
-					x := st.C128(a.Data[st.At(a, idx)])
-					want := [...]complex128{x, st.C128(alpha) * x, -x, cmplx.Conj(x)}[op]
-					got := st.C128(dst.Data[st.At(dst, idx)])
-					if !st.Close(got, want, 4*eps*c(want)) {
-						t.Fatalf("%s Unary op %d shape %v idx %v: got %v want %v", name, op, shape, idx, got, want)
-					}
-				})
-				if i := st.CheckGuards(dst, shape); i >= 0 {
-					t.Fatalf("%s Unary op %d shape %v: guard %d overwritten", name, op, shape, i)
-				}
+				Unary(r, k, alpha, shape, dst, a)
+				checkUnary(t, fmt.Sprintf("%s Unary %v shape %v a %v dst %v", name, k, shape, a.Strides, dst.Strides), k, alpha, shape, dst, a)
 			}
-			for op := Add; op <= Mul; op++ {
+			for _, k := range binary {
 				dst := st.RandView[T](rng, shape, out)
-				Binary(r, op, shape, dst, a, b)
-				st.ForEach(shape, func(idx []int) {
-					x, y := st.C128(a.Data[st.At(a, idx)]), st.C128(b.Data[st.At(b, idx)])
-					want := [...]complex128{x + y, x - y, x * y}[op]
-					tol := [...]float64{2 * eps * (c(x) + c(y)), 2 * eps * (c(x) + c(y)), 4 * eps * c(x) * c(y)}[op]
-					got := st.C128(dst.Data[st.At(dst, idx)])
-					if !st.Close(got, want, tol) {
-						t.Fatalf("%s Binary op %d shape %v idx %v: got %v want %v", name, op, shape, idx, got, want)
-					}
-				})
-				if i := st.CheckGuards(dst, shape); i >= 0 {
-					t.Fatalf("%s Binary op %d shape %v: guard %d overwritten", name, op, shape, i)
-				}
+				Binary(r, k, shape, dst, a, b)
+				checkBinary(t, fmt.Sprintf("%s Binary %v shape %v a %v b %v dst %v", name, k, shape, a.Strides, b.Strides, dst.Strides), k, shape, dst, a, b)
 			}
 			dst := st.RandView[T](rng, shape, out)
 			Fill(r, shape, dst, alpha)
@@ -83,16 +182,29 @@ func checkUnaryBinary[T strided.Scalar](t *testing.T, r par.Runner) {
 			if i := st.CheckGuards(dst, shape); i >= 0 {
 				t.Fatalf("%s Fill shape %v: guard %d overwritten", name, shape, i)
 			}
-			// In place: dst coincides with a.
-			ac := strided.Ref[T]{Data: append([]T(nil), a.Data...), Off: a.Off, Strides: a.Strides}
-			if !in.Zero || !hasZero(a.Strides, shape) {
-				Binary(r, Sub, shape, ac, ac, b)
-				st.ForEach(shape, func(idx []int) {
-					x, y := st.C128(a.Data[st.At(a, idx)]), st.C128(b.Data[st.At(b, idx)])
-					if !st.Close(st.C128(ac.Data[st.At(ac, idx)]), x-y, 2*eps*(c(x)+c(y))) {
-						t.Fatalf("%s in-place Sub shape %v idx %v", name, shape, idx)
-					}
-				})
+			// In place: dst coincides with an input, which then must not
+			// broadcast (dst may not overlap itself).
+			if !hasZero(a.Strides, shape) {
+				for _, k := range unary {
+					d := clone(a)
+					Unary(r, k, alpha, shape, d, d)
+					checkUnary(t, fmt.Sprintf("%s in-place Unary %v shape %v strides %v", name, k, shape, a.Strides), k, alpha, shape, d, a)
+				}
+				for _, k := range binary {
+					d := clone(a)
+					Binary(r, k, shape, d, d, b)
+					checkBinary(t, fmt.Sprintf("%s in-place Binary %v (dst = a) shape %v", name, k, shape), k, shape, d, a, b)
+					d = clone(a)
+					Binary(r, k, shape, d, d, d)
+					checkBinary(t, fmt.Sprintf("%s in-place Binary %v (dst = a = b) shape %v", name, k, shape), k, shape, d, a, a)
+				}
+			}
+			if !hasZero(b.Strides, shape) {
+				for _, k := range binary {
+					d := clone(b)
+					Binary(r, k, shape, d, a, d)
+					checkBinary(t, fmt.Sprintf("%s in-place Binary %v (dst = b) shape %v", name, k, shape), k, shape, d, a, b)
+				}
 			}
 		}
 	}
@@ -121,6 +233,107 @@ func TestParallel(t *testing.T) {
 	testAll(t, r)
 }
 
+// checkBroadcast runs every binary operation with one or both inputs
+// broadcast along the destination's unit-stride rows (the vector-scalar
+// and scalar-vector row kernels), in both argument orders, for row lengths
+// below, inside and above the tiled path's range.
+func checkBroadcast[T strided.Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, uint64(strided.Kind[T]())))
+	name := fmt.Sprintf("%T", *new(T))
+	full := viewSpec{order: []int{0, 1}}
+	row := viewSpec{order: []int{0, 1}, zero: []int{0}} // one value per row
+	scalar := viewSpec{order: []int{0, 1}, zero: []int{0, 1}}
+	specs := []struct {
+		name string
+		a, b viewSpec
+	}{
+		{"full,row", full, row}, {"row,full", row, full}, {"row,row", row, row},
+		{"full,scalar", full, scalar}, {"scalar,full", scalar, full}, {"scalar,row", scalar, row},
+	}
+	for _, k := range binaryKinds(t) {
+		for _, shape := range [][]int{{5, 3}, {37, 3}, {300, 2}, {1, 7}} {
+			for _, sp := range specs {
+				for _, ds := range []viewSpec{full, {order: []int{0, 1}, gap: 1}, {order: []int{1, 0}}} {
+					a := makeView[T](rng, shape, sp.a)
+					b := makeView[T](rng, shape, sp.b)
+					dst := makeView[T](rng, shape, ds)
+					Binary(nil, k, shape, dst, a, b)
+					checkBinary(t, fmt.Sprintf("%s Binary %v shape %v %s dst %v", name, k, shape, sp.name, dst.Strides), k, shape, dst, a, b)
+				}
+			}
+		}
+	}
+}
+
+func TestBroadcast(t *testing.T) {
+	checkBroadcast[float32](t)
+	checkBroadcast[float64](t)
+	checkBroadcast[complex64](t)
+	checkBroadcast[complex128](t)
+}
+
+// TestCatalogKernels fails when an elementwise operation of the catalog
+// (category Data, Unary or Binary) has no kernel or no reference, or when
+// Supports claims a kernel for another operation.
+func TestCatalogKernels(t *testing.T) {
+	n := 0
+	for _, k := range op.Kinds() {
+		cat := k.Category()
+		switch {
+		case cat.IsElementwise():
+			n++
+			if !Supports(k) {
+				t.Errorf("elementwise catalog operation %v (category %d) has no kernel: add it to ops.go", k, cat)
+			}
+			if k.Info().Ref == nil {
+				t.Errorf("elementwise catalog operation %v has no reference Ref", k)
+			}
+		case Supports(k):
+			t.Errorf("Supports(%v) = true for an operation of category %d", k, cat)
+		}
+	}
+	if n == 0 {
+		t.Fatal("the catalog has no elementwise operations")
+	}
+	for _, k := range []op.Kind{op.None, op.NumKinds, op.NumKinds + 1, 1000} {
+		if Supports(k) {
+			t.Errorf("Supports(%v) = true", k)
+		}
+	}
+}
+
+// TestNoKernelPanics checks that Unary and Binary refuse an operation they
+// have no kernel for.
+func TestNoKernelPanics(t *testing.T) {
+	v := strided.Ref[float64]{Data: make([]float64, 4), Strides: []int{1}}
+	shape := []int{4}
+	expectPanic := func(call string, k op.Kind, f func()) {
+		t.Helper()
+		defer func() {
+			t.Helper()
+			r := recover()
+			if r == nil {
+				t.Errorf("%s(%v): no panic", call, k)
+				return
+			}
+			if s, _ := r.(string); !strings.Contains(s, "no kernel for "+k.String()) {
+				t.Errorf("%s(%v): panic %v, want one naming the missing kernel", call, k, r)
+			}
+		}()
+		f()
+	}
+	for _, k := range op.Kinds() {
+		if cat := k.Category(); !Supports(k) || (cat != op.Unary && cat != op.Data) {
+			expectPanic("Unary", k, func() { Unary(nil, k, 1, shape, v, v) })
+		}
+		if !Supports(k) || k.Category() != op.Binary {
+			expectPanic("Binary", k, func() { Binary(nil, k, shape, v, v, v) })
+		}
+	}
+	expectPanic("Unary", op.None, func() { Unary(nil, op.None, 1, shape, v, v) })
+	expectPanic("Binary", op.None, func() { Binary(nil, op.None, shape, v, v, v) })
+}
+
 func TestAllocs(t *testing.T) {
 	r := st.Parallel(t, 2, &ParallelBytes, 1024)
 	shape := []int{40, 50, 3}
@@ -128,11 +341,15 @@ func TestAllocs(t *testing.T) {
 	b := strided.Ref[complex128]{Data: make([]complex128, 40), Strides: []int{1, 0, 0}}
 	d := strided.Ref[complex128]{Data: make([]complex128, 6000), Strides: []int{1, 40, 2000}}
 	for _, run := range []par.Runner{nil, r} {
-		if n := testing.AllocsPerRun(20, func() { Binary(run, Mul, shape, d, a, b) }); n != 0 {
-			t.Errorf("Binary: %v allocations, want 0", n)
+		for _, k := range binaryKinds(t) {
+			if n := testing.AllocsPerRun(20, func() { Binary(run, k, shape, d, a, b) }); n != 0 {
+				t.Errorf("Binary %v (runner %v): %v allocations, want 0", k, run != nil, n)
+			}
 		}
-		if n := testing.AllocsPerRun(20, func() { Unary(run, Conj, 0, shape, d, a) }); n != 0 {
-			t.Errorf("Unary: %v allocations, want 0", n)
+		for _, k := range unaryKinds(t) {
+			if n := testing.AllocsPerRun(20, func() { Unary(run, k, 2, shape, d, a) }); n != 0 {
+				t.Errorf("Unary %v (runner %v): %v allocations, want 0", k, run != nil, n)
+			}
 		}
 	}
 }
@@ -142,7 +359,7 @@ func ExampleBinary() {
 	a := []float64{1, 2, 3, 4, 5, 6}
 	b := []float64{10, 20, 30}
 	out := make([]float64, 6)
-	Binary(nil, Add, []int{2, 3},
+	Binary(nil, op.Add, []int{2, 3},
 		strided.Ref[float64]{Data: out, Strides: []int{1, 2}},
 		strided.Ref[float64]{Data: a, Strides: []int{1, 2}},
 		strided.Ref[float64]{Data: b, Strides: []int{0, 1}})

@@ -5,31 +5,28 @@ import (
 	"sync"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/internal/par"
 )
 
-// OpCode is an instruction of a fused element-wise program.
+// OpCode is the kind of an instruction of a fused element-wise program.
 type OpCode uint8
 
 // The instructions of a fused program run on a stack of values, one value
-// per element of the output. Binary instructions pop b then a and push
-// a op b.
+// per element of the output: Load pushes input Arg, Const pushes Scalar,
+// and Apply runs the catalog's elementwise operation Kind on the top of the
+// stack (unary operations replace it, with Scalar as their attribute;
+// binary ones pop b then a and push a op b).
 const (
-	Load      OpCode = iota // push in[Arg]
-	Const                   // push Scalar
-	AddOp                   // push a + b
-	SubOp                   // push a - b
-	MulOp                   // push a * b
-	NegOp                   // top = -top
-	ConjOp                  // top = conj(top) (identity on reals)
-	ScaleBy                 // top = Scalar * top
-	AddScalar               // top = top + Scalar
+	Load OpCode = iota
+	Const
+	Apply
 )
 
-// Instr is one instruction of a fused program. Arg is the input index of
-// Load; Scalar the constant of Const, ScaleBy and AddScalar.
+// Instr is one instruction of a fused program.
 type Instr[T strided.Scalar] struct {
 	Op     OpCode
+	Kind   op.Kind
 	Arg    int
 	Scalar T
 }
@@ -68,10 +65,15 @@ func Check[T strided.Scalar](prog []Instr[T], nin int) (depth int, err error) {
 			push = 1
 		case Const:
 			push = 1
-		case AddOp, SubOp, MulOp:
-			need, push = 2, 1
-		case NegOp, ConjOp, ScaleBy, AddScalar:
-			need, push = 1, 1
+		case Apply:
+			switch {
+			case in.Kind.Category() == op.Binary && Supports(in.Kind):
+				need, push = 2, 1
+			case (in.Kind.Category() == op.Unary || in.Kind.Category() == op.Data) && Supports(in.Kind):
+				need, push = 1, 1
+			default:
+				return 0, fmt.Errorf("elementwise.Eval: instruction %d applies %v, which is not an elementwise operation with a kernel", i, in.Kind)
+			}
 		default:
 			return 0, fmt.Errorf("elementwise.Eval: instruction %d has unknown op %d", i, in.Op)
 		}
@@ -303,40 +305,22 @@ func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog [
 			}
 			vals[sp] = x
 			sp++
-		case AddOp, SubOp, MulOp:
-			sp--
-			x, y, z := vals[sp-1], vals[sp], slot(sp-1)
-			if final {
-				z = d[off[0] : off[0]+m]
+		case Apply:
+			if ins.Kind.Category() == op.Binary {
+				sp--
+				x, y, z := vals[sp-1], vals[sp], slot(sp-1)
+				if final {
+					z = d[off[0] : off[0]+m]
+				}
+				binaryVV(ins.Kind, z, x[:len(z)], y[:len(z)])
+				vals[sp-1] = z
+				break
 			}
-			x, y = x[:len(z)], y[:len(z)]
-			switch ins.Op {
-			case AddOp:
-				addVV(z, x, y)
-			case SubOp:
-				subVV(z, x, y)
-			default:
-				mulVV(z, x, y)
-			}
-			vals[sp-1] = z
-		case NegOp, ConjOp, ScaleBy, AddScalar:
 			x, z := vals[sp-1], slot(sp-1)
 			if final {
 				z = d[off[0] : off[0]+m]
 			}
-			x = x[:len(z)]
-			switch ins.Op {
-			case NegOp:
-				for i := range z {
-					z[i] = -x[i]
-				}
-			case ConjOp:
-				conjRow(m, z, 0, 1, x, 0, 1)
-			case ScaleBy:
-				mulVS(z, x, ins.Scalar)
-			default:
-				addVS(z, x, ins.Scalar)
-			}
+			unaryVec(ins.Kind, z, x[:len(z)], ins.Scalar)
 			vals[sp-1] = z
 		}
 	}

@@ -1,111 +1,55 @@
 package elementwise
 
-import "github.com/tenferro-go/tenferro/internal/kernel/strided"
+import (
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/op"
+)
 
-// unaryRow applies op to n elements: d[do+i*ds] = f(a[ao+i*as]).
-func unaryRow[T strided.Scalar](op UnaryOp, alpha T, n int, d []T, do, ds int, a []T, ao, as int) {
-	switch op {
-	case Copy:
-		if ds == 1 && as == 1 {
-			copy(d[do:do+n], a[ao:ao+n])
-			return
-		}
-		for i := 0; i < n; i++ {
-			d[do] = a[ao]
-			do += ds
-			ao += as
-		}
-	case Scale:
-		if ds == 1 && as == 1 {
-			mulVS(d[do:do+n], a[ao:ao+n], alpha)
-			return
-		}
-		for i := 0; i < n; i++ {
-			d[do] = alpha * a[ao]
-			do += ds
-			ao += as
-		}
-	case Negate:
-		if ds == 1 && as == 1 {
-			dd, aa := d[do:do+n], a[ao:ao+n]
-			for i := range dd {
-				dd[i] = -aa[i]
-			}
-			return
-		}
-		for i := 0; i < n; i++ {
-			d[do] = -a[ao]
-			do += ds
-			ao += as
-		}
-	case Conj:
-		conjRow(n, d, do, ds, a, ao, as)
+// rowBlock is the number of elements a strided row is processed in: the
+// row is gathered into (and scattered from) stack buffers of this size so
+// that the vector kernels of ops.go serve every stride.
+const rowBlock = 256
+
+// unaryRow applies k to n elements: d[do+i*ds] = f(a[ao+i*as]).
+func unaryRow[T strided.Scalar](k op.Kind, alpha T, n int, d []T, do, ds int, a []T, ao, as int) {
+	switch {
+	case ds == 1 && as == 1:
+		unaryVec(k, d[do:do+n], a[ao:ao+n], alpha)
+	case ds == 1:
+		// Gather the input into the destination row, then update it in
+		// place.
+		row := d[do : do+n]
+		gather(row, a, ao, as, 0, n, 1)
+		unaryVec(k, row, row, alpha)
 	default:
-		panic("elementwise: unknown UnaryOp")
+		var buf [rowBlock]T
+		for lo := 0; lo < n; lo += rowBlock {
+			m := min(rowBlock, n-lo)
+			x := buf[:m]
+			gather(x, a, ao+lo*as, as, 0, m, 1)
+			unaryVec(k, x, x, alpha)
+			scatter(d, x, do+lo*ds, ds, 0, m, 1)
+		}
 	}
 }
 
-// conjRow sets d[do+i*ds] = conj(a[ao+i*as]) for i < n.
-func conjRow[T strided.Scalar](n int, d []T, do, ds int, a []T, ao, as int) {
-	switch dd := any(d).(type) {
-	case []complex64:
-		aa := any(a).([]complex64)
-		if ds == 1 && as == 1 {
-			dd, aa = dd[do:do+n], aa[ao:ao+n]
-			for i, v := range aa {
-				dd[i] = complex(real(v), -imag(v))
-			}
-			return
-		}
-		for i := 0; i < n; i++ {
-			v := aa[ao]
-			dd[do] = complex(real(v), -imag(v))
-			do += ds
-			ao += as
-		}
-	case []complex128:
-		aa := any(a).([]complex128)
-		if ds == 1 && as == 1 {
-			dd, aa = dd[do:do+n], aa[ao:ao+n]
-			for i, v := range aa {
-				dd[i] = complex(real(v), -imag(v))
-			}
-			return
-		}
-		for i := 0; i < n; i++ {
-			v := aa[ao]
-			dd[do] = complex(real(v), -imag(v))
-			do += ds
-			ao += as
-		}
-	default:
-		unaryRow(Copy, 0, n, d, do, ds, a, ao, as)
-	}
-}
-
-// binaryRow applies op to n elements: d[do+i*ds] = a[ao+i*as] op b[bo+i*bs].
-func binaryRow[T strided.Scalar](op BinaryOp, n int, d []T, do, ds int, a []T, ao, as int, b []T, bo, bs int) {
+// binaryRow applies k to n elements: d[do+i*ds] = a[ao+i*as] op b[bo+i*bs].
+func binaryRow[T strided.Scalar](k op.Kind, n int, d []T, do, ds int, a []T, ao, as int, b []T, bo, bs int) {
 	if ds == 1 && (as == 1 || as == 0) && (bs == 1 || bs == 0) && (as|bs) != 0 {
-		unitRow(op, d[do:do+n], a, ao, as, b, bo, bs)
+		unitRow(k, d[do:do+n], a, ao, as, b, bo, bs)
 		return
 	}
-	switch op {
-	case Add:
-		for i := 0; i < n; i++ {
-			d[do] = a[ao] + b[bo]
-			do, ao, bo = do+ds, ao+as, bo+bs
+	var bufX, bufY [rowBlock]T
+	for lo := 0; lo < n; lo += rowBlock {
+		m := min(rowBlock, n-lo)
+		x, y := bufX[:m], bufY[:m]
+		gather(x, a, ao+lo*as, as, 0, m, 1)
+		gather(y, b, bo+lo*bs, bs, 0, m, 1)
+		if ds == 1 {
+			binaryVV(k, d[do+lo:do+lo+m], x, y)
+			continue
 		}
-	case Sub:
-		for i := 0; i < n; i++ {
-			d[do] = a[ao] - b[bo]
-			do, ao, bo = do+ds, ao+as, bo+bs
-		}
-	case Mul:
-		for i := 0; i < n; i++ {
-			d[do] = a[ao] * b[bo]
-			do, ao, bo = do+ds, ao+as, bo+bs
-		}
-	default:
-		panic("elementwise: unknown BinaryOp")
+		binaryVV(k, x, x, y)
+		scatter(d, x, do+lo*ds, ds, 0, m, 1)
 	}
 }

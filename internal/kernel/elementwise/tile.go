@@ -1,6 +1,9 @@
 package elementwise
 
-import "github.com/tenferro-go/tenferro/internal/kernel/strided"
+import (
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/op"
+)
 
 // TileElems bounds the number of elements of one tile of the tiled
 // path (see binaryTiled): a tile is at most TileElems elements of every
@@ -83,7 +86,7 @@ func gatherTile[T strided.Scalar](l *strided.Layout, o, m int, src []T, off int,
 // Reuse is sound because an input that is not flat over the tile differs
 // from the destination, and so, by the package precondition, does not
 // overlap it: its elements do not change while the kernel runs.
-func binaryTiled[T strided.Scalar](l *strided.Layout, op BinaryOp, d, a, b []T) bool {
+func binaryTiled[T strided.Scalar](l *strided.Layout, k op.Kind, d, a, b []T) bool {
 	m, p := tileDims(l)
 	if m == 0 {
 		return false
@@ -115,7 +118,7 @@ func binaryTiled[T strided.Scalar](l *strided.Layout, op BinaryOp, d, a, b []T) 
 			bb, bo, sb = tb, 0, 1
 		}
 		fresh = false
-		binaryRow(op, p, d, l.Cur[0], 1, aa, ao, sa, bb, bo, sb)
+		binaryRow(k, p, d, l.Cur[0], 1, aa, ao, sa, bb, bo, sb)
 	})
 	return true
 }

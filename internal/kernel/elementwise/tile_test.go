@@ -102,10 +102,9 @@ func tileCases() []tileCase {
 
 func checkTiled[T strided.Scalar](t *testing.T, r par.Runner) {
 	rng := rand.New(rand.NewPCG(11, uint64(strided.Kind[T]())))
-	eps := st.Eps[T]()
 	name := fmt.Sprintf("%T", *new(T))
 	for ci, tc := range tileCases() {
-		for op := Add; op <= Mul; op++ {
+		for _, k := range binaryKinds(t) {
 			dst := makeView[T](rng, tc.shape, tc.d)
 			a := dst
 			if !tc.inPlace {
@@ -115,20 +114,9 @@ func checkTiled[T strided.Scalar](t *testing.T, r par.Runner) {
 			if got := takesTile(tc.shape, dst, a, b); got != tc.wantTiled {
 				t.Fatalf("case %d: tiled path %v, want %v", ci, got, tc.wantTiled)
 			}
-			a0 := strided.Ref[T]{Data: append([]T(nil), a.Data...), Off: a.Off, Strides: a.Strides}
-			Binary(r, op, tc.shape, dst, a, b)
-			st.ForEach(tc.shape, func(idx []int) {
-				x, y := st.C128(a0.Data[st.At(a0, idx)]), st.C128(b.Data[st.At(b, idx)])
-				want := [...]complex128{x + y, x - y, x * y}[op]
-				tol := [...]float64{2 * eps * (c(x) + c(y)), 2 * eps * (c(x) + c(y)), 4 * eps * c(x) * c(y)}[op]
-				got := st.C128(dst.Data[st.At(dst, idx)])
-				if !st.Close(got, want, tol) {
-					t.Fatalf("%s case %d op %d idx %v: got %v want %v", name, ci, op, idx, got, want)
-				}
-			})
-			if i := st.CheckGuards(dst, tc.shape); i >= 0 {
-				t.Fatalf("%s case %d op %d: guard %d overwritten", name, ci, op, i)
-			}
+			a0 := clone(a)
+			Binary(r, k, tc.shape, dst, a, b)
+			checkBinary(t, fmt.Sprintf("%s case %d Binary %v", name, ci, k), k, tc.shape, dst, a0, b)
 		}
 	}
 }
@@ -147,13 +135,14 @@ func TestTiledParallel(t *testing.T) {
 	testTiled(t, r)
 }
 
-// TestTiledRandom runs Binary on random compact destinations and random
-// input views (permuted, reversed, broadcast) of shapes whose leading
-// extents form tiles, and checks that the tiled path was taken often.
+// TestTiledRandom runs every binary operation on random compact
+// destinations and random input views (permuted, reversed, broadcast) of
+// shapes whose leading extents form tiles, and checks that the tiled path
+// was taken often.
 func TestTiledRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
-	eps := st.Eps[float64]()
 	ext := []int{2, 3, 5, 7, 16, 17}
+	kinds := binaryKinds(t)
 	tiled, n := 0, 0
 	for range 200 {
 		shape := st.RandShape(rng, 2+rng.IntN(4), ext)
@@ -168,17 +157,9 @@ func TestTiledRandom(t *testing.T) {
 		if takesTile(shape, dst, a, b) {
 			tiled++
 		}
-		Binary(nil, Mul, shape, dst, a, b)
-		st.ForEach(shape, func(idx []int) {
-			x, y := a.Data[st.At(a, idx)], b.Data[st.At(b, idx)]
-			want := x * y
-			got := dst.Data[st.At(dst, idx)]
-			if !st.Close(complex(got, 0), complex(want, 0), 2*eps*c(complex(want, 0))) {
-				t.Fatalf("shape %v a %v b %v idx %v: got %v want %v", shape, a.Strides, b.Strides, idx, got, want)
-			}
-		})
-		if i := st.CheckGuards(dst, shape); i >= 0 {
-			t.Fatalf("shape %v: guard %d overwritten", shape, i)
+		for _, k := range kinds {
+			Binary(nil, k, shape, dst, a, b)
+			checkBinary(t, fmt.Sprintf("Binary %v shape %v a %v b %v", k, shape, a.Strides, b.Strides), k, shape, dst, a, b)
 		}
 	}
 	if tiled < n/4 {
@@ -196,8 +177,10 @@ func TestTiledAllocs(t *testing.T) {
 		t.Fatal("layout does not take the tiled path")
 	}
 	for _, run := range []par.Runner{nil, r} {
-		if n := testing.AllocsPerRun(20, func() { Binary(run, Mul, shape, d, a, b) }); n != 0 {
-			t.Errorf("Binary tiled: %v allocations, want 0", n)
+		for _, k := range binaryKinds(t) {
+			if n := testing.AllocsPerRun(20, func() { Binary(run, k, shape, d, a, b) }); n != 0 {
+				t.Errorf("Binary tiled %v (runner %v): %v allocations, want 0", k, run != nil, n)
+			}
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package elementwise
 
-import "github.com/tenferro-go/tenferro/internal/kernel/strided"
+import (
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/op"
+)
 
 // The loops below run over unit-stride rows four elements per step: the
 // re-slicing to a fixed length 4 lets the compiler drop the bounds checks,
@@ -8,45 +11,15 @@ import "github.com/tenferro-go/tenferro/internal/kernel/strided"
 
 // unitRow sets d[i] = a[ao+i*as] op b[bo+i*bs] for i < len(d), where as and
 // bs are each 0 (a broadcast scalar) or 1, not both 0.
-func unitRow[T strided.Scalar](op BinaryOp, d, a []T, ao, as int, b []T, bo, bs int) {
+func unitRow[T strided.Scalar](k op.Kind, d, a []T, ao, as int, b []T, bo, bs int) {
 	n := len(d)
 	switch {
 	case as == 1 && bs == 1:
-		x, y := a[ao:ao+n], b[bo:bo+n]
-		switch op {
-		case Add:
-			addVV(d, x, y)
-		case Sub:
-			subVV(d, x, y)
-		case Mul:
-			mulVV(d, x, y)
-		default:
-			panic("elementwise: unknown BinaryOp")
-		}
+		binaryVV(k, d, a[ao:ao+n], b[bo:bo+n])
 	case as == 1:
-		x, y := a[ao:ao+n], b[bo]
-		switch op {
-		case Add:
-			addVS(d, x, y)
-		case Sub:
-			addVS(d, x, -y)
-		case Mul:
-			mulVS(d, x, y)
-		default:
-			panic("elementwise: unknown BinaryOp")
-		}
+		binaryVS(k, d, a[ao:ao+n], b[bo])
 	default:
-		x, y := a[ao], b[bo:bo+n]
-		switch op {
-		case Add:
-			addVS(d, y, x)
-		case Sub:
-			subSV(d, x, y)
-		case Mul:
-			mulVS(d, y, x)
-		default:
-			panic("elementwise: unknown BinaryOp")
-		}
+		binarySV(k, d, a[ao], b[bo:bo+n])
 	}
 }
 

@@ -38,7 +38,7 @@ const minStripCols = 64
 // fastest dimension spans a line and src's has at least minStripCols
 // elements (the row and strip paths then run long enough), or when a block
 // would exceed maxDstBlock or maxSrcBlock elements.
-func blockPlan[T strided.Scalar](l *strided.Layout) (a, b int, ok bool) {
+func blockPlan[T strided.Elem](l *strided.Layout) (a, b int, ok bool) {
 	target := dstBlockBytes / strided.ElemSize[T]()
 	targetS := srcBlockBytes / strided.ElemSize[T]()
 	if l.Rank < 2 {
@@ -131,7 +131,7 @@ func offsets(l *strided.Layout, lo, hi int, dt, st []int) int {
 // outer dimensions [b, Rank) it copies the (dst block x src block) tile,
 // walking the dst block innermost so that writes run along dst and each
 // src line of the tile is reused from L1.
-func blocks[T strided.Scalar](l *strided.Layout, a, b int, dst, src []T) {
+func blocks[T strided.Elem](l *strided.Layout, a, b int, dst, src []T) {
 	var da, sa [maxDstBlock]int
 	var db, sb [maxSrcBlock]int
 	na := offsets(l, 0, a, da[:], sa[:])
@@ -175,7 +175,7 @@ func blocks[T strided.Scalar](l *strided.Layout, a, b int, dst, src []T) {
 // len(dB): the dst block is contiguous in dst and the src block in src, so
 // src is read as len(sA) rows of len(dB) elements. Rows are taken eight at
 // a time and walked together, each step writing eight adjacent dst elements.
-func rowBlock[T strided.Scalar](dst, src []T, do, so int, sA, dB []int) {
+func rowBlock[T strided.Elem](dst, src []T, do, so int, sA, dB []int) {
 	m := len(dB)
 	i := 0
 	if haveStrip8 && m >= 4 && strided.ElemSize[T]() == 8 && len(sA) >= 8 {
@@ -202,7 +202,7 @@ func rowBlock[T strided.Scalar](dst, src []T, do, so int, sA, dB []int) {
 
 // rowBlockGo is rowBlock in Go for rows sA and columns dB, whose first
 // column is src column j0.
-func rowBlockGo[T strided.Scalar](dst, src []T, do, so int, sA, dB []int, j0 int) {
+func rowBlockGo[T strided.Elem](dst, src []T, do, so int, sA, dB []int, j0 int) {
 	so += j0
 	m := len(dB)
 	i := 0
@@ -233,7 +233,7 @@ func rowBlockGo[T strided.Scalar](dst, src []T, do, so int, sA, dB []int, j0 int
 
 // tileBlock copies dst[do+dB[j]+dA[i]] = src[so+sB[j]+sA[i]] for all i, j.
 // contig reports dA[i] == i.
-func tileBlock[T strided.Scalar](contig bool, dst, src []T, do, so int, dA, sA, dB, sB []int) {
+func tileBlock[T strided.Elem](contig bool, dst, src []T, do, so int, dA, sA, dB, sB []int) {
 	if contig {
 		n := len(sA)
 		for j, dj := range dB {
@@ -261,7 +261,7 @@ const shortRow = 64
 // shortRows copies a normalised layout whose dimension 0 is unit-stride in
 // both views and short: the offsets of up to maxDstBlock points of the next
 // dimensions are tabulated, and each odometer step copies that many rows.
-func shortRows[T strided.Scalar](l *strided.Layout, dst, src []T) {
+func shortRows[T strided.Elem](l *strided.Layout, dst, src []T) {
 	n0 := l.Shape[0]
 	b, nb := 1, 1
 	for b < l.Rank && nb*l.Shape[b] <= maxDstBlock {

@@ -84,7 +84,7 @@ var (
 	tileLines  = 16
 )
 
-type copyTask[T strided.Scalar] struct {
+type copyTask[T strided.Elem] struct {
 	l        strided.Layout
 	dst, src []T
 	split    int
@@ -100,11 +100,11 @@ func (t *copyTask[T]) RunPart(p, parts int) {
 	run(&l, t.dst, t.src)
 }
 
-var copyPools [4]sync.Pool
+var copyPools [strided.NumKinds]sync.Pool
 
 // Copy sets dst[i] = src[i] for every multi-index i of shape. See the
 // package comment for preconditions. r may be nil (serial).
-func Copy[T strided.Scalar](r par.Runner, shape []int, dst, src strided.Ref[T]) {
+func Copy[T strided.Elem](r par.Runner, shape []int, dst, src strided.Ref[T]) {
 	var l strided.Layout
 	if !l.Init(shape) {
 		panic("permute.Copy: more than strided.MaxRank extents differ from 1")
@@ -137,7 +137,7 @@ func Copy[T strided.Scalar](r par.Runner, shape []int, dst, src strided.Ref[T]) 
 }
 
 // run copies over a normalised layout with operands dst (0) and src (1).
-func run[T strided.Scalar](l *strided.Layout, dst, src []T) {
+func run[T strided.Elem](l *strided.Layout, dst, src []T) {
 	if l.Rank == 0 {
 		dst[l.Off[0]] = src[l.Off[1]]
 		return
@@ -196,7 +196,7 @@ func run[T strided.Scalar](l *strided.Layout, dst, src []T) {
 
 // narrow copies dst[do+i+j*d1] = src[so+i*s0+j] for i < n0 and j < n1,
 // n1 = 2 or 3: a transpose with two or three src-contiguous columns.
-func narrow[T strided.Scalar](n0, n1 int, dst []T, do, d1 int, src []T, so, s0 int) {
+func narrow[T strided.Elem](n0, n1 int, dst []T, do, d1 int, src []T, so, s0 int) {
 	a := dst[do : do+n0]
 	b := dst[do+d1:][:len(a)]
 	if n1 == 2 {
@@ -216,7 +216,7 @@ func narrow[T strided.Scalar](n0, n1 int, dst []T, do, d1 int, src []T, so, s0 i
 }
 
 // row copies n elements: dst[do+i*ds] = src[so+i*ss].
-func row[T strided.Scalar](n int, dst []T, do, ds int, src []T, so, ss int) {
+func row[T strided.Elem](n int, dst []T, do, ds int, src []T, so, ss int) {
 	if ds == 1 {
 		d := dst[do : do+n]
 		if ss == 1 {
@@ -238,7 +238,7 @@ func row[T strided.Scalar](n int, dst []T, do, ds int, src []T, so, ss int) {
 
 // tile copies the n0 x n1 plane dst[do+i*d0+j*d1] = src[so+i*s0+j*s1] in
 // b x b tiles.
-func tile[T strided.Scalar](b, n0, n1 int, dst []T, do, d0, d1 int, src []T, so, s0, s1 int) {
+func tile[T strided.Elem](b, n0, n1 int, dst []T, do, d0, d1 int, src []T, so, s0, s1 int) {
 	if d0 == 1 && s1 == 1 {
 		transpose(n0, n1, dst, do, d1, src, so, s0)
 		return
@@ -270,7 +270,7 @@ func tile[T strided.Scalar](b, n0, n1 int, dst []T, do, d0, d1 int, src []T, so,
 // whole row length touched one destination page per column. Consecutive
 // tiles of a row band continue the same source rows, so the prefetcher sees
 // the rows as streams.
-func transpose[T strided.Scalar](n0, n1 int, dst []T, do, d1 int, src []T, so, s0 int) {
+func transpose[T strided.Elem](n0, n1 int, dst []T, do, d1 int, src []T, so, s0 int) {
 	h := stripRows[T]()
 	n0h := n0 - n0%h
 	tr := max(tileLines, 1) * h
@@ -311,13 +311,13 @@ func aliased(b int) bool {
 
 // stripRows returns the strip height of transpose: one 64-byte line of dst
 // per column (16, 8, 8, 4 rows for float32, float64, complex64, complex128).
-func stripRows[T strided.Scalar]() int {
+func stripRows[T strided.Elem]() int {
 	return microTile[T]()
 }
 
 // strip copies dst[do+i+j*d1] = src[so+i*s0+j] for i < h, j < m, with h =
 // 16, 8 or 4.
-func strip[T strided.Scalar](h, m int, dst []T, do, d1 int, src []T, so, s0 int) {
+func strip[T strided.Elem](h, m int, dst []T, do, d1 int, src []T, so, s0 int) {
 	if h == 16 {
 		r0 := src[so : so+m]
 		r1 := src[so+s0:][:len(r0)]
@@ -397,7 +397,7 @@ func strip[T strided.Scalar](h, m int, dst []T, do, d1 int, src []T, so, s0 int)
 }
 
 // microTile returns the number of elements in a 64-byte cache line.
-func microTile[T strided.Scalar]() int {
+func microTile[T strided.Elem]() int {
 	return 64 / strided.ElemSize[T]()
 }
 

@@ -33,6 +33,7 @@ import (
 	"github.com/tenferro-go/tenferro/internal/kernel/elementwise"
 	"github.com/tenferro-go/tenferro/internal/kernel/permute"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/internal/par"
 )
 
@@ -96,10 +97,10 @@ func SumProduct[T strided.Scalar](r par.Runner, shape []int, dst, a, b strided.R
 	run(r, "SumProduct", shape, dst, a, b, true)
 }
 
-func run[T strided.Scalar](r par.Runner, op string, shape []int, dst, a, b strided.Ref[T], prod bool) {
+func run[T strided.Scalar](r par.Runner, name string, shape []int, dst, a, b strided.Ref[T], prod bool) {
 	var l strided.Layout
 	if !l.Init(shape) {
-		panic("reduce." + op + ": more than strided.MaxRank extents differ from 1")
+		panic("reduce." + name + ": more than strided.MaxRank extents differ from 1")
 	}
 	if l.Empty {
 		zeroEmpty(r, shape, dst)
@@ -114,7 +115,7 @@ func run[T strided.Scalar](r par.Runner, op string, shape []int, dst, a, b strid
 	}
 	if !reduced {
 		if prod {
-			elementwise.Binary(r, elementwise.Mul, shape, dst, a, b)
+			elementwise.Binary(r, op.Mul, shape, dst, a, b)
 		} else {
 			permute.Copy(r, shape, dst, a)
 		}

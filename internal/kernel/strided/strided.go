@@ -29,9 +29,15 @@ import (
 	"math"
 )
 
-// Scalar is the set of element types the kernels support.
+// Scalar is the set of arithmetic element types.
 type Scalar interface {
 	float32 | float64 | complex64 | complex128
+}
+
+// Elem is the set of element types the data-movement kernels (copies and
+// permutations) support: the arithmetic types, int64 and bool.
+type Elem interface {
+	Scalar | int64 | bool
 }
 
 // MaxRank is the largest number of non-unit dimensions a kernel call may
@@ -46,7 +52,7 @@ const MaxOps = 9
 // Ref is a strided view of Data: the element at multi-index idx is
 // Data[Off + sum_d idx[d]*Strides[d]]. len(Strides) equals the rank of the
 // shape the Ref is used with.
-type Ref[T Scalar] struct {
+type Ref[T Elem] struct {
 	Data    []T
 	Off     int
 	Strides []int
@@ -156,9 +162,13 @@ func Rank(shape []int) int {
 	return k
 }
 
-// Kind returns 0, 1, 2 or 3 for float32, float64, complex64 and complex128:
-// an index for per-type tables.
-func Kind[T Scalar]() int {
+// NumKinds is the number of element types Kind distinguishes.
+const NumKinds = 6
+
+// Kind returns 0, 1, 2, 3, 4 or 5 for float32, float64, complex64,
+// complex128, int64 and bool: an index for per-type tables (the arithmetic
+// types first).
+func Kind[T Elem]() int {
 	var z T
 	switch any(z).(type) {
 	case float32:
@@ -167,14 +177,18 @@ func Kind[T Scalar]() int {
 		return 1
 	case complex64:
 		return 2
-	default:
+	case complex128:
 		return 3
+	case int64:
+		return 4
+	default:
+		return 5
 	}
 }
 
 // ElemSize returns the size in bytes of one T.
-func ElemSize[T Scalar]() int {
-	return [4]int{4, 8, 8, 16}[Kind[T]()]
+func ElemSize[T Elem]() int {
+	return [NumKinds]int{4, 8, 8, 16, 8, 1}[Kind[T]()]
 }
 
 func abs(x int) int {

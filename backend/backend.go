@@ -1,0 +1,169 @@
+// Package backend is the contract between package tenferro and the engines
+// that execute its operations (package cpu; a GPU engine would be
+// another). Users never need it: they build an engine with package cpu and
+// pass it to the operations of package tenferro, which validate every
+// argument and then call the methods below.
+//
+// # Core and capabilities
+//
+// An [Engine] has a small core (claim and release, per-dtype kernels) and
+// reaches the kernels of one element type T through Kernels. That value
+// implements [Core] (allocation and copy) and any of the capability
+// interfaces: [Elementwise], [Reduction], [Contraction], [Fusion]. An
+// operation whose engine lacks the capability it needs fails with an error
+// of kind ErrUnsupported before anything is written.
+//
+// # Preconditions
+//
+// Methods receive [View] descriptors that the caller has validated: shapes
+// fit the operation (as the catalog in internal/op defines), every view
+// stays inside its Data, destinations have distinct elements and overlap
+// no input except as the caller's aliasing rule allows (the very same view,
+// for elementwise operations). Methods may return errors only for limits of
+// their own (for example a rank a kernel cannot walk); they never see
+// invalid user input.
+package backend
+
+import (
+	"github.com/tenferro-go/tenferro/einsum"
+	"github.com/tenferro-go/tenferro/internal/op"
+)
+
+// Number is the set of arithmetic element types.
+type Number interface {
+	float32 | float64 | complex64 | complex128
+}
+
+// Elem is the set of element types a tensor can hold: the arithmetic types,
+// the index type int64 and bool.
+type Elem interface {
+	Number | int64 | bool
+}
+
+// View describes a strided array: element (i0, ..., i_{r-1}) of a view of
+// rank r is Data[Off + Σ_d i_d·Strides[d]]. Strides may be zero (broadcast)
+// or negative (reversed). The slices belong to the caller and are only
+// read during the call.
+type View[T Elem] struct {
+	Data    []T
+	Off     int
+	Shape   []int
+	Strides []int
+}
+
+// Engine is the core of the contract.
+type Engine interface {
+	// Begin claims the engine for operation op. It fails with an error of
+	// kind ErrEngineBusy while another goroutine holds the engine and
+	// ErrClosed after Close. Every successful Begin is paired with End.
+	Begin(op string) error
+	// End returns the claim of a successful Begin.
+	End()
+	// Kernels returns the engine's kernels for element type dt: a value
+	// that implements Core[T] for dt's Go type T and the capability
+	// interfaces the engine supports for it, or nil.
+	Kernels(dt op.DType) any
+}
+
+// Core is what every engine provides for every element type it supports.
+type Core[T Elem] interface {
+	// Alloc returns storage for n elements, from the engine's buffer pool
+	// when one fits; its contents are unspecified.
+	Alloc(n int) *Storage[T]
+	// Copy sets dst = src elementwise (equal shapes).
+	Copy(dst, src View[T]) error
+}
+
+// Elementwise runs the catalog's elementwise operations (categories Unary
+// and Binary).
+type Elementwise[T Number] interface {
+	// Unary sets dst = k(alpha, x) elementwise; alpha is the attribute of
+	// operations that take one (Scale). dst has x's shape.
+	Unary(k op.Kind, alpha T, dst, x View[T]) error
+	// Binary sets dst = k(x, y) elementwise. x and y have dst's rank; an
+	// extent of 1 in x or y broadcasts against dst's extent.
+	Binary(k op.Kind, dst, x, y View[T]) error
+}
+
+// Reduction runs the catalog's reductions.
+type Reduction[T Number] interface {
+	// Reduce sets dst to reduction k of src over the axes whose bits are
+	// set in axes; dst has src's shape without those axes.
+	Reduce(k op.Kind, dst, src View[T], axes uint64) error
+}
+
+// Contraction runs GEMM-backed operations, accumulating into the
+// destination: dst = alpha·result + beta·dst (beta = 0 never reads dst,
+// so NaNs in it do not propagate).
+type Contraction[T Number] interface {
+	// Matmul computes the batched product of a (m, k, batch...) and b (k,
+	// n, batch...) into dst (m, n, batch...); batch extents of a and b
+	// equal dst's or are 1 (broadcast).
+	Matmul(dst, a, b View[T], alpha, beta T) error
+	// Einsum evaluates plan on operands (of the plan's shapes) into dst (of
+	// its output shape). Intermediates come from the engine's pool.
+	Einsum(dst View[T], plan *einsum.Plan, operands []View[T], alpha, beta T) error
+	// Operands returns engine-owned room for n operand views, so that
+	// passing an operand list allocates nothing. It is valid until the
+	// next call and is used by the goroutine holding the engine.
+	Operands(n int) []View[T]
+	// Plans returns the engine's plan cache.
+	Plans() PlanStore
+}
+
+// PlanStore is a concurrent map from plan keys to immutable plans.
+type PlanStore interface {
+	Get(key string) (any, bool)
+	// Put stores plan unless key is present and returns the stored plan.
+	Put(key string, plan any) any
+}
+
+// Fusion evaluates chains of elementwise operations in one pass.
+type Fusion[T Number] interface {
+	// Fuse checks code for nin inputs (every Load in range, the stack
+	// within MaxFusedStack, exactly one value left, only elementwise
+	// catalog operations) and returns a kernel bound to the engine. The
+	// kernel owns its scratch: it is used by the goroutine holding the
+	// engine, one call at a time, and Eval allocates nothing.
+	Fuse(code []FusedInstr, nin int) (FusedKernel[T], error)
+}
+
+// FusedKernel evaluates one fused program.
+type FusedKernel[T Number] interface {
+	// Eval sets dst[i] = code(in[0][i], ..., in[n-1][i]) for every index i
+	// of dst's shape. Inputs have dst's rank; an extent of 1 broadcasts.
+	// dst overlaps no input unless it is the very same view.
+	Eval(dst View[T], in []View[T]) error
+}
+
+// FusedInstr is one instruction of a fused program, which runs on a stack
+// of values (one per output element): a Load pushes input Arg; otherwise
+// Op, an elementwise catalog operation, pops its operands (b then a for
+// binary operations) and pushes its result, with Alpha as its attribute.
+type FusedInstr struct {
+	Load  bool
+	Arg   int
+	Op    op.Kind
+	Alpha complex128
+}
+
+// Limits of fused programs that every Fusion accepts.
+const (
+	MaxFusedInputs = 8 // inputs of one program
+	MaxFusedStack  = 8 // stack depth of one program
+)
+
+// FromComplex converts an attribute given as a complex128 (alpha of Scale,
+// of Accumulate, of a fused instruction) to T: the real part for real T.
+func FromComplex[T Number](c complex128) T {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(float32(real(c))).(T)
+	case float64:
+		return any(real(c)).(T)
+	case complex64:
+		return any(complex64(c)).(T)
+	}
+	return any(c).(T)
+}

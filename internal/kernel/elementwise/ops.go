@@ -1,0 +1,109 @@
+package elementwise
+
+import (
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/op"
+)
+
+// The kernels of the catalog's elementwise operations: vector loops over
+// unit-stride slices, which the strided walks (Unary, Binary) and the fused
+// evaluator (Eval) share. Adding an operation adds its cases to the
+// switches below (and to Supports); nothing else in the package changes.
+// The dispatch is a switch, not a table of function values, so that the
+// slices passed down stay on the stack.
+
+// Supports reports whether the package has a kernel for elementwise
+// catalog operation k (for every element type).
+func Supports(k op.Kind) bool {
+	switch k {
+	case op.Copy, op.Scale, op.Negate, op.Conj, op.Add, op.Sub, op.Mul:
+		return true
+	}
+	return false
+}
+
+// unaryVec sets z[i] = k(x[i]) for i < len(z), with the operation's
+// attribute alpha; len(x) >= len(z) and z may be x itself.
+func unaryVec[T strided.Scalar](k op.Kind, z, x []T, alpha T) {
+	switch k {
+	case op.Copy:
+		copy(z, x[:len(z)])
+	case op.Scale:
+		mulVS(z, x, alpha)
+	case op.Negate:
+		negV(z, x)
+	case op.Conj:
+		conjV(z, x)
+	default:
+		panic("elementwise: no kernel for " + k.String())
+	}
+}
+
+// binaryVV sets z[i] = k(x[i], y[i]); len(x), len(y) >= len(z), z may be
+// x or y.
+func binaryVV[T strided.Scalar](k op.Kind, z, x, y []T) {
+	switch k {
+	case op.Add:
+		addVV(z, x, y)
+	case op.Sub:
+		subVV(z, x, y)
+	case op.Mul:
+		mulVV(z, x, y)
+	default:
+		panic("elementwise: no kernel for " + k.String())
+	}
+}
+
+// binaryVS sets z[i] = k(x[i], y).
+func binaryVS[T strided.Scalar](k op.Kind, z, x []T, y T) {
+	switch k {
+	case op.Add:
+		addVS(z, x, y)
+	case op.Sub:
+		addVS(z, x, -y)
+	case op.Mul:
+		mulVS(z, x, y)
+	default:
+		panic("elementwise: no kernel for " + k.String())
+	}
+}
+
+// binarySV sets z[i] = k(x, y[i]).
+func binarySV[T strided.Scalar](k op.Kind, z []T, x T, y []T) {
+	switch k {
+	case op.Add:
+		addVS(z, y, x)
+	case op.Sub:
+		subSV(z, x, y)
+	case op.Mul:
+		mulVS(z, y, x)
+	default:
+		panic("elementwise: no kernel for " + k.String())
+	}
+}
+
+// negV sets z[i] = -x[i].
+func negV[T strided.Scalar](z, x []T) {
+	x = x[:len(z)]
+	for i := range z {
+		z[i] = -x[i]
+	}
+}
+
+// conjV sets z[i] = conj(x[i]) (a copy for real T).
+func conjV[T strided.Scalar](z, x []T) {
+	switch zz := any(z).(type) {
+	case []complex64:
+		xx := any(x).([]complex64)[:len(zz)]
+		for i, v := range xx {
+			zz[i] = complex(real(v), -imag(v))
+		}
+	case []complex128:
+		xx := any(x).([]complex128)[:len(zz)]
+		for i, v := range xx {
+			zz[i] = complex(real(v), -imag(v))
+		}
+	default:
+		copy(z, x[:len(z)])
+	}
+}

@@ -1,0 +1,208 @@
+// Package op is the operation catalog: for every operation of the library
+// its name, category, arity, attribute, dtype policy, shape rule and the
+// errors those rules report. The eager operations of package tenferro,
+// package trace, the compiler in package program and the engines'
+// dispatch all key on it, so an operation's shapes, dtypes and errors are
+// defined once.
+//
+// # Adding an elementwise operation
+//
+// One entry in the table below (name, the math in Doc, dtype set, attribute,
+// scalar references), one kernel in internal/kernel/elementwise, and its
+// test; `go generate` in the module root then writes the typed wrappers of
+// package tenferro and the methods of package trace (internal/op/gen).
+//
+// # Dtypes
+//
+// The run-time dtype codes ([DType]) and NumPy's promotion table
+// ([Promote]) live here too; tenferro.DType uses the same values.
+package op
+
+//go:generate go run ./gen
+
+import (
+	"math/cmplx"
+	"strconv"
+)
+
+// Kind identifies an operation.
+type Kind uint16
+
+// The operations.
+const (
+	None Kind = iota
+	Copy
+	Scale
+	Negate
+	Conj
+	Add
+	Sub
+	Mul
+	Sum
+	Matmul
+	Einsum
+	Permute
+	Reshape
+	NumKinds
+)
+
+// Category groups operations by how they map inputs to outputs; it decides
+// the shape rule, the engine capability that runs them, and whether the
+// compiler may fuse them.
+type Category uint8
+
+// The categories.
+const (
+	// Data moves elements without arithmetic (copy); every engine's core.
+	Data Category = iota + 1
+	// Unary is elementwise with one input: out[i] = f(a[i]).
+	Unary
+	// Binary is elementwise with two inputs, broadcast against each other:
+	// out[i] = f(a[i], b[i]).
+	Binary
+	// Reduction combines the elements over a set of axes.
+	Reduction
+	// Contraction sums products (matmul, einsum); engines run it on GEMM.
+	Contraction
+	// Structural changes shape or axis order without changing elements.
+	Structural
+)
+
+// IsElementwise reports whether out[i] depends only on the inputs at
+// (the broadcast of) i, so that the destination may be an input itself.
+func (c Category) IsElementwise() bool { return c == Data || c == Unary || c == Binary }
+
+// Attr names the attribute an operation takes besides its tensors.
+type Attr uint8
+
+// The attributes.
+const (
+	NoAttr         Attr = iota
+	AlphaAttr           // a scalar of the input dtype (Attrs.Alpha)
+	AxesAttr            // a set of axes, any order, negative from the end (Attrs.Axes)
+	PermAttr            // a permutation of the axes (Attrs.Axes)
+	ShapeAttr           // a target shape, one extent may be -1 (Attrs.Shape)
+	SubscriptsAttr      // einsum subscripts (Attrs.Subscripts)
+)
+
+// Info describes one operation.
+type Info struct {
+	Name     string   // the eager function, for example "Add"
+	Into     string   // its Into twin, for example "AddInto"
+	Doc      string   // the math, leading the generated doc comments
+	Category Category // shape rule, capability, fusion
+	Args     []string // names of the tensor arguments, in order ("a", "b")
+	Attr     Attr     // the attribute, if any
+	Accept   DTypeSet // dtypes the inputs may have (all inputs share one)
+	// Commutative marks binary operations whose arguments may be swapped
+	// (common subexpressions are found across both orders).
+	Commutative bool
+	// Generated marks operations whose typed wrappers (tenferro's XxxInto
+	// pair, trace's method) are written by internal/op/gen.
+	Generated bool
+	// Ref is the value of one output element for complex128 inputs x, y
+	// (y unused for unary operations) and attribute alpha: the reference
+	// the conformance suite checks engines against. RefReal is the same for
+	// real inputs, when it differs from the real part of Ref. For a
+	// reduction, Ref(acc, x, 0) folds one element into the accumulator,
+	// which starts at Identity.
+	Ref      func(x, y, alpha complex128) complex128
+	RefReal  func(x, y, alpha float64) float64
+	Identity complex128
+}
+
+var catalog = [NumKinds]Info{
+	Copy: {Name: "Copy", Into: "CopyInto", Category: Data, Args: []string{"a"}, Accept: AllDTypes,
+		Doc: "returns a compact column-major copy of a",
+		Ref: func(x, _, _ complex128) complex128 { return x }},
+	Scale: {Name: "Scale", Category: Unary, Args: []string{"a"}, Attr: AlphaAttr, Accept: Numbers, Generated: true,
+		Doc: "returns alpha·a elementwise",
+		Ref: func(x, _, a complex128) complex128 { return a * x }},
+	Negate: {Name: "Negate", Category: Unary, Args: []string{"a"}, Accept: Numbers, Generated: true,
+		Doc: "returns -a elementwise",
+		Ref: func(x, _, _ complex128) complex128 { return -x }},
+	Conj: {Name: "Conj", Category: Unary, Args: []string{"a"}, Accept: Numbers, Generated: true,
+		Doc: "returns the complex conjugate of a elementwise (a copy for real dtypes)",
+		Ref: func(x, _, _ complex128) complex128 { return cmplx.Conj(x) }},
+	Add: {Name: "Add", Category: Binary, Args: []string{"a", "b"}, Accept: Numbers, Commutative: true, Generated: true,
+		Doc: "returns a + b elementwise",
+		Ref: func(x, y, _ complex128) complex128 { return x + y }},
+	Sub: {Name: "Sub", Category: Binary, Args: []string{"a", "b"}, Accept: Numbers, Generated: true,
+		Doc: "returns a - b elementwise",
+		Ref: func(x, y, _ complex128) complex128 { return x - y }},
+	Mul: {Name: "Mul", Category: Binary, Args: []string{"a", "b"}, Accept: Numbers, Commutative: true, Generated: true,
+		Doc: "returns the Hadamard product a·b elementwise",
+		Ref: func(x, y, _ complex128) complex128 { return x * y }},
+	Sum: {Name: "Sum", Category: Reduction, Args: []string{"a"}, Attr: AxesAttr, Accept: Numbers, Generated: true,
+		Doc: "returns the sum of a over the given axes (any order, negative axes count from the end; none means every axis, giving a rank-0 tensor); the result has a's shape without those axes",
+		Ref: func(x, y, _ complex128) complex128 { return x + y }},
+	Matmul: {Name: "Matmul", Category: Contraction, Args: []string{"a", "b"}, Accept: Numbers},
+	Einsum: {Name: "Einsum", Category: Contraction, Attr: SubscriptsAttr, Accept: Numbers},
+	Permute: {Name: "Permute", Category: Structural, Args: []string{"a"}, Attr: PermAttr, Accept: AllDTypes,
+		Doc: "returns a with its axes reordered: axis d of the result is axis perm[d] of a"},
+	Reshape: {Name: "Reshape", Category: Structural, Args: []string{"a"}, Attr: ShapeAttr, Accept: AllDTypes,
+		Doc: "returns a with a new shape and the same column-major element order"},
+}
+
+func init() {
+	for k := range catalog {
+		if in := &catalog[k]; in.Name != "" && in.Into == "" {
+			in.Into = in.Name + "Into"
+		}
+	}
+}
+
+// Info returns the catalog entry of k (the zero Info for an unknown kind).
+func (k Kind) Info() *Info {
+	if k < NumKinds {
+		return &catalog[k]
+	}
+	return &catalog[None]
+}
+
+// Valid reports whether k names an operation.
+func (k Kind) Valid() bool { return k > None && k < NumKinds }
+
+// String returns the operation's name.
+func (k Kind) String() string {
+	if k.Valid() {
+		return catalog[k].Name
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Category returns k's category.
+func (k Kind) Category() Category { return k.Info().Category }
+
+// Kinds returns every operation, in catalog order.
+func Kinds() []Kind {
+	ks := make([]Kind, 0, NumKinds-1)
+	for k := None + 1; k < NumKinds; k++ {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// Attrs are the non-tensor arguments of one operation, as a trace records
+// them (normalized: axes sorted and non-negative, shapes with -1 resolved).
+type Attrs struct {
+	Alpha      complex128 // AlphaAttr
+	Axes       []int      // AxesAttr (increasing) and PermAttr
+	Shape      []int      // ShapeAttr
+	Subscripts string     // SubscriptsAttr
+}
+
+// Key renders the attributes of operation k, for finding equal operations.
+func (a *Attrs) Key(k Kind) string {
+	switch k.Info().Attr {
+	case AlphaAttr:
+		return strconv.FormatComplex(a.Alpha, 'g', -1, 128)
+	case AxesAttr, PermAttr:
+		return FmtInts(a.Axes)
+	case ShapeAttr:
+		return FmtInts(a.Shape)
+	case SubscriptsAttr:
+		return strconv.Quote(a.Subscripts)
+	}
+	return ""
+}

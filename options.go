@@ -1,0 +1,110 @@
+package tenferro
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/tenferro-go/tenferro/einsum"
+)
+
+// Option configures one call: how an einsum is planned (WithStrategy,
+// WithPath, WithMemoryLimit, WithSeed) and how an Into form of a
+// contraction combines its result with the destination (Accumulate).
+// Options are plain values: passing them allocates nothing. An option that
+// does not apply to the operation it is passed to is an ErrArgument error.
+type Option struct {
+	what     optionKind
+	strategy einsum.Strategy
+	path     [][2]int
+	limit    float64
+	seed     uint64
+	alpha    complex128
+	beta     complex128
+}
+
+type optionKind uint8
+
+const (
+	optStrategy optionKind = iota + 1
+	optPath
+	optLimit
+	optSeed
+	optAccumulate
+)
+
+// WithStrategy selects the einsum path optimizer (default einsum.Auto).
+func WithStrategy(s einsum.Strategy) Option { return Option{what: optStrategy, strategy: s} }
+
+// WithPath supplies a linear contraction path in NumPy/opt_einsum format
+// (pairs of positions into the current operand list; the pair is removed
+// and its result appended). It is validated against the operands.
+func WithPath(path [][2]int) Option { return Option{what: optPath, path: path} }
+
+// WithMemoryLimit bounds every einsum intermediate to at most elements
+// elements; planning fails with an error when no path respects it. The
+// limit must be a finite number >= 0 (0 means no limit).
+func WithMemoryLimit(elements float64) Option { return Option{what: optLimit, limit: elements} }
+
+// WithSeed seeds the randomized path search (default 0).
+func WithSeed(seed uint64) Option { return Option{what: optSeed, seed: seed} }
+
+// Accumulate makes an Into form of a contraction (MatmulInto,
+// EinsumWithInto) compute dst = alpha·result + beta·dst instead of
+// dst = result. With beta = 0, dst is never read (NaNs in it do not
+// propagate). For real dtypes alpha and beta must be real.
+func Accumulate(alpha, beta complex128) Option {
+	return Option{what: optAccumulate, alpha: alpha, beta: beta}
+}
+
+// settings are the options of one call, checked.
+type settings struct {
+	einsum      einsum.Options
+	planning    bool // some planning option was given
+	alpha, beta complex128
+}
+
+// What an operation accepts.
+const (
+	acceptPlanning = 1 << iota
+	acceptAccumulate
+)
+
+// gather checks opts for operation name (which accepts the option kinds in
+// accept) and for element type dt.
+func gather(name string, dt DType, accept int, opts []Option) (settings, error) {
+	s := settings{alpha: 1}
+	for i, o := range opts {
+		arg := func() string { return "opts[" + strconv.Itoa(i) + "]" } // only on failure
+		switch o.what {
+		case optStrategy, optPath, optLimit, optSeed:
+			if accept&acceptPlanning == 0 {
+				return s, newError(name, arg(), "an option of "+name, "an einsum planning option", ErrArgument)
+			}
+			s.planning = true
+		case optAccumulate:
+			if accept&acceptAccumulate == 0 {
+				return s, newError(name, arg(), "an option of "+name, "Accumulate (it applies to the Into forms of contractions)", ErrArgument)
+			}
+			if !dt.IsComplex() && (imag(o.alpha) != 0 || imag(o.beta) != 0) {
+				return s, newError(name, arg(), "real alpha and beta for "+dt.String(), "Accumulate("+strconv.FormatComplex(o.alpha, 'g', -1, 128)+", "+strconv.FormatComplex(o.beta, 'g', -1, 128)+")", ErrArgument)
+			}
+			s.alpha, s.beta = o.alpha, o.beta
+		default:
+			return s, newError(name, arg(), "an option made by WithStrategy, WithPath, WithMemoryLimit, WithSeed or Accumulate", "the zero Option", ErrArgument)
+		}
+		switch o.what {
+		case optStrategy:
+			s.einsum.Strategy = o.strategy
+		case optPath:
+			s.einsum.Strategy, s.einsum.Path = einsum.Given, o.path
+		case optLimit:
+			if math.IsNaN(o.limit) || math.IsInf(o.limit, 0) || o.limit < 0 {
+				return s, newError(name, arg(), "a memory limit that is a finite number of elements >= 0", strconv.FormatFloat(o.limit, 'g', -1, 64), ErrArgument)
+			}
+			s.einsum.MemoryLimit = o.limit
+		case optSeed:
+			s.einsum.Seed = o.seed
+		}
+	}
+	return s, nil
+}

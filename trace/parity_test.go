@@ -1,0 +1,142 @@
+package trace_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/cpu"
+	"github.com/tenferro-go/tenferro/internal/op"
+	"github.com/tenferro-go/tenferro/internal/optest"
+	"github.com/tenferro-go/tenferro/trace"
+)
+
+// parityCase runs one input of one catalog operation eagerly and traced.
+type parityCase struct {
+	kind   op.Kind
+	name   string
+	shapes [][]int
+	eager  func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error)
+	traced func(tr *trace.Trace, in []trace.Var) (trace.Var, error)
+}
+
+// parityCases lists bad (and one good) inputs of every catalog operation:
+// the generated operations by category, the others by hand.
+func parityCases() []parityCase {
+	var cs []parityCase
+	shapeOf := func(t *tf.Tensor[float64], err error) ([]int, error) {
+		if err != nil {
+			return nil, err
+		}
+		return t.Shape(), nil
+	}
+	for _, u := range optest.UnaryOps[float64]() {
+		cs = append(cs, parityCase{u.Kind, "valid", [][]int{{2, 3}},
+			func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(u.Eager(e, 2, in[0])) },
+			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return u.Traced(tr, 2, in[0]) }})
+	}
+	for _, b := range optest.BinaryOps[float64]() {
+		for _, c := range []struct {
+			name   string
+			shapes [][]int
+		}{
+			{"valid broadcast", [][]int{{2, 3}, {1, 3}}},
+			{"extents", [][]int{{2, 3}, {3, 3}}},
+			{"ranks", [][]int{{2, 3}, {2}}},
+			{"scalar against matrix", [][]int{{}, {2, 2}}},
+		} {
+			cs = append(cs, parityCase{b.Kind, c.name, c.shapes,
+				func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(b.Eager(e, in[0], in[1])) },
+				func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return b.Traced(tr, in[0], in[1]) }})
+		}
+	}
+	for _, r := range optest.Reductions[float64]() {
+		for _, axes := range [][]int{{0}, {-1, 0}, {}, {2}, {-3}, {1, 1}, {0, -2}} {
+			cs = append(cs, parityCase{r.Kind, "axes " + op.FmtInts(axes), [][]int{{2, 3}},
+				func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(r.Eager(e, in[0], axes...)) },
+				func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return r.Traced(tr, in[0], axes...) }})
+		}
+	}
+	for _, shapes := range [][][]int{{{2, 3}, {3, 4}}, {{2, 3}, {4, 5}}, {{2}, {2}}, {{2, 3, 4}, {3, 2}}, {{2, 3, 4}, {3, 2, 5}}, {{2, 3, 1}, {3, 2, 5}}} {
+		cs = append(cs, parityCase{op.Matmul, "shapes", shapes,
+			func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(tf.Matmul(e, in[0], in[1])) },
+			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Matmul(in[0], in[1]) }})
+	}
+	for _, c := range []struct {
+		subs   string
+		shapes [][]int
+	}{
+		{"ij,jk->ik", [][]int{{2, 3}, {3, 4}}},
+		{"ij,jk->ik", [][]int{{2, 3}, {4, 4}}},
+		{"ij,jk->ik", [][]int{{2, 3}}},
+		{"ij,jk->ik", [][]int{{2, 3, 1}, {3, 4}}},
+		{"i$j", [][]int{{2, 3}}},
+		{"ii->i", [][]int{{2, 3}}},
+		{"ij->k", [][]int{{2, 3}}},
+		{"...ij,...jk", [][]int{{2, 2, 3}, {3, 3, 4}}},
+	} {
+		cs = append(cs, parityCase{op.Einsum, c.subs, c.shapes,
+			func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) {
+				return shapeOf(tf.Einsum(e, c.subs, in...))
+			},
+			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Einsum(c.subs, in...) }})
+	}
+	for _, perm := range [][]int{{1, 0, 2}, {-1, 0, 1}, {0, 1}, {0, 0, 1}, {0, 1, 3}, {0, 1, -4}, {0, 1, 2, 3}} {
+		cs = append(cs, parityCase{op.Permute, "perm " + op.FmtInts(perm), [][]int{{2, 3, 4}},
+			func(_ tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(in[0].Permute(perm...)) },
+			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Permute(in[0], perm...) }})
+	}
+	for _, shape := range [][]int{{4, 6}, {-1, 2}, {5, 5}, {-1, -1}, {-2, 12}, {0, -1}, {24, 1 << 50}, {2, 3, 4, 1}} {
+		cs = append(cs, parityCase{op.Reshape, "shape " + op.FmtInts(shape), [][]int{{2, 3, 4}},
+			func(_ tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(in[0].Reshape(shape...)) },
+			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Reshape(in[0], shape...) }})
+	}
+	cs = append(cs, parityCase{op.Copy, "valid", [][]int{{2, 3}},
+		func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(tf.Copy(e, in[0])) },
+		func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Copy(in[0]) }})
+	return cs
+}
+
+// TestEagerTracedErrorsAgree runs every catalog operation's inputs (bad
+// ones above all) eagerly and traced: the errors must be identical (same
+// kind, same message) and valid inputs must give the same shape.
+func TestEagerTracedErrorsAgree(t *testing.T) {
+	e := cpu.Serial()
+	defer e.Close()
+	covered := map[op.Kind]bool{}
+	for _, c := range parityCases() {
+		covered[c.kind] = true
+		name := c.kind.String() + " " + c.name
+		ins := make([]*tf.Tensor[float64], len(c.shapes))
+		tr := trace.New()
+		vars := make([]trace.Var, len(c.shapes))
+		for i, s := range c.shapes {
+			ins[i], _ = tf.Zeros[float64](s...)
+			vars[i], _ = tr.Input(tf.Float64, s...)
+		}
+		shape, eerr := c.eager(e, ins)
+		v, terr := c.traced(tr, vars)
+		switch {
+		case eerr == nil && terr == nil:
+			if !slices.Equal(shape, v.Shape()) {
+				t.Errorf("%s: eager shape %v, traced %v", name, shape, v.Shape())
+			}
+		case eerr == nil || terr == nil:
+			t.Errorf("%s: eager error %v, traced error %v", name, eerr, terr)
+		case eerr.Error() != terr.Error():
+			t.Errorf("%s: errors differ:\n eager  %v\n traced %v", name, eerr, terr)
+		default:
+			for _, kind := range []error{tf.ErrShape, tf.ErrArgument, tf.ErrDType, tf.ErrLayout} {
+				if errors.Is(eerr, kind) != errors.Is(terr, kind) {
+					t.Errorf("%s: kinds differ: eager %v, traced %v", name, eerr, terr)
+				}
+			}
+		}
+	}
+	for _, k := range op.Kinds() {
+		if !covered[k] {
+			t.Errorf("catalog operation %v has no eager-versus-traced cases", k)
+		}
+	}
+}
