@@ -13,11 +13,11 @@ func Copy[T Elem](e Engine, a *Tensor[T]) (*Tensor[T], error) {
 	if err := a.check(name, "a"); err != nil {
 		return nil, err
 	}
-	if f := op.UnaryShape(a.shape); f != nil {
+	if f := op.UnaryShape(a.v.Shape); f != nil {
 		return nil, faultError(name, f)
 	}
-	return produce(e, name, a.shape, func(be backend.Engine, out *Tensor[T]) error {
-		core, err := capability[backend.Core[T], T](be, name, "storage")
+	return produce(e, name, a.v.Shape, func(be backend.Engine, out *Tensor[T]) error {
+		core, err := coreOf[T](be, name)
 		if err != nil {
 			return err
 		}
@@ -33,17 +33,19 @@ func CopyInto[T Elem](e Engine, dst, a *Tensor[T]) error {
 	if err := a.check(name, "a"); err != nil {
 		return err
 	}
-	if f := op.UnaryShape(a.shape); f != nil {
+	if f := op.UnaryShape(a.v.Shape); f != nil {
 		return faultError(name, f)
 	}
-	if err := checkDst(name, true, dst, a.shape, op.Copy.Info().Args, a); err != nil {
+	if err := checkDst(name, true, dst, a.v.Shape, op.Copy.Info().Args, a); err != nil {
 		return err
 	}
-	return into(e, name, func(be backend.Engine) error {
-		core, err := capability[backend.Core[T], T](be, name, "storage")
-		if err != nil || sameView(dst, a) {
-			return err
-		}
-		return core.Copy(dst.desc(), a.desc())
-	})
+	be, ks, err := claim[T](e, name)
+	if err != nil {
+		return err
+	}
+	if !sameView(dst, a) {
+		err = ks.Core.Copy(dst.desc(), a.desc())
+	}
+	be.End()
+	return err
 }

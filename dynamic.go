@@ -188,7 +188,7 @@ type elements interface {
 	elem(i int) complex128
 }
 
-func (t *Tensor[T]) elem(i int) complex128 { return widen(t.st.Buf()[t.off+i]) }
+func (t *Tensor[T]) elem(i int) complex128 { return widen(t.st.Buf()[t.v.Off+i]) }
 
 // widen returns v as a complex128 (bool as 0 or 1).
 func widen[T Elem](v T) complex128 {

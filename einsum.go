@@ -102,7 +102,7 @@ func einsumNew[T Scalar](e Engine, name, subscripts string, operands []*Tensor[T
 		return nil, err
 	}
 	defer be.End()
-	kern, err := capability[backend.Contraction[T], T](be, name, contractionKernels)
+	kern, err := contractionOf[T](be, name)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func einsumInto[T Scalar](e Engine, name string, dst *Tensor[T], subscripts stri
 		return err
 	}
 	defer be.End()
-	kern, err := capability[backend.Contraction[T], T](be, name, contractionKernels)
+	kern, err := contractionOf[T](be, name)
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func EinsumPlanned[T Scalar](e Engine, p *EinsumPlan, operands ...*Tensor[T]) (*
 		return nil, err
 	}
 	return produce(e, name, p.out, func(be backend.Engine, out *Tensor[T]) error {
-		kern, err := capability[backend.Contraction[T], T](be, name, contractionKernels)
+		kern, err := contractionOf[T](be, name)
 		if err != nil {
 			return err
 		}
@@ -174,13 +174,17 @@ func EinsumPlannedInto[T Scalar](e Engine, dst *Tensor[T], p *EinsumPlan, operan
 	if err := checkDst(name, false, dst, p.out, nil, operands...); err != nil {
 		return err
 	}
-	return into(e, name, func(be backend.Engine) error {
-		kern, err := capability[backend.Contraction[T], T](be, name, contractionKernels)
-		if err != nil {
-			return err
-		}
-		return runEinsum(kern, p, dst, operands, 1, 0)
-	})
+	be, ks, err := claim[T](e, name)
+	if err != nil {
+		return err
+	}
+	if ks.Contraction == nil {
+		err = unsupported[T](name, "contraction kernels")
+	} else {
+		err = runEinsum(ks.Contraction, p, dst, operands, 1, 0)
+	}
+	be.End()
+	return err
 }
 
 func checkOperands[T Scalar](name string, operands []*Tensor[T]) error {
@@ -209,8 +213,8 @@ func checkPlanned[T Scalar](name string, p *EinsumPlan, operands []*Tensor[T]) e
 		return newError(name, "operands", strconv.Itoa(len(shapes))+" operands", strconv.Itoa(len(operands)), ErrShape)
 	}
 	for k, t := range operands {
-		if !equalInts(t.shape, shapes[k]) {
-			return shapeError(name, op.OperandName(k), shapes[k], t.shape)
+		if !equalInts(t.v.Shape, shapes[k]) {
+			return shapeError(name, op.OperandName(k), shapes[k], t.v.Shape)
 		}
 	}
 	return nil
@@ -226,7 +230,7 @@ func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscr
 	var kb strings.Builder
 	n := len(subscripts) + 8 + len(defaultOptionsKey)
 	for _, t := range operands {
-		n += 1 + 4*len(t.shape)
+		n += 1 + 4*len(t.v.Shape)
 	}
 	kb.Grow(n)
 	kb.WriteString(subscripts)
@@ -234,7 +238,7 @@ func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscr
 	kb.WriteString(dt.String())
 	for _, t := range operands {
 		kb.WriteByte('|')
-		for d, n := range t.shape {
+		for d, n := range t.v.Shape {
 			if d > 0 {
 				kb.WriteByte('x')
 			}
@@ -254,7 +258,7 @@ func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscr
 	}
 	shapes := make([][]int, len(operands))
 	for k, t := range operands {
-		shapes[k] = t.shape
+		shapes[k] = t.v.Shape
 	}
 	p, err := planEinsum(name, dt, subscripts, shapes, s.einsum)
 	if err != nil {

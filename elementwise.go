@@ -9,22 +9,17 @@ import (
 // reductions; the typed functions (Add, AddInto, Sum, ...) are generated
 // from the catalog into ops_gen.go.
 
-const (
-	elementwiseKernels = "elementwise kernels"
-	reductionKernels   = "reduction kernels"
-)
-
 // unary computes k(alpha, a) into a new tensor from e's pool.
 func unary[T Scalar](e Engine, k op.Kind, alpha T, a *Tensor[T]) (*Tensor[T], error) {
 	name := k.Info().Name
 	if err := a.check(name, "a"); err != nil {
 		return nil, err
 	}
-	if f := op.UnaryShape(a.shape); f != nil {
+	if f := op.UnaryShape(a.v.Shape); f != nil {
 		return nil, faultError(name, f)
 	}
-	return produce(e, name, a.shape, func(be backend.Engine, out *Tensor[T]) error {
-		kern, err := capability[backend.Elementwise[T], T](be, name, elementwiseKernels)
+	return produce(e, name, a.v.Shape, func(be backend.Engine, out *Tensor[T]) error {
+		kern, err := elementwiseOf[T](be, name)
 		if err != nil {
 			return err
 		}
@@ -39,19 +34,23 @@ func unaryInto[T Scalar](e Engine, k op.Kind, alpha T, dst, a *Tensor[T]) error 
 	if err := a.check(name, "a"); err != nil {
 		return err
 	}
-	if f := op.UnaryShape(a.shape); f != nil {
+	if f := op.UnaryShape(a.v.Shape); f != nil {
 		return faultError(name, f)
 	}
-	if err := checkDst(name, true, dst, a.shape, info.Args, a); err != nil {
+	if err := checkDst(name, true, dst, a.v.Shape, info.Args, a); err != nil {
 		return err
 	}
-	return into(e, name, func(be backend.Engine) error {
-		kern, err := capability[backend.Elementwise[T], T](be, name, elementwiseKernels)
-		if err != nil {
-			return err
-		}
-		return kern.Unary(k, alpha, dst.desc(), a.desc())
-	})
+	be, ks, err := claim[T](e, name)
+	if err != nil {
+		return err
+	}
+	if ks.Elementwise == nil {
+		err = unsupported[T](name, "elementwise kernels")
+	} else {
+		err = ks.Elementwise.Unary(k, alpha, dst.desc(), a.desc())
+	}
+	be.End()
+	return err
 }
 
 // binaryShape validates the operands of binary operation name.
@@ -62,7 +61,7 @@ func binaryShape[T Scalar](name string, a, b *Tensor[T], buf []int) ([]int, erro
 	if err := b.check(name, "b"); err != nil {
 		return nil, err
 	}
-	shape, f := op.BroadcastShape(a.shape, b.shape, buf)
+	shape, f := op.BroadcastShape(a.v.Shape, b.v.Shape, buf)
 	if f != nil {
 		return nil, faultError(name, f)
 	}
@@ -78,7 +77,7 @@ func binary[T Scalar](e Engine, k op.Kind, a, b *Tensor[T]) (*Tensor[T], error) 
 		return nil, err
 	}
 	return produce(e, name, shape, func(be backend.Engine, out *Tensor[T]) error {
-		kern, err := capability[backend.Elementwise[T], T](be, name, elementwiseKernels)
+		kern, err := elementwiseOf[T](be, name)
 		if err != nil {
 			return err
 		}
@@ -98,13 +97,17 @@ func binaryInto[T Scalar](e Engine, k op.Kind, dst, a, b *Tensor[T]) error {
 	if err := checkDst(name, true, dst, shape, info.Args, a, b); err != nil {
 		return err
 	}
-	return into(e, name, func(be backend.Engine) error {
-		kern, err := capability[backend.Elementwise[T], T](be, name, elementwiseKernels)
-		if err != nil {
-			return err
-		}
-		return kern.Binary(k, dst.desc(), a.desc(), b.desc())
-	})
+	be, ks, err := claim[T](e, name)
+	if err != nil {
+		return err
+	}
+	if ks.Elementwise == nil {
+		err = unsupported[T](name, "elementwise kernels")
+	} else {
+		err = ks.Elementwise.Binary(k, dst.desc(), a.desc(), b.desc())
+	}
+	be.End()
+	return err
 }
 
 // reduceShape validates the operand and axes of reduction name.
@@ -112,7 +115,7 @@ func reduceShape[T Scalar](name string, a *Tensor[T], axes, buf []int) ([]int, u
 	if err := a.check(name, "a"); err != nil {
 		return nil, 0, err
 	}
-	shape, mask, f := op.ReduceShape(a.shape, axes, buf)
+	shape, mask, f := op.ReduceShape(a.v.Shape, axes, buf)
 	if f != nil {
 		return nil, 0, faultError(name, f)
 	}
@@ -128,7 +131,7 @@ func reduce[T Scalar](e Engine, k op.Kind, a *Tensor[T], axes []int) (*Tensor[T]
 		return nil, err
 	}
 	return produce(e, name, shape, func(be backend.Engine, out *Tensor[T]) error {
-		kern, err := capability[backend.Reduction[T], T](be, name, reductionKernels)
+		kern, err := reductionOf[T](be, name)
 		if err != nil {
 			return err
 		}
@@ -149,11 +152,15 @@ func reduceInto[T Scalar](e Engine, k op.Kind, dst, a *Tensor[T], axes []int) er
 	if err := checkDst(name, false, dst, shape, info.Args, a); err != nil {
 		return err
 	}
-	return into(e, name, func(be backend.Engine) error {
-		kern, err := capability[backend.Reduction[T], T](be, name, reductionKernels)
-		if err != nil {
-			return err
-		}
-		return kern.Reduce(k, dst.desc(), a.desc(), mask)
-	})
+	be, ks, err := claim[T](e, name)
+	if err != nil {
+		return err
+	}
+	if ks.Reduction == nil {
+		err = unsupported[T](name, "reduction kernels")
+	} else {
+		err = ks.Reduction.Reduce(k, dst.desc(), a.desc(), mask)
+	}
+	be.End()
+	return err
 }

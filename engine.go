@@ -34,21 +34,46 @@ func begin(e Engine, name string) (backend.Engine, error) {
 	return be, nil
 }
 
-// capability returns the kernels of be for T as the capability interface
-// C, or an ErrUnsupported error naming what is missing.
-func capability[C any, T Elem](be backend.Engine, name, what string) (C, error) {
-	c, ok := be.Kernels(code[T]()).(C)
-	if !ok {
-		var zero C
-		return zero, newError(name, "e", "an engine with "+what+" for "+DTypeOf[T]().String(), "an engine that lacks them", ErrUnsupported)
+// unsupported is the error of an operation whose engine lacks what it
+// needs for T.
+func unsupported[T Elem](name, what string) error {
+	return newError(name, "e", "an engine with "+what+" for "+DTypeOf[T]().String(), "an engine that lacks them", ErrUnsupported)
+}
+
+// The capabilities of be for T, or ErrUnsupported errors naming them.
+
+func coreOf[T Elem](be backend.Engine, name string) (backend.Core[T], error) {
+	if ks := backend.KernelsOf[T](be); ks != nil && ks.Core != nil {
+		return ks.Core, nil
 	}
-	return c, nil
+	return nil, unsupported[T](name, "storage")
+}
+
+func elementwiseOf[T Scalar](be backend.Engine, name string) (backend.Elementwise[T], error) {
+	if ks := backend.KernelsOf[T](be); ks != nil && ks.Elementwise != nil {
+		return ks.Elementwise, nil
+	}
+	return nil, unsupported[T](name, "elementwise kernels")
+}
+
+func reductionOf[T Scalar](be backend.Engine, name string) (backend.Reduction[T], error) {
+	if ks := backend.KernelsOf[T](be); ks != nil && ks.Reduction != nil {
+		return ks.Reduction, nil
+	}
+	return nil, unsupported[T](name, "reduction kernels")
+}
+
+func contractionOf[T Scalar](be backend.Engine, name string) (backend.Contraction[T], error) {
+	if ks := backend.KernelsOf[T](be); ks != nil && ks.Contraction != nil {
+		return ks.Contraction, nil
+	}
+	return nil, unsupported[T](name, "contraction kernels")
 }
 
 // alloc returns a compact tensor of shape (validated) with storage from
 // the engine's pool.
 func alloc[T Elem](be backend.Engine, name string, shape []int) (*Tensor[T], error) {
-	core, err := capability[backend.Core[T], T](be, name, "storage")
+	core, err := coreOf[T](be, name)
 	if err != nil {
 		return nil, err
 	}
@@ -75,15 +100,19 @@ func produce[T Elem](e Engine, name string, shape []int, fill func(be backend.En
 	return out, nil
 }
 
-// into claims e for op and runs run; it is the shared tail of every Into
-// form (arguments validated beforehand).
-func into(e Engine, name string, run func(be backend.Engine) error) error {
+// claim claims e for operation name and returns its backend and its
+// kernels for T (never nil); the caller ends the claim. The Into forms
+// call it directly rather than through a closure: it is their hot path.
+func claim[T Elem](e Engine, name string) (backend.Engine, *backend.Kernels[T], error) {
 	be, err := begin(e, name)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer be.End()
-	return run(be)
+	if ks := backend.KernelsOf[T](be); ks != nil {
+		return be, ks, nil
+	}
+	be.End()
+	return nil, nil, unsupported[T](name, "kernels")
 }
 
 // NewTensor returns a compact tensor of the given shape whose storage comes

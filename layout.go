@@ -11,14 +11,14 @@ func overlaps[T Elem](a, b *Tensor[T]) bool {
 	if a.st != b.st {
 		return false
 	}
-	alo, ahi, aok := op.Span(a.shape, a.strides, a.off)
-	blo, bhi, bok := op.Span(b.shape, b.strides, b.off)
+	alo, ahi, aok := op.Span(a.v.Shape, a.v.Strides, a.v.Off)
+	blo, bhi, bok := op.Span(b.v.Shape, b.v.Strides, b.v.Off)
 	return aok && bok && alo <= bhi && blo <= ahi
 }
 
 // sameView reports whether a and b are the identical view of one storage.
 func sameView[T Elem](a, b *Tensor[T]) bool {
-	return a.st == b.st && a.off == b.off && equalInts(a.shape, b.shape) && equalInts(a.strides, b.strides)
+	return a.st == b.st && a.v.Off == b.v.Off && equalInts(a.v.Shape, b.v.Shape) && equalInts(a.v.Strides, b.v.Strides)
 }
 
 // checkDst applies the library's destination rule (package documentation,
@@ -31,11 +31,11 @@ func checkDst[T Elem](name string, elementwise bool, dst *Tensor[T], shape []int
 	if err := dst.check(name, "dst"); err != nil {
 		return err
 	}
-	if !equalInts(dst.shape, shape) {
-		return shapeError(name, "dst", shape, dst.shape)
+	if !equalInts(dst.v.Shape, shape) {
+		return shapeError(name, "dst", shape, dst.v.Shape)
 	}
-	if !op.Distinct(dst.shape, dst.strides) {
-		return newError(name, "dst", "a view whose elements are distinct (no zero or overlapping strides)", "strides "+op.FmtInts(dst.strides)+" for shape "+op.FmtInts(dst.shape), ErrAlias)
+	if !op.Distinct(dst.v.Shape, dst.v.Strides) {
+		return newError(name, "dst", "a view whose elements are distinct (no zero or overlapping strides)", "strides "+op.FmtInts(dst.v.Strides)+" for shape "+op.FmtInts(dst.v.Shape), ErrAlias)
 	}
 	for k, in := range ins {
 		if !overlaps(dst, in) || elementwise && sameView(dst, in) {

@@ -5,8 +5,6 @@ import (
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
-const contractionKernels = "contraction kernels"
-
 // Matmul returns C = A·B, with storage from e's buffer pool.
 //
 // A is (m, k) and B is (k, n), giving C of shape (m, n):
@@ -28,7 +26,7 @@ func Matmul[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) {
 		return nil, err
 	}
 	return produce(e, name, shape, func(be backend.Engine, c *Tensor[T]) error {
-		kern, err := capability[backend.Contraction[T], T](be, name, contractionKernels)
+		kern, err := contractionOf[T](be, name)
 		if err != nil {
 			return err
 		}
@@ -49,20 +47,26 @@ func MatmulInto[T Scalar](e Engine, dst, a, b *Tensor[T], opts ...Option) error 
 	if err != nil {
 		return err
 	}
-	s, err := gather(name, DTypeOf[T](), acceptAccumulate, opts)
-	if err != nil {
-		return err
+	alpha, beta := T(1), T(0)
+	if len(opts) > 0 {
+		if alpha, beta, err = scaling[T](name, acceptAccumulate, opts); err != nil {
+			return err
+		}
 	}
 	if err := checkDst(name, false, dst, shape, op.Matmul.Info().Args, a, b); err != nil {
 		return err
 	}
-	return into(e, name, func(be backend.Engine) error {
-		kern, err := capability[backend.Contraction[T], T](be, name, contractionKernels)
-		if err != nil {
-			return err
-		}
-		return kern.Matmul(dst.desc(), a.desc(), b.desc(), castFrom[T](s.alpha), castFrom[T](s.beta))
-	})
+	be, ks, err := claim[T](e, name)
+	if err != nil {
+		return err
+	}
+	if ks.Contraction == nil {
+		err = unsupported[T](name, "contraction kernels")
+	} else {
+		err = ks.Contraction.Matmul(dst.desc(), a.desc(), b.desc(), alpha, beta)
+	}
+	be.End()
+	return err
 }
 
 // matmulShape validates a and b for operation name and appends the result
@@ -74,7 +78,7 @@ func matmulShape[T Scalar](name string, a, b *Tensor[T], buf []int) ([]int, erro
 	if err := b.check(name, "b"); err != nil {
 		return nil, err
 	}
-	shape, f := op.MatmulShape(a.shape, b.shape, buf)
+	shape, f := op.MatmulShape(a.v.Shape, b.v.Shape, buf)
 	if f != nil {
 		return nil, faultError(name, f)
 	}

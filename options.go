@@ -108,3 +108,10 @@ func gather(name string, dt DType, accept int, opts []Option) (settings, error) 
 	}
 	return s, nil
 }
+
+// scaling returns the alpha and beta that opts give an Into form that
+// accepts only Accumulate.
+func scaling[T Scalar](name string, accept int, opts []Option) (alpha, beta T, err error) {
+	s, err := gather(name, DTypeOf[T](), accept, opts)
+	return castFrom[T](s.alpha), castFrom[T](s.beta), err
+}

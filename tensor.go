@@ -30,12 +30,10 @@ import (
 // A Tensor is not safe for concurrent mutation; concurrent reads are fine.
 // The zero Tensor is not usable: operations reject it with ErrArgument.
 type Tensor[T Elem] struct {
-	st      *backend.Storage[T]
-	gen     uint64
-	off     int
-	shape   []int
-	strides []int
-	inline  [8]int // backing store of shape and strides up to rank 4
+	v      backend.View[T] // data (the storage's buffer), offset, shape, strides
+	st     *backend.Storage[T]
+	gen    uint64
+	inline [8]int // backing store of shape and strides up to rank 4
 }
 
 // newHeader returns a tensor header of rank r whose shape and strides are
@@ -48,7 +46,7 @@ func newHeader[T Elem](st *backend.Storage[T], r int) *Tensor[T] {
 	} else {
 		dims = make([]int, 2*r)
 	}
-	t.shape, t.strides = dims[:r:r], dims[r:]
+	t.v.Data, t.v.Shape, t.v.Strides = st.Buf(), dims[:r:r], dims[r:]
 	return t
 }
 
@@ -58,17 +56,16 @@ func wrap[T Elem](st *backend.Storage[T], shape []int) *Tensor[T] {
 	t := newHeader(st, len(shape))
 	s := 1
 	for d, n := range shape {
-		t.shape[d] = n
-		t.strides[d] = s
+		t.v.Shape[d] = n
+		t.v.Strides[d] = s
 		s *= n
 	}
 	return t
 }
 
-// view describes t for a backend.
-func (t *Tensor[T]) desc() backend.View[T] {
-	return backend.View[T]{Data: t.st.Buf(), Off: t.off, Shape: t.shape, Strides: t.strides}
-}
+// desc describes t for a backend: a pointer into t, so that passing it
+// costs neither a copy nor an allocation.
+func (t *Tensor[T]) desc() *backend.View[T] { return &t.v }
 
 // checkShape validates extents (non-negative, rank and element count
 // within the limits) and returns the element count.
@@ -116,7 +113,7 @@ func FromRowMajor[T Elem](data []T, shape ...int) (*Tensor[T], error) {
 	src := wrap(backend.NewStorage(data, nil), shape)
 	s := 1
 	for d := len(shape) - 1; d >= 0; d-- {
-		src.strides[d] = s
+		src.v.Strides[d] = s
 		s *= shape[d]
 	}
 	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
@@ -234,38 +231,38 @@ func (t *Tensor[T]) Release() error {
 func (t *Tensor[T]) DType() DType { return DTypeOf[T]() }
 
 // Rank returns the number of axes.
-func (t *Tensor[T]) Rank() int { return len(t.shape) }
+func (t *Tensor[T]) Rank() int { return len(t.v.Shape) }
 
 // Shape returns the extents. The slice belongs to t: do not modify it.
-func (t *Tensor[T]) Shape() []int { return t.shape }
+func (t *Tensor[T]) Shape() []int { return t.v.Shape }
 
 // Strides returns the element strides. The slice belongs to t: do not
 // modify it.
-func (t *Tensor[T]) Strides() []int { return t.strides }
+func (t *Tensor[T]) Strides() []int { return t.v.Strides }
 
 // Offset returns the index of element (0, ..., 0) in the storage buffer.
-func (t *Tensor[T]) Offset() int { return t.off }
+func (t *Tensor[T]) Offset() int { return t.v.Off }
 
 // Dim returns the extent of axis d (negative d counts from the end, -1 is
 // the last axis), or -1 when d is out of range.
 func (t *Tensor[T]) Dim(d int) int {
-	d, f := op.Axis("d", d, len(t.shape))
+	d, f := op.Axis("d", d, len(t.v.Shape))
 	if f != nil {
 		return -1
 	}
-	return t.shape[d]
+	return t.v.Shape[d]
 }
 
 // Len returns the number of elements.
-func (t *Tensor[T]) Len() int { return Numel(t.shape) }
+func (t *Tensor[T]) Len() int { return Numel(t.v.Shape) }
 
 // IsCompact reports whether t is compact column-major (strides as a new
 // tensor of its shape would have, ignoring axes of extent 1), so that its
 // elements are Storage()[Offset() : Offset()+Len()] in column-major order.
 func (t *Tensor[T]) IsCompact() bool {
 	s := 1
-	for d, n := range t.shape {
-		if n != 1 && t.strides[d] != s {
+	for d, n := range t.v.Shape {
+		if n != 1 && t.v.Strides[d] != s {
 			return n == 0 || t.Len() == 0
 		}
 		s *= n
@@ -290,10 +287,10 @@ func (t *Tensor[T]) Data() ([]T, error) {
 		return nil, err
 	}
 	if !t.IsCompact() {
-		return nil, newError("Data", "t", "a compact column-major tensor", fmt.Sprintf("strides %v for shape %v", t.strides, t.shape), ErrLayout)
+		return nil, newError("Data", "t", "a compact column-major tensor", fmt.Sprintf("strides %v for shape %v", t.v.Strides, t.v.Shape), ErrLayout)
 	}
 	n := t.Len()
-	return t.st.Buf()[t.off : t.off+n : t.off+n], nil
+	return t.st.Buf()[t.v.Off : t.v.Off+n : t.v.Off+n], nil
 }
 
 // index returns the storage index of idx after bounds checks; negative
@@ -302,19 +299,19 @@ func (t *Tensor[T]) index(name string, idx []int) (int, error) {
 	if err := t.check(name, "t"); err != nil {
 		return 0, err
 	}
-	if len(idx) != len(t.shape) {
-		return 0, newError(name, "index", fmt.Sprintf("%d indices", len(t.shape)), fmt.Sprintf("%d", len(idx)), ErrShape)
+	if len(idx) != len(t.v.Shape) {
+		return 0, newError(name, "index", fmt.Sprintf("%d indices", len(t.v.Shape)), fmt.Sprintf("%d", len(idx)), ErrShape)
 	}
-	p := t.off
+	p := t.v.Off
 	for d, i := range idx {
-		n := t.shape[d]
+		n := t.v.Shape[d]
 		if i < -n || i >= n {
 			return 0, newError(name, "index", fmt.Sprintf("-%d <= index < %d at axis %d", n, n, d), fmt.Sprintf("%d", i), ErrArgument)
 		}
 		if i < 0 {
 			i += n
 		}
-		p += i * t.strides[d]
+		p += i * t.v.Strides[d]
 	}
 	return p, nil
 }
@@ -347,7 +344,7 @@ func (t *Tensor[T]) Clone() (*Tensor[T], error) {
 	if err := t.check("Clone", "t"); err != nil {
 		return nil, err
 	}
-	c := wrap(backend.NewStorage(make([]T, t.Len()), nil), t.shape)
+	c := wrap(backend.NewStorage(make([]T, t.Len()), nil), t.v.Shape)
 	copyStrided(c, t)
 	return c, nil
 }
@@ -360,22 +357,22 @@ func copyStrided[T Elem](dst, src *Tensor[T]) {
 	if n == 0 {
 		return
 	}
-	r := len(src.shape)
+	r := len(src.v.Shape)
 	var idxBuf [MaxRank]int
 	idx := idxBuf[:r]
-	ps, pd := src.off, dst.off
+	ps, pd := src.v.Off, dst.v.Off
 	sb, db := src.st.Buf(), dst.st.Buf()
 	for k := 0; k < n; k++ {
 		db[pd] = sb[ps]
 		for d := 0; d < r; d++ {
 			idx[d]++
-			ps += src.strides[d]
-			pd += dst.strides[d]
-			if idx[d] < src.shape[d] {
+			ps += src.v.Strides[d]
+			pd += dst.v.Strides[d]
+			if idx[d] < src.v.Shape[d] {
 				break
 			}
-			ps -= src.strides[d] * idx[d]
-			pd -= dst.strides[d] * idx[d]
+			ps -= src.v.Strides[d] * idx[d]
+			pd -= dst.v.Strides[d] * idx[d]
 			idx[d] = 0
 		}
 	}
@@ -390,8 +387,8 @@ func (t *Tensor[T]) String() string {
 		return fmt.Sprintf("Tensor[%v](released)", t.DType())
 	}
 	if t.Len() > 64 {
-		return fmt.Sprintf("Tensor[%v]%v", t.DType(), t.shape)
+		return fmt.Sprintf("Tensor[%v]%v", t.DType(), t.v.Shape)
 	}
 	c, _ := t.Clone()
-	return fmt.Sprintf("Tensor[%v]%v%v", t.DType(), t.shape, c.st.Buf())
+	return fmt.Sprintf("Tensor[%v]%v%v", t.DType(), t.v.Shape, c.st.Buf())
 }

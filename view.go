@@ -13,15 +13,15 @@ import (
 func (t *Tensor[T]) view(r int) *Tensor[T] {
 	v := newHeader(t.st, r)
 	v.gen = t.gen
-	v.off = t.off
+	v.v.Off = t.v.Off
 	return v
 }
 
 // same returns a view of t with the same shape and strides.
 func (t *Tensor[T]) same() *Tensor[T] {
-	v := t.view(len(t.shape))
-	copy(v.shape, t.shape)
-	copy(v.strides, t.strides)
+	v := t.view(len(t.v.Shape))
+	copy(v.v.Shape, t.v.Shape)
+	copy(v.v.Strides, t.v.Strides)
 	return v
 }
 
@@ -36,13 +36,13 @@ func (t *Tensor[T]) Permute(perm ...int) (*Tensor[T], error) {
 	if len(perm) > MaxRank {
 		return nil, faultError(name, &op.Fault{Arg: "perm", Expected: fmt.Sprintf("a permutation of %d axes", t.Rank()), Actual: op.FmtInts(perm), Kind: ErrShape})
 	}
-	if _, f := op.PermuteShape(t.shape, perm, norm[:len(perm)], buf[:0]); f != nil {
+	if _, f := op.PermuteShape(t.v.Shape, perm, norm[:len(perm)], buf[:0]); f != nil {
 		return nil, faultError(name, f)
 	}
 	v := t.view(len(perm))
 	for d, p := range norm[:len(perm)] {
-		v.shape[d] = t.shape[p]
-		v.strides[d] = t.strides[p]
+		v.v.Shape[d] = t.v.Shape[p]
+		v.v.Strides[d] = t.v.Strides[p]
 	}
 	return v, nil
 }
@@ -53,11 +53,11 @@ func (t *Tensor[T]) Transpose() (*Tensor[T], error) {
 	if err := t.check("Transpose", "t"); err != nil {
 		return nil, err
 	}
-	r := len(t.shape)
+	r := len(t.v.Shape)
 	v := t.view(r)
 	for d := 0; d < r; d++ {
-		v.shape[d] = t.shape[r-1-d]
-		v.strides[d] = t.strides[r-1-d]
+		v.v.Shape[d] = t.v.Shape[r-1-d]
+		v.v.Strides[d] = t.v.Strides[r-1-d]
 	}
 	return v, nil
 }
@@ -72,11 +72,11 @@ func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
 	if err := t.check(name, "t"); err != nil {
 		return nil, err
 	}
-	axis, f := op.Axis("axis", axis, len(t.shape))
+	axis, f := op.Axis("axis", axis, len(t.v.Shape))
 	if f != nil {
 		return nil, faultError(name, f)
 	}
-	n := t.shape[axis]
+	n := t.v.Shape[axis]
 	var count int
 	switch {
 	case step > 0:
@@ -97,12 +97,12 @@ func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
 		return nil, newError(name, "step", "a non-zero step", "0", ErrArgument)
 	}
 	v := t.same()
-	v.shape[axis] = count
+	v.v.Shape[axis] = count
 	if count > 1 {
-		v.strides[axis] = t.strides[axis] * step
+		v.v.Strides[axis] = t.v.Strides[axis] * step
 	}
 	if count > 0 {
-		v.off += start * t.strides[axis]
+		v.v.Off += start * t.v.Strides[axis]
 	}
 	return v, nil
 }
@@ -114,14 +114,14 @@ func (t *Tensor[T]) Reverse(axis int) (*Tensor[T], error) {
 	if err := t.check(name, "t"); err != nil {
 		return nil, err
 	}
-	axis, f := op.Axis("axis", axis, len(t.shape))
+	axis, f := op.Axis("axis", axis, len(t.v.Shape))
 	if f != nil {
 		return nil, faultError(name, f)
 	}
-	if t.shape[axis] == 0 {
+	if t.v.Shape[axis] == 0 {
 		return t.same(), nil
 	}
-	return t.Slice(axis, t.shape[axis]-1, -1, -1)
+	return t.Slice(axis, t.v.Shape[axis]-1, -1, -1)
 }
 
 // Diagonal returns the view of elements whose indices on axes a1 and a2 are
@@ -132,7 +132,7 @@ func (t *Tensor[T]) Diagonal(a1, a2 int) (*Tensor[T], error) {
 	if err := t.check(name, "t"); err != nil {
 		return nil, err
 	}
-	r := len(t.shape)
+	r := len(t.v.Shape)
 	a1, f1 := op.Axis("axes", a1, r)
 	a2, f2 := op.Axis("axes", a2, r)
 	if f1 != nil || f2 != nil || a1 == a2 {
@@ -144,11 +144,11 @@ func (t *Tensor[T]) Diagonal(a1, a2 int) (*Tensor[T], error) {
 		if d == a1 || d == a2 {
 			continue
 		}
-		v.shape[k], v.strides[k] = t.shape[d], t.strides[d]
+		v.v.Shape[k], v.v.Strides[k] = t.v.Shape[d], t.v.Strides[d]
 		k++
 	}
-	v.shape[k] = min(t.shape[a1], t.shape[a2])
-	v.strides[k] = t.strides[a1] + t.strides[a2]
+	v.v.Shape[k] = min(t.v.Shape[a1], t.v.Shape[a2])
+	v.v.Strides[k] = t.v.Strides[a1] + t.v.Strides[a2]
 	return v, nil
 }
 
@@ -164,20 +164,20 @@ func (t *Tensor[T]) Broadcast(shape ...int) (*Tensor[T], error) {
 	if _, err := checkShape(name, shape); err != nil {
 		return nil, err
 	}
-	if len(shape) < len(t.shape) {
-		return nil, newError(name, "shape", fmt.Sprintf("rank >= %d", len(t.shape)), fmt.Sprint(shape), ErrShape)
+	if len(shape) < len(t.v.Shape) {
+		return nil, newError(name, "shape", fmt.Sprintf("rank >= %d", len(t.v.Shape)), fmt.Sprint(shape), ErrShape)
 	}
 	v := t.view(len(shape))
 	for d, n := range shape {
 		switch {
-		case d >= len(t.shape):
-			v.shape[d], v.strides[d] = n, 0
-		case t.shape[d] == n:
-			v.shape[d], v.strides[d] = n, t.strides[d]
-		case t.shape[d] == 1:
-			v.shape[d], v.strides[d] = n, 0
+		case d >= len(t.v.Shape):
+			v.v.Shape[d], v.v.Strides[d] = n, 0
+		case t.v.Shape[d] == n:
+			v.v.Shape[d], v.v.Strides[d] = n, t.v.Strides[d]
+		case t.v.Shape[d] == 1:
+			v.v.Shape[d], v.v.Strides[d] = n, 0
 		default:
-			return nil, newError(name, "shape", fmt.Sprintf("extent %d or 1 at axis %d", n, d), fmt.Sprintf("%d (tensor shape %v)", t.shape[d], t.shape), ErrShape)
+			return nil, newError(name, "shape", fmt.Sprintf("extent %d or 1 at axis %d", n, d), fmt.Sprintf("%d (tensor shape %v)", t.v.Shape[d], t.v.Shape), ErrShape)
 		}
 	}
 	return v, nil
@@ -193,14 +193,14 @@ func (t *Tensor[T]) Reshape(shape ...int) (*Tensor[T], error) {
 		return nil, err
 	}
 	var buf [MaxRank]int
-	out, f := op.ReshapeShape(t.shape, shape, buf[:0])
+	out, f := op.ReshapeShape(t.v.Shape, shape, buf[:0])
 	if f != nil {
 		return nil, faultError(name, f)
 	}
 	v := t.view(len(out))
-	copy(v.shape, out)
-	if !reshapeStrides(t.shape, t.strides, out, v.strides) {
-		return nil, newError(name, "t", fmt.Sprintf("strides that can be viewed as shape %v", out), fmt.Sprintf("shape %v strides %v", t.shape, t.strides), ErrLayout)
+	copy(v.v.Shape, out)
+	if !reshapeStrides(t.v.Shape, t.v.Strides, out, v.v.Strides) {
+		return nil, newError(name, "t", fmt.Sprintf("strides that can be viewed as shape %v", out), fmt.Sprintf("shape %v strides %v", t.v.Shape, t.v.Strides), ErrLayout)
 	}
 	return v, nil
 }

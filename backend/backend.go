@@ -6,10 +6,10 @@
 //
 // # Core and capabilities
 //
-// An [Engine] has a small core (claim and release, per-dtype kernels) and
-// reaches the kernels of one element type T through Kernels. That value
-// implements [Core] (allocation and copy) and any of the capability
-// interfaces: [Elementwise], [Reduction], [Contraction], [Fusion]. An
+// An [Engine] has a small core (claim and release) and hands out the
+// kernels of one element type T as a [Kernels] value: [Core] (allocation
+// and copy) and the capability interfaces it supports for T ([Elementwise],
+// [Reduction], [Contraction], [Fusion]), nil where it has none. An
 // operation whose engine lacks the capability it needs fails with an error
 // of kind ErrUnsupported before anything is written.
 //
@@ -42,8 +42,9 @@ type Elem interface {
 
 // View describes a strided array: element (i0, ..., i_{r-1}) of a view of
 // rank r is Data[Off + Σ_d i_d·Strides[d]]. Strides may be zero (broadcast)
-// or negative (reversed). The slices belong to the caller and are only
-// read during the call.
+// or negative (reversed). Methods receive views by pointer (a tensor holds
+// its view, so passing one costs nothing); the view and its slices belong
+// to the caller and are only read during the call.
 type View[T Elem] struct {
 	Data    []T
 	Off     int
@@ -59,10 +60,21 @@ type Engine interface {
 	Begin(op string) error
 	// End returns the claim of a successful Begin.
 	End()
-	// Kernels returns the engine's kernels for element type dt: a value
-	// that implements Core[T] for dt's Go type T and the capability
-	// interfaces the engine supports for it, or nil.
+	// Kernels returns the engine's kernels for element type dt: a
+	// *Kernels[T] for dt's Go type T (see DTypeOf), or nil when the engine
+	// has none for dt.
 	Kernels(dt op.DType) any
+}
+
+// Kernels are an engine's kernels for element type T: Core always, each
+// capability when the engine supports it for T (nil otherwise). An engine
+// builds them once; looking one up is a field load.
+type Kernels[T Elem] struct {
+	Core        Core[T]
+	Elementwise Elementwise[T]
+	Reduction   Reduction[T]
+	Contraction Contraction[T]
+	Fusion      Fusion[T]
 }
 
 // Core is what every engine provides for every element type it supports.
@@ -71,42 +83,42 @@ type Core[T Elem] interface {
 	// when one fits; its contents are unspecified.
 	Alloc(n int) *Storage[T]
 	// Copy sets dst = src elementwise (equal shapes).
-	Copy(dst, src View[T]) error
+	Copy(dst, src *View[T]) error
 }
 
 // Elementwise runs the catalog's elementwise operations (categories Unary
 // and Binary).
-type Elementwise[T Number] interface {
+type Elementwise[T Elem] interface {
 	// Unary sets dst = k(alpha, x) elementwise; alpha is the attribute of
 	// operations that take one (Scale). dst has x's shape.
-	Unary(k op.Kind, alpha T, dst, x View[T]) error
+	Unary(k op.Kind, alpha T, dst, x *View[T]) error
 	// Binary sets dst = k(x, y) elementwise. x and y have dst's rank; an
 	// extent of 1 in x or y broadcasts against dst's extent.
-	Binary(k op.Kind, dst, x, y View[T]) error
+	Binary(k op.Kind, dst, x, y *View[T]) error
 }
 
 // Reduction runs the catalog's reductions.
-type Reduction[T Number] interface {
+type Reduction[T Elem] interface {
 	// Reduce sets dst to reduction k of src over the axes whose bits are
 	// set in axes; dst has src's shape without those axes.
-	Reduce(k op.Kind, dst, src View[T], axes uint64) error
+	Reduce(k op.Kind, dst, src *View[T], axes uint64) error
 }
 
 // Contraction runs GEMM-backed operations, accumulating into the
 // destination: dst = alpha·result + beta·dst (beta = 0 never reads dst,
 // so NaNs in it do not propagate).
-type Contraction[T Number] interface {
+type Contraction[T Elem] interface {
 	// Matmul computes the batched product of a (m, k, batch...) and b (k,
 	// n, batch...) into dst (m, n, batch...); batch extents of a and b
 	// equal dst's or are 1 (broadcast).
-	Matmul(dst, a, b View[T], alpha, beta T) error
+	Matmul(dst, a, b *View[T], alpha, beta T) error
 	// Einsum evaluates plan on operands (of the plan's shapes) into dst (of
 	// its output shape). Intermediates come from the engine's pool.
-	Einsum(dst View[T], plan *einsum.Plan, operands []View[T], alpha, beta T) error
+	Einsum(dst *View[T], plan *einsum.Plan, operands []*View[T], alpha, beta T) error
 	// Operands returns engine-owned room for n operand views, so that
 	// passing an operand list allocates nothing. It is valid until the
 	// next call and is used by the goroutine holding the engine.
-	Operands(n int) []View[T]
+	Operands(n int) []*View[T]
 	// Plans returns the engine's plan cache.
 	Plans() PlanStore
 }
@@ -119,7 +131,7 @@ type PlanStore interface {
 }
 
 // Fusion evaluates chains of elementwise operations in one pass.
-type Fusion[T Number] interface {
+type Fusion[T Elem] interface {
 	// Fuse checks code for nin inputs (every Load in range, the stack
 	// within MaxFusedStack, exactly one value left, only elementwise
 	// catalog operations) and returns a kernel bound to the engine. The
@@ -129,11 +141,11 @@ type Fusion[T Number] interface {
 }
 
 // FusedKernel evaluates one fused program.
-type FusedKernel[T Number] interface {
+type FusedKernel[T Elem] interface {
 	// Eval sets dst[i] = code(in[0][i], ..., in[n-1][i]) for every index i
 	// of dst's shape. Inputs have dst's rank; an extent of 1 broadcasts.
 	// dst overlaps no input unless it is the very same view.
-	Eval(dst View[T], in []View[T]) error
+	Eval(dst *View[T], in []*View[T]) error
 }
 
 // FusedInstr is one instruction of a fused program, which runs on a stack
@@ -166,4 +178,10 @@ func FromComplex[T Number](c complex128) T {
 		return any(complex64(c)).(T)
 	}
 	return any(c).(T)
+}
+
+// KernelsOf returns e's kernels for T, or nil when e has none.
+func KernelsOf[T Elem](e Engine) *Kernels[T] {
+	ks, _ := e.Kernels(DTypeOf[T]()).(*Kernels[T])
+	return ks
 }

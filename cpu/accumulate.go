@@ -33,10 +33,7 @@ func (k *numeric[T]) accumulate(shape []int, dst, x strided.Ref[T], alpha, beta 
 	case beta == 1 && alpha == 1:
 		elementwise.Binary(r, op.Add, shape, dst, dst, x)
 	default:
-		if k.acc == nil {
-			k.acc = new(accumulator[T])
-		}
-		a := k.acc
+		a := &k.sc().acc
 		a.prog = [5]elementwise.Instr[T]{
 			{Op: elementwise.Load, Arg: 0},
 			{Op: elementwise.Apply, Kind: op.Scale, Scalar: alpha},
@@ -53,7 +50,7 @@ func (k *numeric[T]) accumulate(shape []int, dst, x strided.Ref[T], alpha, beta 
 }
 
 // scale sets dst = beta·dst (zero when beta is 0, without reading dst).
-func (k *numeric[T]) scale(dst backend.View[T], beta T) {
+func (k *numeric[T]) scale(dst *backend.View[T], beta T) {
 	switch beta {
 	case 1:
 	case 0:

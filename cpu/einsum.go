@@ -44,7 +44,7 @@ func grow(s []int, n int) []int {
 // prepare sizes the scratch for plan pl and builds the views of the
 // operands: the diagonal of a repeated label is read with the sum of its
 // axes' strides, and a broadcast axis with stride 0.
-func (s *einsumState[T]) prepare(pl *einsum.Plan, ops []backend.View[T]) {
+func (s *einsumState[T]) prepare(pl *einsum.Plan, ops []*backend.View[T]) {
 	p := pl.Problem
 	nIn := len(p.Inputs)
 	nt := nIn + len(pl.Steps)
@@ -98,7 +98,7 @@ func (s *einsumState[T]) prepare(pl *einsum.Plan, ops []backend.View[T]) {
 
 // execEinsum evaluates pl into dst: dst = alpha·result + beta·dst. See the
 // notes in einsum_step.go for the lowering of each step.
-func execEinsum[T strided.Scalar](k *numeric[T], s *einsumState[T], dst backend.View[T], pl *einsum.Plan, operands []backend.View[T], alpha, beta T) error {
+func execEinsum[T strided.Scalar](k *numeric[T], s *einsumState[T], dst *backend.View[T], pl *einsum.Plan, operands []*backend.View[T], alpha, beta T) error {
 	e := k.e
 	p := pl.Problem
 	defer s.done(e)

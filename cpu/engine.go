@@ -38,7 +38,6 @@ import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
-	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/internal/par"
 	"github.com/tenferro-go/tenferro/team"
@@ -54,7 +53,8 @@ type Engine struct {
 	plans  *PlanCache
 	gemmWS *gemm.Workspace // made on first use
 
-	// The kernels of each dtype, and kernels[dt] pointing at them.
+	// The kernels of each dtype, and kernels[dt]: a *backend.Kernels[T]
+	// listing them.
 	f32     numeric[float32]
 	f64     numeric[float64]
 	c64     numeric[complex64]
@@ -62,10 +62,6 @@ type Engine struct {
 	i64     data[int64]
 	b       data[bool]
 	kernels [op.NumDTypes]any
-
-	// strides is room for kernel arguments built per call (broadcast and
-	// reduction strides), so that building them allocates nothing.
-	strides [2][strided.MaxRank]int
 }
 
 const (
@@ -104,15 +100,13 @@ func Serial(opts ...Option) *Engine {
 	if e.plans == nil {
 		e.plans = NewPlanCache(0)
 	}
-	e.f32.e, e.f64.e, e.c64.e, e.c128.e = e, e, e, e
-	e.i64.e, e.b.e = e, e
 	e.kernels = [op.NumDTypes]any{
-		op.Float32:    &e.f32,
-		op.Float64:    &e.f64,
-		op.Complex64:  &e.c64,
-		op.Complex128: &e.c128,
-		op.Int64:      &e.i64,
-		op.Bool:       &e.b,
+		op.Float32:    e.f32.init(e),
+		op.Float64:    e.f64.init(e),
+		op.Complex64:  e.c64.init(e),
+		op.Complex128: e.c128.init(e),
+		op.Int64:      e.i64.init(e),
+		op.Bool:       e.b.init(e),
 	}
 	return e
 }

@@ -124,7 +124,7 @@ func TestEngineBusy(t *testing.T) {
 // cache's Get and Put are not exported; package tenferro reaches them
 // through Contraction.Plans).
 func plans(e *cpu.Engine) backend.PlanStore {
-	return e.Backend().Kernels(backend.DTypeOf[float64]()).(backend.Contraction[float64]).Plans()
+	return backend.KernelsOf[float64](e.Backend()).Contraction.Plans()
 }
 
 // TestEngineSharedByGoroutines uses one engine from many goroutines: every
@@ -209,7 +209,7 @@ func TestPlanCache(t *testing.T) {
 	}
 	c := plans(e)
 	// Every dtype's kernels reach the same cache.
-	if c32 := e.Backend().Kernels(backend.DTypeOf[complex64]()).(backend.Contraction[complex64]).Plans(); c32 != c {
+	if c32 := backend.KernelsOf[complex64](e.Backend()).Contraction.Plans(); c32 != c {
 		t.Fatal("the dtypes' plan stores differ")
 	}
 	if _, ok := c.Get("a"); ok {

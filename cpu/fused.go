@@ -46,7 +46,7 @@ type fused[T strided.Scalar] struct {
 }
 
 // Eval implements backend.FusedKernel.
-func (f *fused[T]) Eval(dst backend.View[T], inputs []backend.View[T]) error {
+func (f *fused[T]) Eval(dst *backend.View[T], inputs []*backend.View[T]) error {
 	if len(inputs) != f.nin {
 		return tf.Errorf(tf.ErrArgument, "Fused", "inputs", strconv.Itoa(f.nin)+" inputs", "%d", len(inputs))
 	}

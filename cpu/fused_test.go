@@ -12,18 +12,18 @@ import (
 )
 
 // viewOf describes t for the backend contract.
-func viewOf[T tf.Elem](t *tf.Tensor[T]) backend.View[T] {
-	return backend.View[T]{Data: t.Storage(), Off: t.Offset(), Shape: t.Shape(), Strides: t.Strides()}
+func viewOf[T tf.Elem](t *tf.Tensor[T]) *backend.View[T] {
+	return &backend.View[T]{Data: t.Storage(), Off: t.Offset(), Shape: t.Shape(), Strides: t.Strides()}
 }
 
 // fusion returns e's fusion kernels for T.
 func fusion[T tf.Scalar](t *testing.T, e *cpu.Engine) backend.Fusion[T] {
 	t.Helper()
-	k, ok := e.Backend().Kernels(backend.DTypeOf[T]()).(backend.Fusion[T])
-	if !ok {
+	ks := backend.KernelsOf[T](e.Backend())
+	if ks == nil || ks.Fusion == nil {
 		t.Fatalf("%v has no fusion kernels for %v", e, tf.DTypeOf[T]())
 	}
-	return k
+	return ks.Fusion
 }
 
 // testFusedAgainstLoop evaluates conj(2·(a - b)·c) + (-a) with b and c
@@ -49,7 +49,7 @@ func testFusedAgainstLoop[T tf.Scalar](t *testing.T) {
 		host, _ := tf.Full(T(guard), n+2, m)
 		win, _ := host.Slice(0, 1, n+1, 1)
 		dst, _ := win.Transpose() // m x n, strides (n+2, 1)
-		in := []backend.View[T]{viewOf(a), viewOf(b), viewOf(c)}
+		in := []*backend.View[T]{viewOf(a), viewOf(b), viewOf(c)}
 		be := e.Backend()
 		if err := be.Begin("test"); err != nil {
 			t.Fatal(err)
@@ -84,11 +84,12 @@ func testFusedAgainstLoop[T tf.Scalar](t *testing.T) {
 			}
 		}
 		// Eval allocates nothing.
+		dv := viewOf(dst)
 		allocs := testing.AllocsPerRun(10, func() {
 			if err := be.Begin("test"); err != nil {
 				t.Fatal(err)
 			}
-			err := kern.Eval(viewOf(dst), in)
+			err := kern.Eval(dv, in)
 			be.End()
 			if err != nil {
 				t.Fatal(err)
@@ -122,17 +123,11 @@ func TestFuseErrors(t *testing.T) {
 			t.Errorf("Kernels(%d) = %T, want nil", dt, k)
 		}
 	}
-	if _, ok := be.Kernels(op.Int64).(backend.Core[int64]); !ok {
-		t.Error("no int64 core kernels")
+	if ks := backend.KernelsOf[int64](be); ks == nil || ks.Core == nil || ks.Fusion != nil || ks.Elementwise != nil {
+		t.Errorf("int64 kernels %+v, want storage only", ks)
 	}
-	if _, ok := be.Kernels(op.Bool).(backend.Core[bool]); !ok {
-		t.Error("no bool core kernels")
-	}
-	for _, dt := range []op.DType{op.Int64, op.Bool} {
-		switch k := be.Kernels(dt).(type) {
-		case backend.Fusion[float32], backend.Fusion[float64], backend.Fusion[complex64], backend.Fusion[complex128]:
-			t.Errorf("%v kernels %T offer fusion", dt, k)
-		}
+	if ks := backend.KernelsOf[bool](be); ks == nil || ks.Core == nil || ks.Fusion != nil || ks.Contraction != nil {
+		t.Errorf("bool kernels %+v, want storage only", ks)
 	}
 	load := backend.FusedInstr{Load: true}
 	deep := func(loads int) []backend.FusedInstr {
@@ -190,7 +185,7 @@ func TestFuseErrors(t *testing.T) {
 	}
 	// ... and evaluate: the product of 1, 2, ..., 8 broadcast over a 2x3
 	// destination.
-	var in []backend.View[float64]
+	var in []*backend.View[float64]
 	for i := range backend.MaxFusedInputs {
 		x, _ := tf.Full(float64(i+1), 1, 1)
 		in = append(in, viewOf(x))

@@ -15,7 +15,13 @@ import (
 
 // data holds the kernels every dtype has: storage and copies.
 type data[T backend.Elem] struct {
-	e *Engine
+	e  *Engine
+	ks backend.Kernels[T] // what Kernels hands out: Core only
+}
+
+func (k *data[T]) init(e *Engine) *backend.Kernels[T] {
+	k.e, k.ks = e, backend.Kernels[T]{Core: k}
+	return &k.ks
 }
 
 // numeric holds the kernels of an arithmetic dtype: every capability of
@@ -23,9 +29,35 @@ type data[T backend.Elem] struct {
 // engine stays cheap.
 type numeric[T strided.Scalar] struct {
 	data[T]
-	ein      *einsumState[T] // einsum executor scratch
-	operands []backend.View[T]
-	acc      *accumulator[T] // dst = alpha·x + beta·dst
+	s *scratch[T]
+}
+
+// scratch is what numeric's kernels reuse from call to call, so that a
+// warm engine allocates nothing.
+type scratch[T strided.Scalar] struct {
+	ein      einsumState[T]
+	operands []*backend.View[T]
+	acc      accumulator[T] // dst = alpha·x + beta·dst
+	// strides is room for kernel arguments built per call (broadcast and
+	// reduction strides).
+	strides [2][strided.MaxRank]int
+	// batch holds a batched Matmul's fused batch extents, the strides of
+	// its three operands and the odometer.
+	batch [5][strided.MaxRank]int
+}
+
+// sc returns k's scratch, made on first use.
+func (k *numeric[T]) sc() *scratch[T] {
+	if k.s == nil {
+		k.s = new(scratch[T])
+	}
+	return k.s
+}
+
+func (k *numeric[T]) init(e *Engine) *backend.Kernels[T] {
+	k.e = e
+	k.ks = backend.Kernels[T]{Core: k, Elementwise: k, Reduction: k, Contraction: k, Fusion: k}
+	return &k.ks
 }
 
 // The capabilities of the CPU engine, per dtype class.
@@ -39,7 +71,7 @@ var (
 )
 
 // ref describes a view for the strided kernels.
-func ref[T backend.Elem](v backend.View[T]) strided.Ref[T] {
+func ref[T backend.Elem](v *backend.View[T]) strided.Ref[T] {
 	return strided.Ref[T]{Data: v.Data, Off: v.Off, Strides: v.Strides}
 }
 
@@ -47,7 +79,7 @@ func ref[T backend.Elem](v backend.View[T]) strided.Ref[T] {
 func (k *data[T]) Alloc(n int) *backend.Storage[T] { return poolAlloc[T](&k.e.pool, n) }
 
 // Copy implements backend.Core.
-func (k *data[T]) Copy(dst, src backend.View[T]) error {
+func (k *data[T]) Copy(dst, src *backend.View[T]) error {
 	permute.Copy(k.e.runner, dst.Shape, ref(dst), ref(src))
 	return nil
 }
@@ -57,7 +89,7 @@ func unsupported(name string, kind op.Kind) error {
 }
 
 // Unary implements backend.Elementwise.
-func (k *numeric[T]) Unary(kind op.Kind, alpha T, dst, x backend.View[T]) error {
+func (k *numeric[T]) Unary(kind op.Kind, alpha T, dst, x *backend.View[T]) error {
 	if kind.Category() != op.Unary || !elementwise.Supports(kind) {
 		return unsupported("Unary", kind)
 	}
@@ -66,20 +98,21 @@ func (k *numeric[T]) Unary(kind op.Kind, alpha T, dst, x backend.View[T]) error 
 }
 
 // Binary implements backend.Elementwise.
-func (k *numeric[T]) Binary(kind op.Kind, dst, x, y backend.View[T]) error {
+func (k *numeric[T]) Binary(kind op.Kind, dst, x, y *backend.View[T]) error {
 	if kind.Category() != op.Binary || !elementwise.Supports(kind) {
 		return unsupported("Binary", kind)
 	}
 	shape := dst.Shape
 	e := k.e
-	sx, sy := e.strides[0][:len(shape)], e.strides[1][:len(shape)]
+	st := &k.sc().strides
+	sx, sy := st[0][:len(shape)], st[1][:len(shape)]
 	elementwise.Binary(e.runner, kind, shape, ref(dst), broadcastRef(x, shape, sx), broadcastRef(y, shape, sy))
 	return nil
 }
 
 // broadcastRef describes v read at shape: axes where v has extent 1 and
 // shape does not get stride 0. strides is caller-provided room.
-func broadcastRef[T strided.Scalar](v backend.View[T], shape, strides []int) strided.Ref[T] {
+func broadcastRef[T strided.Scalar](v *backend.View[T], shape, strides []int) strided.Ref[T] {
 	for d := range shape {
 		strides[d] = v.Strides[d]
 		if v.Shape[d] == 1 && shape[d] != 1 {
@@ -92,12 +125,12 @@ func broadcastRef[T strided.Scalar](v backend.View[T], shape, strides []int) str
 // Reduce implements backend.Reduction: it reads dst at src's shape with
 // stride 0 on the reduced axes, which is how the reduction kernel marks
 // them.
-func (k *numeric[T]) Reduce(kind op.Kind, dst, src backend.View[T], axes uint64) error {
+func (k *numeric[T]) Reduce(kind op.Kind, dst, src *backend.View[T], axes uint64) error {
 	if kind != op.Sum {
 		return unsupported("Reduce", kind)
 	}
 	shape := src.Shape
-	ds := &k.e.strides[0]
+	ds := &k.sc().strides[0]
 	j := 0
 	for d := range shape {
 		if axes&(1<<uint(d)) != 0 {
@@ -112,26 +145,24 @@ func (k *numeric[T]) Reduce(kind op.Kind, dst, src backend.View[T], axes uint64)
 }
 
 // Operands implements backend.Contraction.
-func (k *numeric[T]) Operands(n int) []backend.View[T] {
-	if cap(k.operands) < n {
-		k.operands = make([]backend.View[T], n)
+func (k *numeric[T]) Operands(n int) []*backend.View[T] {
+	s := k.sc()
+	if cap(s.operands) < n {
+		s.operands = make([]*backend.View[T], n)
 	}
-	return k.operands[:n]
+	return s.operands[:n]
 }
 
 // Plans implements backend.Contraction.
 func (k *numeric[T]) Plans() backend.PlanStore { return (*planStore)(k.e.plans) }
 
 // Einsum implements backend.Contraction.
-func (k *numeric[T]) Einsum(dst backend.View[T], plan *einsum.Plan, operands []backend.View[T], alpha, beta T) error {
+func (k *numeric[T]) Einsum(dst *backend.View[T], plan *einsum.Plan, operands []*backend.View[T], alpha, beta T) error {
 	if plan == nil {
 		return tf.Errorf(tf.ErrArgument, "Einsum", "plan", "a plan", "nil")
 	}
 	if len(operands) != len(plan.Problem.Inputs) {
 		return tf.Errorf(tf.ErrShape, "Einsum", "operands", strconv.Itoa(len(plan.Problem.Inputs))+" operands", "%d", len(operands))
 	}
-	if k.ein == nil {
-		k.ein = new(einsumState[T])
-	}
-	return execEinsum(k, k.ein, dst, plan, operands, alpha, beta)
+	return execEinsum(k, &k.sc().ein, dst, plan, operands, alpha, beta)
 }

@@ -10,7 +10,7 @@ import (
 // 2-D case is one GEMM; batch axes are fused where all three operands allow
 // it, the innermost remaining batch axis becomes a strided batched GEMM and
 // the rest are looped over.
-func (k *numeric[T]) Matmul(dst, a, b backend.View[T], alpha, beta T) error {
+func (k *numeric[T]) Matmul(dst, a, b *backend.View[T], alpha, beta T) error {
 	e := k.e
 	cs, as, bs := dst.Strides, a.Strides, b.Strides
 	shape := dst.Shape
@@ -18,10 +18,15 @@ func (k *numeric[T]) Matmul(dst, a, b backend.View[T], alpha, beta T) error {
 	am := gemm.Mat[T]{Data: a.Data, Off: a.Off, RS: as[0], CS: as[1]}
 	bm := gemm.Mat[T]{Data: b.Data, Off: b.Off, RS: bs[0], CS: bs[1]}
 	cm := gemm.Mat[T]{Data: dst.Data, Off: dst.Off, RS: cs[0], CS: cs[1]}
+	if len(shape) == 2 {
+		gemm.Gemm(e.gemmWorkspace(), e.runner, m, n, kk, alpha, am, bm, beta, cm)
+		return nil
+	}
 	// Collect batch axes with effective strides (0 where an input
 	// broadcasts), dropping extent-1 axes and fusing contiguous runs. The
-	// catalog bounds the rank, so the batch axes fit the arrays.
-	var ext, sa, sb, sc, idx [strided.MaxRank]int
+	// catalog bounds the rank, so the batch axes fit the engine's arrays.
+	bt := &k.sc().batch
+	ext, sa, sb, sc, idx := &bt[0], &bt[1], &bt[2], &bt[3], &bt[4]
 	nb := 0
 	for d := 2; d < len(shape); d++ {
 		x := shape[d]

@@ -84,7 +84,7 @@ func BenchmarkChain2x2(b *testing.B) {
 		e := cpu.Serial()
 		defer e.Close()
 		k := contraction[float64](e)
-		var bufs [2]backend.View[float64]
+		var bufs [2]*backend.View[float64]
 		for i := range bufs {
 			t, _ := tf.Zeros[float64](n, n)
 			bufs[i] = viewOf(t)
@@ -293,24 +293,24 @@ func BenchmarkExecutorOverhead(b *testing.B) {
 }
 
 // viewOf describes t for the kernels of package backend.
-func viewOf[T backend.Elem](t *tf.Tensor[T]) backend.View[T] {
-	return backend.View[T]{Data: t.Storage(), Off: t.Offset(), Shape: t.Shape(), Strides: t.Strides()}
+func viewOf[T backend.Elem](t *tf.Tensor[T]) *backend.View[T] {
+	return &backend.View[T]{Data: t.Storage(), Off: t.Offset(), Shape: t.Shape(), Strides: t.Strides()}
 }
 
 // contraction returns e's contraction kernels of T, called directly (no
 // validation, no claim).
 func contraction[T backend.Number](e tf.Engine) backend.Contraction[T] {
-	return e.Backend().Kernels(backend.DTypeOf[T]()).(backend.Contraction[T])
+	return backend.KernelsOf[T](e.Backend()).Contraction
 }
 
 // elementwise returns e's elementwise kernels of T.
 func elementwise[T backend.Number](e tf.Engine) backend.Elementwise[T] {
-	return e.Backend().Kernels(backend.DTypeOf[T]()).(backend.Elementwise[T])
+	return backend.KernelsOf[T](e.Backend()).Elementwise
 }
 
 // tinyBufs returns two one-element float64 views to ping-pong between.
-func tinyBufs() [2]backend.View[float64] {
-	var bufs [2]backend.View[float64]
+func tinyBufs() [2]*backend.View[float64] {
+	var bufs [2]*backend.View[float64]
 	for i := range bufs {
 		t, _ := tf.Zeros[float64](1)
 		bufs[i] = viewOf(t)
@@ -355,24 +355,25 @@ func (e nopBackend) Kernels(dt op.DType) any {
 		return nopKernelsOf[complex128](e.caps)
 	case op.Int64:
 		if e.caps != nopNothing {
-			return nopCore[int64]{}
+			return &backend.Kernels[int64]{Core: nopCore[int64]{}}
 		}
 	case op.Bool:
 		if e.caps != nopNothing {
-			return nopCore[bool]{}
+			return &backend.Kernels[bool]{Core: nopCore[bool]{}}
 		}
 	}
 	return nil
 }
 
 func nopKernelsOf[T backend.Number](c nopCaps) any {
+	u := nopUnfused[T]{}
 	switch c {
 	case nopAll:
-		return nopKernels[T]{}
+		return &backend.Kernels[T]{Core: u, Elementwise: u, Reduction: u, Contraction: u, Fusion: nopKernels[T]{}}
 	case nopNoFusion:
-		return nopUnfused[T]{}
+		return &backend.Kernels[T]{Core: u, Elementwise: u, Reduction: u, Contraction: u}
 	case nopCoreOnly:
-		return nopCore[T]{}
+		return &backend.Kernels[T]{Core: nopCore[T]{}}
 	}
 	return nil
 }
@@ -380,23 +381,23 @@ func nopKernelsOf[T backend.Number](c nopCaps) any {
 // nopCore implements backend.Core[T] and nothing else.
 type nopCore[T backend.Elem] struct{}
 
-func (nopCore[T]) Alloc(n int) *backend.Storage[T]     { return backend.NewStorage(make([]T, n), nil) }
-func (nopCore[T]) Copy(dst, src backend.View[T]) error { return nil }
+func (nopCore[T]) Alloc(n int) *backend.Storage[T]      { return backend.NewStorage(make([]T, n), nil) }
+func (nopCore[T]) Copy(dst, src *backend.View[T]) error { return nil }
 
 // nopUnfused adds every capability but Fusion.
 type nopUnfused[T backend.Number] struct{ nopCore[T] }
 
-func (nopUnfused[T]) Unary(op.Kind, T, backend.View[T], backend.View[T]) error { return nil }
-func (nopUnfused[T]) Binary(op.Kind, backend.View[T], backend.View[T], backend.View[T]) error {
+func (nopUnfused[T]) Unary(op.Kind, T, *backend.View[T], *backend.View[T]) error { return nil }
+func (nopUnfused[T]) Binary(op.Kind, *backend.View[T], *backend.View[T], *backend.View[T]) error {
 	return nil
 }
-func (nopUnfused[T]) Reduce(op.Kind, backend.View[T], backend.View[T], uint64) error { return nil }
-func (nopUnfused[T]) Matmul(dst, a, b backend.View[T], alpha, beta T) error          { return nil }
-func (nopUnfused[T]) Einsum(backend.View[T], *einsum.Plan, []backend.View[T], T, T) error {
+func (nopUnfused[T]) Reduce(op.Kind, *backend.View[T], *backend.View[T], uint64) error { return nil }
+func (nopUnfused[T]) Matmul(dst, a, b *backend.View[T], alpha, beta T) error           { return nil }
+func (nopUnfused[T]) Einsum(*backend.View[T], *einsum.Plan, []*backend.View[T], T, T) error {
 	return nil
 }
-func (nopUnfused[T]) Operands(n int) []backend.View[T] { return make([]backend.View[T], n) }
-func (nopUnfused[T]) Plans() backend.PlanStore         { return nil }
+func (nopUnfused[T]) Operands(n int) []*backend.View[T] { return make([]*backend.View[T], n) }
+func (nopUnfused[T]) Plans() backend.PlanStore          { return nil }
 
 // nopKernels adds Fusion: every capability of the contract.
 type nopKernels[T backend.Number] struct{ nopUnfused[T] }
@@ -407,7 +408,7 @@ func (nopKernels[T]) Fuse([]backend.FusedInstr, int) (backend.FusedKernel[T], er
 
 type nopFused[T backend.Number] struct{}
 
-func (nopFused[T]) Eval(backend.View[T], []backend.View[T]) error { return nil }
+func (nopFused[T]) Eval(*backend.View[T], []*backend.View[T]) error { return nil }
 
 // The capabilities each kind of kernels has, and lacks.
 var (

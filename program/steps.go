@@ -33,6 +33,18 @@ type registers[T backend.Elem] struct {
 	views []backend.View[T]
 }
 
+// at returns the register of value id.
+func (r *registers[T]) at(id int) *backend.View[T] { return &r.views[id] }
+
+// list returns the registers of values ids.
+func (r *registers[T]) list(ids []int) []*backend.View[T] {
+	out := make([]*backend.View[T], len(ids))
+	for i, id := range ids {
+		out[i] = &r.views[id]
+	}
+	return out
+}
+
 // regs returns b's register file of T, made on first use.
 func regs[T backend.Elem](b *preparer) *registers[T] {
 	dt := backend.DTypeOf[T]()
@@ -44,14 +56,16 @@ func regs[T backend.Elem](b *preparer) *registers[T] {
 	return r
 }
 
-// kernels returns the engine's kernels of T as capability C.
-func kernels[C any, T backend.Elem](b *preparer, what string) (C, error) {
-	k, ok := b.be.Kernels(backend.DTypeOf[T]()).(C)
-	if !ok {
-		var zero C
-		return zero, tf.Errorf(tf.ErrUnsupported, "Prepare", "e", "an engine with "+what+" for "+tf.DTypeOf[T]().String(), "an engine that lacks them")
+// kernels returns capability C of the engine's kernels for T (get picks
+// it), or an ErrUnsupported error naming it.
+func kernels[C comparable, T backend.Elem](b *preparer, what string, get func(*backend.Kernels[T]) C) (C, error) {
+	var zero C
+	if ks := backend.KernelsOf[T](b.be); ks != nil {
+		if c := get(ks); c != zero {
+			return c, nil
+		}
 	}
-	return k, nil
+	return zero, tf.Errorf(tf.ErrUnsupported, "Prepare", "e", "an engine with "+what+" for "+tf.DTypeOf[T]().String(), "an engine that lacks them")
 }
 
 // dataBuilder builds the programs of a dtype without arithmetic: copies.
@@ -71,11 +85,12 @@ func (dataBuilder[T]) step(b *preparer, c *command) (step, error) {
 	if c.op != cmdCopy {
 		return nil, tf.Errorf(tf.ErrUnsupported, "Prepare", "command", "a copy for "+tf.DTypeOf[T]().String(), "%s", opcodeNames[c.op])
 	}
-	core, err := kernels[backend.Core[T], T](b, "storage")
+	core, err := kernels(b, "storage", func(ks *backend.Kernels[T]) backend.Core[T] { return ks.Core })
 	if err != nil {
 		return nil, err
 	}
-	return &copyStep[T]{core, regs[T](b), c.dst, c.args[0]}, nil
+	r := regs[T](b)
+	return &copyStep[T]{core, r.at(c.dst), r.at(c.args[0])}, nil
 }
 
 // numberBuilder builds the programs of an arithmetic dtype.
@@ -89,31 +104,31 @@ func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 	case cmdCopy:
 		return nb.dataBuilder.step(b, c)
 	case cmdUnary, cmdBinary:
-		k, err := kernels[backend.Elementwise[T], T](b, "elementwise kernels")
+		k, err := kernels(b, "elementwise kernels", func(ks *backend.Kernels[T]) backend.Elementwise[T] { return ks.Elementwise })
 		if err != nil {
 			return nil, err
 		}
 		if c.op == cmdUnary {
-			return &unaryStep[T]{k, c.kind, backend.FromComplex[T](c.alpha), r, c.dst, c.args[0]}, nil
+			return &unaryStep[T]{k, c.kind, backend.FromComplex[T](c.alpha), r.at(c.dst), r.at(c.args[0])}, nil
 		}
-		return &binaryStep[T]{k, c.kind, r, c.dst, c.args[0], c.args[1]}, nil
+		return &binaryStep[T]{k, c.kind, r.at(c.dst), r.at(c.args[0]), r.at(c.args[1])}, nil
 	case cmdReduce:
-		k, err := kernels[backend.Reduction[T], T](b, "reduction kernels")
+		k, err := kernels(b, "reduction kernels", func(ks *backend.Kernels[T]) backend.Reduction[T] { return ks.Reduction })
 		if err != nil {
 			return nil, err
 		}
-		return &reduceStep[T]{k, c.kind, c.mask, r, c.dst, c.args[0]}, nil
+		return &reduceStep[T]{k, c.kind, c.mask, r.at(c.dst), r.at(c.args[0])}, nil
 	case cmdMatmul, cmdEinsum:
-		k, err := kernels[backend.Contraction[T], T](b, "contraction kernels")
+		k, err := kernels(b, "contraction kernels", func(ks *backend.Kernels[T]) backend.Contraction[T] { return ks.Contraction })
 		if err != nil {
 			return nil, err
 		}
 		if c.op == cmdMatmul {
-			return &matmulStep[T]{k, r, c.dst, c.args[0], c.args[1]}, nil
+			return &matmulStep[T]{k, r.at(c.dst), r.at(c.args[0]), r.at(c.args[1])}, nil
 		}
-		return &einsumStep[T]{k, c.plan, r, c.dst, c.args, make([]backend.View[T], len(c.args))}, nil
+		return &einsumStep[T]{k, c.plan, r.at(c.dst), r.list(c.args)}, nil
 	case cmdFused:
-		k, err := kernels[backend.Fusion[T], T](b, "fusion")
+		k, err := kernels(b, "fusion", func(ks *backend.Kernels[T]) backend.Fusion[T] { return ks.Fusion })
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +136,7 @@ func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &fusedStep[T]{f, r, c.dst, c.args, make([]backend.View[T], len(c.args))}, nil
+		return &fusedStep[T]{f, r.at(c.dst), r.list(c.args)}, nil
 	}
 	return nil, tf.Errorf(tf.ErrArgument, "Prepare", "command", "a known command", "%d", c.op)
 }
@@ -148,94 +163,63 @@ func (b *bound[T]) alloc(e tf.Engine) (tf.Value, error) {
 	return tf.ValueOf(t), nil
 }
 
-// The steps: each holds its kernels, its register file and value ids.
+// The steps: each holds its kernels and pointers to its registers (the
+// register files never grow, so the pointers stay valid; binding a run's
+// inputs and outputs rewrites the registers they point to).
 
 type copyStep[T backend.Elem] struct {
 	k      backend.Core[T]
-	r      *registers[T]
-	dst, a int
+	dst, a *backend.View[T]
 }
 
-func (s *copyStep[T]) run() error { return s.k.Copy(s.r.views[s.dst], s.r.views[s.a]) }
+func (s *copyStep[T]) run() error { return s.k.Copy(s.dst, s.a) }
 
 type unaryStep[T backend.Number] struct {
 	k      backend.Elementwise[T]
 	kind   op.Kind
 	alpha  T
-	r      *registers[T]
-	dst, a int
+	dst, a *backend.View[T]
 }
 
-func (s *unaryStep[T]) run() error {
-	return s.k.Unary(s.kind, s.alpha, s.r.views[s.dst], s.r.views[s.a])
-}
+func (s *unaryStep[T]) run() error { return s.k.Unary(s.kind, s.alpha, s.dst, s.a) }
 
 type binaryStep[T backend.Number] struct {
 	k         backend.Elementwise[T]
 	kind      op.Kind
-	r         *registers[T]
-	dst, a, b int
+	dst, a, b *backend.View[T]
 }
 
-func (s *binaryStep[T]) run() error {
-	v := s.r.views
-	return s.k.Binary(s.kind, v[s.dst], v[s.a], v[s.b])
-}
+func (s *binaryStep[T]) run() error { return s.k.Binary(s.kind, s.dst, s.a, s.b) }
 
 type reduceStep[T backend.Number] struct {
 	k      backend.Reduction[T]
 	kind   op.Kind
 	mask   uint64
-	r      *registers[T]
-	dst, a int
+	dst, a *backend.View[T]
 }
 
-func (s *reduceStep[T]) run() error {
-	return s.k.Reduce(s.kind, s.r.views[s.dst], s.r.views[s.a], s.mask)
-}
+func (s *reduceStep[T]) run() error { return s.k.Reduce(s.kind, s.dst, s.a, s.mask) }
 
 type matmulStep[T backend.Number] struct {
 	k         backend.Contraction[T]
-	r         *registers[T]
-	dst, a, b int
+	dst, a, b *backend.View[T]
 }
 
-func (s *matmulStep[T]) run() error {
-	v := s.r.views
-	return s.k.Matmul(v[s.dst], v[s.a], v[s.b], 1, 0)
-}
+func (s *matmulStep[T]) run() error { return s.k.Matmul(s.dst, s.a, s.b, 1, 0) }
 
 type einsumStep[T backend.Number] struct {
 	k    backend.Contraction[T]
 	plan *einsum.Plan
-	r    *registers[T]
-	dst  int
-	ids  []int
-	ops  []backend.View[T] // refreshed per run
+	dst  *backend.View[T]
+	ops  []*backend.View[T]
 }
 
-func (s *einsumStep[T]) run() error {
-	for k, id := range s.ids {
-		s.ops[k] = s.r.views[id]
-	}
-	err := s.k.Einsum(s.r.views[s.dst], s.plan, s.ops, 1, 0)
-	clear(s.ops)
-	return err
-}
+func (s *einsumStep[T]) run() error { return s.k.Einsum(s.dst, s.plan, s.ops, 1, 0) }
 
 type fusedStep[T backend.Number] struct {
 	f   backend.FusedKernel[T]
-	r   *registers[T]
-	dst int
-	ids []int
-	ins []backend.View[T] // refreshed per run
+	dst *backend.View[T]
+	ins []*backend.View[T]
 }
 
-func (s *fusedStep[T]) run() error {
-	for k, id := range s.ids {
-		s.ins[k] = s.r.views[id]
-	}
-	err := s.f.Eval(s.r.views[s.dst], s.ins)
-	clear(s.ins)
-	return err
-}
+func (s *fusedStep[T]) run() error { return s.f.Eval(s.dst, s.ins) }

@@ -87,8 +87,8 @@ func preparedRows() ([]dispatchRow, error) {
 	}
 	// The kernels alone: the engine's Matmul kernel on prebuilt views,
 	// no validation, no claim, no program.
-	k := e.Backend().Kernels(backend.DTypeOf[float64]()).(backend.Contraction[float64])
-	var bufs [2]backend.View[float64]
+	k := backend.KernelsOf[float64](e.Backend()).Contraction
+	var bufs [2]*backend.View[float64]
 	for i := range bufs {
 		t, _ := tf.Zeros[float64](n, n)
 		bufs[i] = viewOf(t)
@@ -191,6 +191,6 @@ func naryRows() ([]dispatchRow, error) {
 }
 
 // viewOf describes t for the engine's kernels.
-func viewOf[T backend.Elem](t *tf.Tensor[T]) backend.View[T] {
-	return backend.View[T]{Data: t.Storage(), Off: t.Offset(), Shape: t.Shape(), Strides: t.Strides()}
+func viewOf[T backend.Elem](t *tf.Tensor[T]) *backend.View[T] {
+	return &backend.View[T]{Data: t.Storage(), Off: t.Offset(), Shape: t.Shape(), Strides: t.Strides()}
 }

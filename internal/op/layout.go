@@ -118,6 +118,18 @@ func Perm(arg string, perm []int, r int, out []int) *Fault {
 // for the views that permutations, slices, reversals and reshapes give,
 // and rejects zero strides (broadcasts) and diagonals.
 func Distinct(shape, strides []int) bool {
+	// The common case first: compact column-major strides.
+	st, compact := 1, true
+	for d, x := range shape {
+		if x != 1 && strides[d] != st {
+			compact = false
+			break
+		}
+		st *= x
+	}
+	if compact {
+		return true
+	}
 	var ext, str [MaxRank]int
 	n := 0
 	for d, x := range shape {

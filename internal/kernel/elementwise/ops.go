@@ -9,6 +9,8 @@ import (
 // unit-stride slices, which the strided walks (Unary, Binary) and the fused
 // evaluator (Eval) share. Adding an operation adds its cases to the
 // switches below (and to Supports); nothing else in the package changes.
+// Cheap operations may also add a strided loop (unaryStrided,
+// binaryStrided); without one, strided rows are gathered into buffers.
 // The dispatch is a switch, not a table of function values, so that the
 // slices passed down stay on the stack.
 
@@ -80,6 +82,57 @@ func binarySV[T strided.Scalar](k op.Kind, z []T, x T, y []T) {
 	default:
 		panic("elementwise: no kernel for " + k.String())
 	}
+}
+
+// unaryStrided runs the strided loop of the operations that have one (the
+// cheap ones, for which gathering a row into a buffer would cost more than
+// the operation) and reports whether k has one; the others go through the
+// vector kernels on gathered rows.
+func unaryStrided[T strided.Scalar](k op.Kind, alpha T, n int, d []T, do, ds int, a []T, ao, as int) bool {
+	switch k {
+	case op.Copy:
+		for range n {
+			d[do] = a[ao]
+			do, ao = do+ds, ao+as
+		}
+	case op.Scale:
+		for range n {
+			d[do] = alpha * a[ao]
+			do, ao = do+ds, ao+as
+		}
+	case op.Negate:
+		for range n {
+			d[do] = -a[ao]
+			do, ao = do+ds, ao+as
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// binaryStrided is unaryStrided for binary operations.
+func binaryStrided[T strided.Scalar](k op.Kind, n int, d []T, do, ds int, a []T, ao, as int, b []T, bo, bs int) bool {
+	switch k {
+	case op.Add:
+		for range n {
+			d[do] = a[ao] + b[bo]
+			do, ao, bo = do+ds, ao+as, bo+bs
+		}
+	case op.Sub:
+		for range n {
+			d[do] = a[ao] - b[bo]
+			do, ao, bo = do+ds, ao+as, bo+bs
+		}
+	case op.Mul:
+		for range n {
+			d[do] = a[ao] * b[bo]
+			do, ao, bo = do+ds, ao+as, bo+bs
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // negV sets z[i] = -x[i].

@@ -7,14 +7,16 @@ import (
 
 // rowBlock is the number of elements a strided row is processed in: the
 // row is gathered into (and scattered from) stack buffers of this size so
-// that the vector kernels of ops.go serve every stride.
-const rowBlock = 256
+// that the vector kernels of ops.go serve every stride. It is small because
+// the buffers are cleared on every call, and strided rows are often short.
+const rowBlock = 32
 
 // unaryRow applies k to n elements: d[do+i*ds] = f(a[ao+i*as]).
 func unaryRow[T strided.Scalar](k op.Kind, alpha T, n int, d []T, do, ds int, a []T, ao, as int) {
 	switch {
 	case ds == 1 && as == 1:
 		unaryVec(k, d[do:do+n], a[ao:ao+n], alpha)
+	case unaryStrided(k, alpha, n, d, do, ds, a, ao, as):
 	case ds == 1:
 		// Gather the input into the destination row, then update it in
 		// place.
@@ -37,6 +39,9 @@ func unaryRow[T strided.Scalar](k op.Kind, alpha T, n int, d []T, do, ds int, a 
 func binaryRow[T strided.Scalar](k op.Kind, n int, d []T, do, ds int, a []T, ao, as int, b []T, bo, bs int) {
 	if ds == 1 && (as == 1 || as == 0) && (bs == 1 || bs == 0) && (as|bs) != 0 {
 		unitRow(k, d[do:do+n], a, ao, as, b, bo, bs)
+		return
+	}
+	if binaryStrided(k, n, d, do, ds, a, ao, as, b, bo, bs) {
 		return
 	}
 	var bufX, bufY [rowBlock]T
