@@ -24,7 +24,10 @@ type dynamic interface {
 	String() string
 	convert(to DType) (Value, error)
 	overlapsWith(o dynamic) bool
+	dataAny() (any, error)
 }
+
+func (t *Tensor[T]) dataAny() (any, error) { return t.Data() }
 
 func (t *Tensor[T]) overlapsWith(o dynamic) bool {
 	u, ok := o.(*Tensor[T])
@@ -86,6 +89,15 @@ func (v Value) Strides() []int {
 // storage indices intersect (the test of the destination rule, see
 // Destinations in the package documentation).
 func (v Value) Overlaps(w Value) bool { return v.t != nil && w.t != nil && v.t.overlapsWith(w.t) }
+
+// Data returns the elements of a compact tensor in column-major order as a
+// []T for v's element type (see Tensor.Data: ErrLayout for strided views).
+func (v Value) Data() (any, error) {
+	if v.t == nil {
+		return nil, newError("Data", "value", "a tensor", "an empty Value", ErrArgument)
+	}
+	return v.t.dataAny()
+}
 
 // Valid reports whether v holds a live tensor.
 func (v Value) Valid() bool { return v.t != nil && v.t.Valid() }

@@ -172,3 +172,13 @@ func ExampleTrace() {
 	// [3] 4
 	// true
 }
+
+// A bad shape gives the error the eager operation gives.
+func ExampleTrace_Add() {
+	tr := trace.New()
+	a, _ := tr.Input(tf.Float64, 2, 3)
+	b, _ := tr.Input(tf.Float64, 3, 3)
+	_, err := tr.Add(a, b)
+	fmt.Println(err)
+	// Output: tenferro: Add: b: shape mismatch: expected extent 2 or 1 at axis 0 (a is [2 3]), got 3 (b is [3 3])
+}

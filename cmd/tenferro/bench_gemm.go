@@ -83,6 +83,9 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dt, err := tf.ParseDType(*dtFlag)
+	if err == nil && !dt.IsNumber() {
+		err = fmt.Errorf("--dtype: want f32, f64, c64 or c128, got %v", dt)
+	}
 	if err != nil {
 		return fail(stderr, "bench gemm", err)
 	}
@@ -100,17 +103,7 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 	defer e.Close()
 	var rows []gemmRow
 	for _, n := range sizes {
-		var med time.Duration
-		switch dt {
-		case tf.Float32:
-			med = timeMatmul[float32](e, n, *budget)
-		case tf.Float64:
-			med = timeMatmul[float64](e, n, *budget)
-		case tf.Complex64:
-			med = timeMatmul[complex64](e, n, *budget)
-		case tf.Complex128:
-			med = timeMatmul[complex128](e, n, *budget)
-		}
+		med := timeMatmulByDType[dt](e, n, *budget)
 		rows = append(rows, gemmRow{Size: n, DType: dt.String(), Threads: *threads, MedianNS: int64(med),
 			GFlops: gemmFlops(dt, n) / med.Seconds() / 1e9, Kernel: gemm.ActiveVariant()})
 	}
@@ -237,4 +230,12 @@ func parseSizes(s string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// timeMatmulByDType times Matmul in one dtype.
+var timeMatmulByDType = [...]func(e *cpu.Engine, n int, budget time.Duration) time.Duration{
+	tf.Float32:    timeMatmul[float32],
+	tf.Float64:    timeMatmul[float64],
+	tf.Complex64:  timeMatmul[complex64],
+	tf.Complex128: timeMatmul[complex128],
 }

@@ -196,17 +196,18 @@ func promoteAll(vals []tf.Value) ([]tf.Value, error) {
 	return out, nil
 }
 
+// einsumByDType evaluates an einsum on values of one dtype.
+var einsumByDType = [...]func(e tf.Engine, subscripts string, opts []tf.Option, vals []tf.Value) (tf.Value, error){
+	tf.Float32:    einsumTyped[float32],
+	tf.Float64:    einsumTyped[float64],
+	tf.Complex64:  einsumTyped[complex64],
+	tf.Complex128: einsumTyped[complex128],
+}
+
 // einsumValues evaluates subscripts on values of one dtype.
 func einsumValues(e tf.Engine, subscripts string, opts []tf.Option, vals []tf.Value) (tf.Value, error) {
-	switch vals[0].DType() {
-	case tf.Float32:
-		return einsumTyped[float32](e, subscripts, opts, vals)
-	case tf.Float64:
-		return einsumTyped[float64](e, subscripts, opts, vals)
-	case tf.Complex64:
-		return einsumTyped[complex64](e, subscripts, opts, vals)
-	case tf.Complex128:
-		return einsumTyped[complex128](e, subscripts, opts, vals)
+	if dt := vals[0].DType(); int(dt) < len(einsumByDType) && einsumByDType[dt] != nil {
+		return einsumByDType[dt](e, subscripts, opts, vals)
 	}
 	return tf.Value{}, fmt.Errorf("unsupported dtype %v", vals[0].DType())
 }
@@ -229,20 +230,10 @@ func einsumTyped[T tf.Scalar](e tf.Engine, subscripts string, opts []tf.Option, 
 
 // writeValue writes a compact value as a Fortran-order .npy file.
 func writeValue(name string, v tf.Value) error {
-	var data any
-	var err error
-	switch t := v.Tensor().(type) {
-	case *tf.Tensor[float32]:
-		data, err = t.Data()
-	case *tf.Tensor[float64]:
-		data, err = t.Data()
-	case *tf.Tensor[complex64]:
-		data, err = t.Data()
-	case *tf.Tensor[complex128]:
-		data, err = t.Data()
-	default:
+	if !v.Valid() {
 		return fmt.Errorf("%w: empty result", errOutput)
 	}
+	data, err := v.Data()
 	if err != nil {
 		return err
 	}

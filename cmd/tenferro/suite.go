@@ -158,15 +158,18 @@ func runInstance(in instances.Instance, cfg suiteConfig) (suiteRow, error) {
 	if err != nil {
 		return suiteRow{}, err
 	}
-	switch dt {
-	case tf.Float32:
-		return runTyped[float32](in, cfg)
-	case tf.Float64:
-		return runTyped[float64](in, cfg)
-	case tf.Complex64:
-		return runTyped[complex64](in, cfg)
+	if !dt.IsNumber() {
+		return suiteRow{}, fmt.Errorf("instance dtype %v is not a number type", dt)
 	}
-	return runTyped[complex128](in, cfg)
+	return runByDType[dt](in, cfg)
+}
+
+// runByDType runs an instance in one dtype.
+var runByDType = [...]func(instances.Instance, suiteConfig) (suiteRow, error){
+	tf.Float32:    runTyped[float32],
+	tf.Float64:    runTyped[float64],
+	tf.Complex64:  runTyped[complex64],
+	tf.Complex128: runTyped[complex128],
 }
 
 // pathChoice is one way to pick a contraction path.
