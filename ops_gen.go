@@ -74,6 +74,18 @@ func Mul[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binar
 // (an in-place update). See Destinations in the package documentation.
 func MulInto[T Scalar](e Engine, dst, a, b *Tensor[T]) error { return binaryInto(e, op.Mul, dst, a, b) }
 
+// Div returns a / b elementwise (IEEE division: x/0 is ±Inf, 0/0 is NaN).
+// a and b have equal ranks; an extent of 1 broadcasts against the other
+// operand's extent.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [DivInto].
+func Div[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Div, a, b) }
+
+// DivInto is the Into form of [Div]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a or b itself
+// (an in-place update). See Destinations in the package documentation.
+func DivInto[T Scalar](e Engine, dst, a, b *Tensor[T]) error { return binaryInto(e, op.Div, dst, a, b) }
+
 // Sum returns the sum of a over the given axes (any order, negative axes
 // count from the end; none means every axis, giving a rank-0 tensor); the
 // result has a's shape without those axes.

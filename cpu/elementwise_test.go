@@ -94,8 +94,8 @@ func testElementwise[T tf.Scalar](t *testing.T) {
 			}
 			a, b := view[T](r, ashape...), view[T](r, bshape...)
 			binary := optest.BinaryOps[T]()
-			if len(binary) != 3 {
-				t.Fatalf("optest.BinaryOps lists %d operations, want Add, Sub, Mul", len(binary))
+			if len(binary) == 0 {
+				t.Fatal("optest.BinaryOps lists no operations")
 			}
 			for _, bop := range binary {
 				ref := bop.Kind.Info().Ref
@@ -106,7 +106,7 @@ func testElementwise[T tf.Scalar](t *testing.T) {
 				forEach(shape, func(idx []int) {
 					x, y := c128(at(a, bidx(a, idx)...)), c128(at(b, bidx(b, idx)...))
 					want, got := ref(x, y, 0), c128(at(c, idx...))
-					if cmplx.Abs(got-want) > 4*eps[T]()*(cmplx.Abs(x)*cmplx.Abs(y)+cmplx.Abs(x)+cmplx.Abs(y)) {
+					if cmplx.Abs(got-want) > 4*eps[T]()*(cmplx.Abs(x)*cmplx.Abs(y)+cmplx.Abs(x)+cmplx.Abs(y)+cmplx.Abs(want)) {
 						t.Fatalf("%s %v at %v: got %v want %v", name, bop.Kind, idx, got, want)
 					}
 				})
@@ -123,9 +123,6 @@ func testElementwise[T tf.Scalar](t *testing.T) {
 			unary := []unaryCase{{op.Copy, func(e tf.Engine, dst *tf.Tensor[T], _ T, a *tf.Tensor[T]) error { return tf.CopyInto(e, dst, a) }}}
 			for _, u := range optest.UnaryOps[T]() {
 				unary = append(unary, unaryCase{u.Kind, u.Into})
-			}
-			if len(unary) != 4 {
-				t.Fatalf("%d unary operations, want Copy, Scale, Negate, Conj", len(unary))
 			}
 			for _, u := range unary {
 				ref := u.kind.Info().Ref

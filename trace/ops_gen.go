@@ -31,6 +31,11 @@ func (t *Trace) Sub(a, b Var) (Var, error) { return t.record(op.Sub, op.Attrs{},
 // the other operand's extent.
 func (t *Trace) Mul(a, b Var) (Var, error) { return t.record(op.Mul, op.Attrs{}, a, b) }
 
+// Div records tenferro.Div: it returns a / b elementwise (IEEE division:
+// x/0 is ±Inf, 0/0 is NaN). a and b have equal ranks; an extent of 1
+// broadcasts against the other operand's extent.
+func (t *Trace) Div(a, b Var) (Var, error) { return t.record(op.Div, op.Attrs{}, a, b) }
+
 // Sum records tenferro.Sum: it returns the sum of a over the given axes
 // (any order, negative axes count from the end; none means every axis,
 // giving a rank-0 tensor); the result has a's shape without those axes.

@@ -38,6 +38,7 @@ const (
 	Add
 	Sub
 	Mul
+	Div
 	Sum
 	Matmul
 	Einsum
@@ -133,6 +134,9 @@ var catalog = [NumKinds]Info{
 	Mul: {Name: "Mul", Category: Binary, Args: []string{"a", "b"}, Accept: Numbers, Commutative: true, Generated: true,
 		Doc: "returns the Hadamard product a·b elementwise",
 		Ref: func(x, y, _ complex128) complex128 { return x * y }},
+	Div: {Name: "Div", Category: Binary, Args: []string{"a", "b"}, Accept: Numbers, Generated: true,
+		Doc: "returns a / b elementwise (IEEE division: x/0 is ±Inf, 0/0 is NaN)",
+		Ref: func(x, y, _ complex128) complex128 { return x / y }},
 	Sum: {Name: "Sum", Category: Reduction, Args: []string{"a"}, Attr: AxesAttr, Accept: Numbers, Generated: true,
 		Doc: "returns the sum of a over the given axes (any order, negative axes count from the end; none means every axis, giving a rank-0 tensor); the result has a's shape without those axes",
 		Ref: func(x, y, _ complex128) complex128 { return x + y }},

@@ -29,6 +29,7 @@ func BinaryOps[T tf.Scalar]() []BinaryOp[T] {
 		{op.Add, tf.Add[T], tf.AddInto[T], (*trace.Trace).Add},
 		{op.Sub, tf.Sub[T], tf.SubInto[T], (*trace.Trace).Sub},
 		{op.Mul, tf.Mul[T], tf.MulInto[T], (*trace.Trace).Mul},
+		{op.Div, tf.Div[T], tf.DivInto[T], (*trace.Trace).Div},
 	}
 }
 

@@ -78,6 +78,34 @@ func refEval[T strided.Scalar](prog []Instr[T], x []complex128) (v complex128, m
 	return s[0], a[0]
 }
 
+// seqEval evaluates prog on one element in T, one instruction at a time
+// with the unfused vector kernels: the fused evaluator must give the same
+// result, since it performs the same roundings in the same order. (The
+// kernels themselves are checked against the catalog's references by the
+// single-operation tests; a long program with divisions amplifies rounding
+// beyond what a bound on magnitudes could predict.)
+func seqEval[T strided.Scalar](prog []Instr[T], x []T) T {
+	var s []T
+	for _, in := range prog {
+		switch in.Op {
+		case Load:
+			s = append(s, x[in.Arg])
+		case Const:
+			s = append(s, in.Scalar)
+		case Apply:
+			n := len(s)
+			if in.Kind.Category() == op.Binary {
+				z := []T{0}
+				binaryVV(in.Kind, z, s[n-2:n-1], s[n-1:])
+				s = append(s[:n-2], z[0])
+				break
+			}
+			unaryVec(in.Kind, s[n-1:], s[n-1:], in.Scalar)
+		}
+	}
+	return s[0]
+}
+
 // progString renders prog for failure messages.
 func progString[T strided.Scalar](prog []Instr[T]) string {
 	var b strings.Builder
@@ -103,8 +131,10 @@ func progString[T strided.Scalar](prog []Instr[T]) string {
 }
 
 // checkProg evaluates prog over shape into dst from in and checks every
-// element against refEval within 4 len(prog) eps times the magnitude
-// bound, and dst's guard elements.
+// element against seqEval (to a few units of roundoff, in case the compiler
+// fuses a multiply and an add) and, for programs without division, against
+// refEval within 4 len(prog) eps times the magnitude bound; and dst's guard
+// elements.
 func checkProg[T strided.Scalar](t *testing.T, r par.Runner, s *Scratch[T], prog []Instr[T], shape []int, dst strided.Ref[T], in []strided.Ref[T]) {
 	t.Helper()
 	// Inputs as they were: dst may be one of them.
@@ -116,13 +146,23 @@ func checkProg[T strided.Scalar](t *testing.T, r par.Runner, s *Scratch[T], prog
 		t.Fatalf("%T shape %v prog [%s]: %v", *new(T), shape, progString(prog), err)
 	}
 	eps := st.Eps[T]()
+	divides := slices.ContainsFunc(prog, func(in Instr[T]) bool { return in.Op == Apply && in.Kind == op.Div })
 	x := make([]complex128, len(in))
+	xt := make([]T, len(in))
 	st.ForEach(shape, func(idx []int) {
 		for i, v := range in0 {
-			x[i] = st.C128(v.Data[st.At(v, idx)])
+			xt[i] = v.Data[st.At(v, idx)]
+			x[i] = st.C128(xt[i])
+		}
+		got := st.C128(dst.Data[st.At(dst, idx)])
+		seq := st.C128(seqEval(prog, xt))
+		if !st.Close(got, seq, 4*eps*cmplx.Abs(seq)) && !(got != got && seq != seq) {
+			t.Fatalf("%T shape %v prog [%s] idx %v: got %v, the unfused kernels give %v", *new(T), shape, progString(prog), idx, got, seq)
+		}
+		if divides {
+			return
 		}
 		want, mag := refEval(prog, x)
-		got := st.C128(dst.Data[st.At(dst, idx)])
 		if tol := 4 * float64(len(prog)) * eps * mag; !st.Close(got, want, tol) {
 			t.Fatalf("%T shape %v prog [%s] idx %v: got %v want %v (tol %g)", *new(T), shape, progString(prog), idx, got, want, tol)
 		}

@@ -18,7 +18,7 @@ import (
 // catalog operation k (for every element type).
 func Supports(k op.Kind) bool {
 	switch k {
-	case op.Copy, op.Scale, op.Negate, op.Conj, op.Add, op.Sub, op.Mul:
+	case op.Copy, op.Scale, op.Negate, op.Conj, op.Add, op.Sub, op.Mul, op.Div:
 		return true
 	}
 	return false
@@ -51,6 +51,11 @@ func binaryVV[T strided.Scalar](k op.Kind, z, x, y []T) {
 		subVV(z, x, y)
 	case op.Mul:
 		mulVV(z, x, y)
+	case op.Div:
+		x, y = x[:len(z)], y[:len(z)]
+		for i := range z {
+			z[i] = x[i] / y[i]
+		}
 	default:
 		panic("elementwise: no kernel for " + k.String())
 	}
@@ -65,6 +70,11 @@ func binaryVS[T strided.Scalar](k op.Kind, z, x []T, y T) {
 		addVS(z, x, -y)
 	case op.Mul:
 		mulVS(z, x, y)
+	case op.Div:
+		x = x[:len(z)]
+		for i := range z {
+			z[i] = x[i] / y
+		}
 	default:
 		panic("elementwise: no kernel for " + k.String())
 	}
@@ -79,6 +89,11 @@ func binarySV[T strided.Scalar](k op.Kind, z []T, x T, y []T) {
 		subSV(z, x, y)
 	case op.Mul:
 		mulVS(z, y, x)
+	case op.Div:
+		y = y[:len(z)]
+		for i := range z {
+			z[i] = x / y[i]
+		}
 	default:
 		panic("elementwise: no kernel for " + k.String())
 	}
