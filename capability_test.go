@@ -1,0 +1,88 @@
+package tenferro_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/op"
+)
+
+// coreEngine is an engine with storage and copies only: every other
+// capability is missing.
+type coreEngine struct{ busy bool }
+
+func (e *coreEngine) Backend() backend.Engine { return e }
+func (e *coreEngine) Begin(string) error {
+	if e.busy {
+		return tf.ErrEngineBusy
+	}
+	e.busy = true
+	return nil
+}
+func (e *coreEngine) End() { e.busy = false }
+func (e *coreEngine) Kernels(dt op.DType) any {
+	if dt == op.Float64 {
+		return &backend.Kernels[float64]{Core: copyCore{}}
+	}
+	return nil
+}
+
+type copyCore struct{}
+
+func (copyCore) Alloc(n int) *backend.Storage[float64] {
+	return backend.NewStorage(make([]float64, n), nil)
+}
+func (copyCore) Copy(dst, src *backend.View[float64]) error {
+	for i := range dst.Shape[0] {
+		dst.Data[dst.Off+i*dst.Strides[0]] = src.Data[src.Off+i*src.Strides[0]]
+	}
+	return nil
+}
+
+// TestMissingCapability checks that an operation whose engine lacks the
+// capability it needs fails with ErrUnsupported (never a panic), leaves
+// its destination untouched and releases the engine.
+func TestMissingCapability(t *testing.T) {
+	e := &coreEngine{}
+	a, _ := tf.FromSlice([]float64{1, 2, 3}, 3)
+	m, _ := tf.FromSlice([]float64{1, 2, 3, 4}, 2, 2)
+	dst, _ := tf.Full(7.0, 3)
+	md, _ := tf.Full(7.0, 2, 2)
+	s, _ := tf.Full(7.0)
+	calls := map[string]func() error{
+		"Add":        func() error { _, err := tf.Add(e, a, a); return err },
+		"AddInto":    func() error { return tf.AddInto(e, dst, a, a) },
+		"ScaleInto":  func() error { return tf.ScaleInto(e, dst, 2, a) },
+		"Sum":        func() error { _, err := tf.Sum(e, a); return err },
+		"SumInto":    func() error { return tf.SumInto(e, s, a) },
+		"Matmul":     func() error { _, err := tf.Matmul(e, m, m); return err },
+		"MatmulInto": func() error { return tf.MatmulInto(e, md, m, m) },
+		"Einsum":     func() error { _, err := tf.Einsum(e, "ij,jk", m, m); return err },
+		"EinsumInto": func() error { return tf.EinsumInto(e, md, "ij,jk", m, m) },
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, tf.ErrUnsupported) {
+			t.Errorf("%s on an engine without the capability: %v, want ErrUnsupported", name, err)
+		}
+		if e.busy {
+			t.Fatalf("%s left the engine claimed", name)
+		}
+	}
+	for _, d := range [][]float64{dst.Storage(), md.Storage(), s.Storage()} {
+		if slices.ContainsFunc(d, func(v float64) bool { return v != 7 }) {
+			t.Fatal("a refused operation wrote its destination")
+		}
+	}
+	// What the engine has works; other dtypes have nothing.
+	c, err := tf.Copy(e, a)
+	if d, _ := c.Data(); err != nil || !slices.Equal(d, []float64{1, 2, 3}) {
+		t.Fatalf("Copy: %v %v", d, err)
+	}
+	f, _ := tf.FromSlice([]float32{1}, 1)
+	if _, err := tf.Copy(e, f); !errors.Is(err, tf.ErrUnsupported) {
+		t.Fatalf("Copy of a dtype the engine lacks: %v", err)
+	}
+}
