@@ -38,7 +38,7 @@ func checkDst[T Elem](name string, elementwise bool, dst *Tensor[T], shape []int
 		return newError(name, "dst", "a view whose elements are distinct (no zero or overlapping strides)", "strides "+op.FmtInts(dst.v.Strides)+" for shape "+op.FmtInts(dst.v.Shape), ErrAlias)
 	}
 	for k, in := range ins {
-		if !overlaps(dst, in) || elementwise && sameView(dst, in) {
+		if in.st != dst.st || !overlaps(dst, in) || elementwise && sameView(dst, in) {
 			continue
 		}
 		arg := op.OperandName(k)
