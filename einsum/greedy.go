@@ -82,21 +82,28 @@ func (nw *network) greedy(gp greedyParams) ([][2]int, error) {
 			a, b = b, a
 		}
 		size, flops := nw.pairCost(labels[a], labels[b], count)
-		return candidate{cost: size - gp.costmod*(sizes[a]+sizes[b]), flops: flops, a: a, b: b}
+		return candidate{cost: finiteOrder(size - gp.costmod*(sizes[a]+sizes[b])), flops: finiteOrder(flops), a: a, b: b}
 	}
+	// Candidate pairs share a label. A label on many tensors (a hyperedge)
+	// would give a quadratic number of pairs: each of its tensors is paired
+	// with the maxNeighbors smallest ones only, which keeps the candidates
+	// (and the planning time) linear in the network's size.
 	seen := map[[2]int]bool{}
+	var near []int
 	for _, ts := range where {
-		for x := 0; x < len(ts); x++ {
-			for y := x + 1; y < len(ts); y++ {
-				k := [2]int{ts[x], ts[y]}
-				if !seen[k] {
+		near = smallest(ts, sizes, alive, near[:0])
+		for _, x := range ts {
+			for _, y := range near {
+				k := [2]int{min(x, y), max(x, y)}
+				if x != y && !seen[k] {
 					seen[k] = true
-					*h = append(*h, eval(ts[x], ts[y]))
+					*h = append(*h, eval(x, y))
 				}
 			}
 		}
 	}
 	heap.Init(h)
+	mark := make([]int, n, 2*n) // mark[t] == id: t is already a neighbor of id
 	var ssa [][2]int
 	var pick []candidate
 	contract := func(c candidate) {
@@ -109,7 +116,7 @@ func (nw *network) greedy(gp greedyParams) ([][2]int, error) {
 		alive[a], alive[b] = false, false
 		live--
 		ssa = append(ssa, [2]int{a, b})
-		var nb []int
+		mark = append(mark, -1)
 		for _, l := range out {
 			ts := where[l][:0]
 			for _, t := range where[l] {
@@ -118,14 +125,13 @@ func (nw *network) greedy(gp greedyParams) ([][2]int, error) {
 				}
 			}
 			where[l] = append(ts, id)
-			for _, t := range ts {
-				if !slices.Contains(nb, t) {
-					nb = append(nb, t)
+			near = smallest(ts, sizes, alive, near[:0])
+			for _, t := range near {
+				if mark[t] != id {
+					mark[t] = id
+					heap.Push(h, eval(t, id))
 				}
 			}
-		}
-		for _, t := range nb {
-			heap.Push(h, eval(t, id))
 		}
 	}
 	for live > 1 {
@@ -172,6 +178,51 @@ func (nw *network) greedy(gp greedyParams) ([][2]int, error) {
 		contract(pick[choice])
 	}
 	return ssa, nil
+}
+
+// maxNeighbors bounds the tensors of one label that a tensor is paired
+// with as a greedy candidate.
+const maxNeighbors = 16
+
+// smallest appends to out the alive tensors of ts, all of them when there
+// are at most maxNeighbors, else the maxNeighbors smallest (ties by
+// position).
+func smallest(ts []int, sizes []float64, alive []bool, out []int) []int {
+	if len(ts) <= maxNeighbors {
+		for _, t := range ts {
+			if alive[t] {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	for _, t := range ts {
+		if !alive[t] {
+			continue
+		}
+		if len(out) == maxNeighbors && sizes[t] >= sizes[out[maxNeighbors-1]] {
+			continue
+		}
+		if len(out) < maxNeighbors {
+			out = append(out, t)
+		} else {
+			out[maxNeighbors-1] = t
+		}
+		for i := len(out) - 1; i > 0 && sizes[out[i]] < sizes[out[i-1]]; i-- {
+			out[i], out[i-1] = out[i-1], out[i]
+		}
+	}
+	return out
+}
+
+// finiteOrder maps NaN (from sizes that overflowed to +Inf on both sides of
+// a difference) to +Inf, so that candidates stay totally ordered and a
+// refreshed cost equals the stored one.
+func finiteOrder(x float64) float64 {
+	if x != x {
+		return math.Inf(1)
+	}
+	return x
 }
 
 // boltzmann picks index i of the sorted candidates with probability
