@@ -2,6 +2,7 @@ package tenferro_test
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"testing"
 
@@ -22,7 +23,8 @@ func (e *coreEngine) Begin(string) error {
 	e.busy = true
 	return nil
 }
-func (e *coreEngine) End() { e.busy = false }
+func (e *coreEngine) End()                { e.busy = false }
+func (e *coreEngine) MemoryBudget() int64 { return math.MaxInt64 }
 func (e *coreEngine) Kernels(dt op.DType) any {
 	if dt == op.Float64 {
 		return &backend.Kernels[float64]{Core: copyCore{}}

@@ -185,6 +185,9 @@ func convertTensor[U Elem](c any, err error) (Value, error) {
 		return Value{}, err
 	}
 	src := c.(elements)
+	if _, err := checkNew[U]("Convert", src.Shape()); err != nil {
+		return Value{}, err
+	}
 	out := make([]U, src.Len())
 	for i := range out {
 		out[i] = castFrom[U](src.elem(i))

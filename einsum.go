@@ -106,8 +106,11 @@ func einsumNew[T Scalar](e Engine, name, subscripts string, operands []*Tensor[T
 	if err != nil {
 		return nil, err
 	}
-	p, err := cachedPlan(kern.Plans(), name, DTypeOf[T](), subscripts, operands, s)
+	p, err := cachedPlan(kern.Plans(), name, DTypeOf[T](), subscripts, operands, s, be.MemoryBudget())
 	if err != nil {
+		return nil, err
+	}
+	if err := checkPeak(name, p.plan.Peak+float64(Numel(p.out)), DTypeOf[T]().Size(), be.MemoryBudget()); err != nil {
 		return nil, err
 	}
 	out, err := alloc[T](be, name, p.out)
@@ -138,11 +141,14 @@ func einsumInto[T Scalar](e Engine, name string, dst *Tensor[T], subscripts stri
 	if err != nil {
 		return err
 	}
-	p, err := cachedPlan(kern.Plans(), name, DTypeOf[T](), subscripts, operands, s)
+	p, err := cachedPlan(kern.Plans(), name, DTypeOf[T](), subscripts, operands, s, be.MemoryBudget())
 	if err != nil {
 		return err
 	}
 	if err := checkDst(name, false, dst, p.out, nil, operands...); err != nil {
+		return err
+	}
+	if err := checkPeak(name, p.plan.Peak, DTypeOf[T]().Size(), be.MemoryBudget()); err != nil {
 		return err
 	}
 	return runEinsum(kern, p, dst, operands, castFrom[T](s.alpha), castFrom[T](s.beta))
@@ -158,6 +164,9 @@ func EinsumPlanned[T Scalar](e Engine, p *EinsumPlan, operands ...*Tensor[T]) (*
 	return produce(e, name, p.out, func(be backend.Engine, out *Tensor[T]) error {
 		kern, err := contractionOf[T](be, name)
 		if err != nil {
+			return err
+		}
+		if err := checkPeak(name, p.plan.Peak+float64(Numel(p.out)), DTypeOf[T]().Size(), be.MemoryBudget()); err != nil {
 			return err
 		}
 		return runEinsum(kern, p, out, operands, 1, 0)
@@ -178,10 +187,13 @@ func EinsumPlannedInto[T Scalar](e Engine, dst *Tensor[T], p *EinsumPlan, operan
 	if err != nil {
 		return err
 	}
-	if ks.Contraction == nil {
+	switch {
+	case ks.Contraction == nil:
 		err = unsupported[T](name, "contraction kernels")
-	} else {
-		err = runEinsum(ks.Contraction, p, dst, operands, 1, 0)
+	default:
+		if err = checkPeak(name, p.plan.Peak, DTypeOf[T]().Size(), be.MemoryBudget()); err == nil {
+			err = runEinsum(ks.Contraction, p, dst, operands, 1, 0)
+		}
 	}
 	be.End()
 	return err
@@ -225,8 +237,12 @@ func checkPlanned[T Scalar](name string, p *EinsumPlan, operands []*Tensor[T]) e
 var defaultOptionsKey = einsum.Options{}.Key()
 
 // cachedPlan returns the plan for these operands from the plan cache,
-// planning and inserting it on a miss.
-func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscripts string, operands []*Tensor[T], s settings) (*EinsumPlan, error) {
+// planning and inserting it on a miss. The engine's memory budget bounds
+// every intermediate the planner considers (and enters the key).
+func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscripts string, operands []*Tensor[T], s settings, budget int64) (*EinsumPlan, error) {
+	if b := budgetElems(budget, dt.Size()); b > 0 && (s.einsum.MemoryLimit == 0 || b < s.einsum.MemoryLimit) {
+		s.einsum.MemoryLimit = b
+	}
 	var kb strings.Builder
 	n := len(subscripts) + 8 + len(defaultOptionsKey)
 	for _, t := range operands {
@@ -249,6 +265,9 @@ func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscr
 	kb.WriteByte('|')
 	if !s.planning {
 		kb.WriteString(defaultOptionsKey)
+		var nb [20]byte
+		kb.WriteString("|b")
+		kb.Write(strconv.AppendInt(nb[:0], budget, 10))
 	} else {
 		kb.WriteString(s.einsum.Key())
 	}

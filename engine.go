@@ -77,7 +77,11 @@ func alloc[T Elem](be backend.Engine, name string, shape []int) (*Tensor[T], err
 	if err != nil {
 		return nil, err
 	}
-	return wrap(core.Alloc(Numel(shape)), shape), nil
+	n := Numel(shape)
+	if err := checkBudget(name, n, DTypeOf[T]().Size(), be.MemoryBudget()); err != nil {
+		return nil, err
+	}
+	return wrap(core.Alloc(n), shape), nil
 }
 
 // produce claims e for op, takes an output of the given shape from e's

@@ -33,6 +33,10 @@ var (
 	// ErrUnsupported: the engine lacks the capability the operation needs
 	// (for example an engine without contraction kernels for a dtype).
 	ErrUnsupported = op.ErrUnsupported
+	// ErrMemory: the operation would allocate more than the engine's
+	// memory budget (or, for constructors, DefaultMemoryBudget); nothing
+	// was allocated.
+	ErrMemory = op.ErrMemory
 )
 
 // Error describes a failed operation: which operation, which argument, what

@@ -77,6 +77,17 @@ func checkShape(name string, shape []int) (int, error) {
 	return n, nil
 }
 
+// checkNew validates the shape of a new tensor of T that a constructor
+// allocates (no engine: DefaultMemoryBudget bounds it) and returns its
+// element count.
+func checkNew[T Elem](name string, shape []int) (int, error) {
+	n, err := checkShape(name, shape)
+	if err == nil {
+		err = checkBudget(name, n, DTypeOf[T]().Size(), defaultBudget())
+	}
+	return n, err
+}
+
 // Numel returns the number of elements of shape (1 for rank 0). It does not
 // check for overflow: validate shapes first.
 func Numel(shape []int) int { return op.Count(shape) }
@@ -102,7 +113,7 @@ func FromSlice[T Elem](data []T, shape ...int) (*Tensor[T], error) {
 // in row-major (C, NumPy default) order: data[((i*shape[1])+j)*...] is
 // element (i, j, ...). data is copied.
 func FromRowMajor[T Elem](data []T, shape ...int) (*Tensor[T], error) {
-	n, err := checkShape("FromRowMajor", shape)
+	n, err := checkNew[T]("FromRowMajor", shape)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +134,7 @@ func FromRowMajor[T Elem](data []T, shape ...int) (*Tensor[T], error) {
 
 // Full returns a new compact tensor with every element equal to v.
 func Full[T Elem](v T, shape ...int) (*Tensor[T], error) {
-	n, err := checkShape("Full", shape)
+	n, err := checkNew[T]("Full", shape)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +154,7 @@ func full[T Elem](v T, n int, shape []int) *Tensor[T] {
 
 // Zeros returns a new compact tensor of zeros (false for bool).
 func Zeros[T Elem](shape ...int) (*Tensor[T], error) {
-	n, err := checkShape("Zeros", shape)
+	n, err := checkNew[T]("Zeros", shape)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +164,7 @@ func Zeros[T Elem](shape ...int) (*Tensor[T], error) {
 
 // Ones returns a new compact tensor of ones (true for bool).
 func Ones[T Elem](shape ...int) (*Tensor[T], error) {
-	n, err := checkShape("Ones", shape)
+	n, err := checkNew[T]("Ones", shape)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +175,7 @@ func Ones[T Elem](shape ...int) (*Tensor[T], error) {
 // [0, 1) (both parts for complex T), reproducible from seed. The stream is
 // PCG seeded with (seed, 0x7465_6e66) and consumed in column-major order.
 func Rand[T Scalar](seed uint64, shape ...int) (*Tensor[T], error) {
-	n, err := checkShape("Rand", shape)
+	n, err := checkNew[T]("Rand", shape)
 	if err != nil {
 		return nil, err
 	}
@@ -342,6 +353,9 @@ func (t *Tensor[T]) Set(v T, idx ...int) error {
 // (not from any pool).
 func (t *Tensor[T]) Clone() (*Tensor[T], error) {
 	if err := t.check("Clone", "t"); err != nil {
+		return nil, err
+	}
+	if _, err := checkNew[T]("Clone", t.v.Shape); err != nil {
 		return nil, err
 	}
 	c := wrap(backend.NewStorage(make([]T, t.Len()), nil), t.v.Shape)

@@ -64,6 +64,10 @@ type Engine interface {
 	// *Kernels[T] for dt's Go type T (see DTypeOf), or nil when the engine
 	// has none for dt.
 	Kernels(dt op.DType) any
+	// MemoryBudget returns the bytes one operation may allocate (outputs,
+	// intermediates, program slots); math.MaxInt64 for no budget. The
+	// operations check it before they allocate.
+	MemoryBudget() int64
 }
 
 // Kernels are an engine's kernels for element type T: Core always, each

@@ -33,6 +33,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 
 	tf "github.com/tenferro-go/tenferro"
@@ -50,6 +51,7 @@ type Engine struct {
 	team   *team.Team   // nil for a serial engine
 	runner par.Runner   // team as a runner, or nil
 	pool   bufferPool
+	budget int64 // bytes one operation may allocate (math.MaxInt64: none)
 	plans  *PlanCache
 	gemmWS *gemm.Workspace // made on first use
 
@@ -83,6 +85,12 @@ func WithPlanCache(c *PlanCache) Option {
 	}
 }
 
+// WithMemoryBudget sets the bytes one operation may allocate (see
+// SetMemoryBudget).
+func WithMemoryBudget(bytes int64) Option {
+	return func(e *Engine) { e.SetMemoryBudget(bytes) }
+}
+
 // WithBufferPoolLimit sets the buffer pool's byte cap (see
 // SetBufferPoolLimit).
 func WithBufferPoolLimit(bytes int64) Option {
@@ -92,7 +100,7 @@ func WithBufferPoolLimit(bytes int64) Option {
 // Serial returns an engine without a team: every operation runs on the
 // calling goroutine. Building one costs one allocation and no goroutines.
 func Serial(opts ...Option) *Engine {
-	e := &Engine{}
+	e := &Engine{budget: tf.DefaultMemoryBudget()}
 	e.pool.limit = envPoolLimit()
 	for _, o := range opts {
 		o(e)
@@ -199,6 +207,27 @@ func (c *contract) Kernels(dt op.DType) any {
 	}
 	return nil
 }
+
+// MemoryBudget implements backend.Engine.
+func (c *contract) MemoryBudget() int64 { return c.budget }
+
+// SetMemoryBudget sets the bytes one operation may allocate: its output,
+// its intermediates (an einsum's peak, as the plan computes it) and a
+// compiled program's slots. An operation that would need more fails with
+// tenferro.ErrMemory before it allocates anything, and einsum planning
+// avoids intermediates above it. bytes <= 0 means no budget. The default is
+// tenferro.DefaultMemoryBudget() (three quarters of GOMEMLIMIT or of the
+// machine's memory).
+func (e *Engine) SetMemoryBudget(bytes int64) {
+	if bytes <= 0 {
+		bytes = math.MaxInt64
+	}
+	e.budget = bytes
+}
+
+// MemoryBudget returns the bytes one operation may allocate
+// (math.MaxInt64: no budget).
+func (e *Engine) MemoryBudget() int64 { return e.budget }
 
 // BufferPoolStats reports what the buffer pool holds for reuse.
 func (e *Engine) BufferPoolStats() BufferPoolStats { return e.pool.stats() }

@@ -1,6 +1,7 @@
 package program_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -340,8 +341,9 @@ func (e nopEngine) Backend() backend.Engine { return nopBackend(e) }
 // nopBackend is a nopEngine seen through the backend contract.
 type nopBackend nopEngine
 
-func (nopBackend) Begin(string) error { return nil }
-func (nopBackend) End()               {}
+func (nopBackend) Begin(string) error  { return nil }
+func (nopBackend) End()                {}
+func (nopBackend) MemoryBudget() int64 { return math.MaxInt64 }
 
 func (e nopBackend) Kernels(dt op.DType) any {
 	switch dt {

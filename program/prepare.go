@@ -60,6 +60,9 @@ func Prepare(p *Program, e tf.Engine) (*Prepared, error) {
 		return nil, err
 	}
 	defer be.End()
+	if budget := be.MemoryBudget(); budget > 0 && p.PlannedPeakBytes() > budget {
+		return nil, tf.Errorf(tf.ErrMemory, name, "p", "at most "+strconv.FormatInt(budget, 10)+" bytes of slots and intermediates (the engine's memory budget)", "%d bytes", p.PlannedPeakBytes())
+	}
 	pp := &Prepared{p: p, e: e, be: be}
 	b := &preparer{p: p, be: be}
 	storage := make([]any, len(p.slots))

@@ -2,7 +2,6 @@ package program
 
 import (
 	tf "github.com/tenferro-go/tenferro"
-	"github.com/tenferro-go/tenferro/einsum"
 )
 
 // assignSlots gives every slot-backed value a slot by liveness. A value is
@@ -77,7 +76,7 @@ func (c *compiler) assignSlots() {
 	for _, cmd := range p.cmds {
 		if cmd.op == cmdEinsum {
 			dt := p.vals[cmd.dst].dt
-			p.scratch = max(p.scratch, einsumScratch(cmd.plan)*int64(dt.Size()))
+			p.scratch = max(p.scratch, int64(cmd.plan.Peak)*int64(dt.Size()))
 		}
 	}
 }
@@ -89,53 +88,4 @@ func containsInt(s []int, x int) bool {
 		}
 	}
 	return false
-}
-
-// einsumScratch returns the largest number of elements an executor holds
-// from its pool at once while evaluating pl: the step results still
-// waiting for their consumer, the result being computed and the
-// pre-reduced operands of the current step. The last step writes into the
-// destination unless the final map still reduces. Copies an executor makes
-// to lay out operands whose strides do not fit GEMM depend on the operands'
-// run-time strides and are not counted.
-func einsumScratch(pl *einsum.Plan) int64 {
-	p := pl.Problem
-	nIn := len(p.Inputs)
-	size := func(labels []int) int64 {
-		n := int64(1)
-		for _, l := range labels {
-			n *= int64(p.Extents[l])
-		}
-		return n
-	}
-	for _, x := range p.Extents {
-		if x == 0 {
-			return 0
-		}
-	}
-	held := map[int]int64{}
-	var live, peak int64
-	for i := range pl.Steps {
-		st := &pl.Steps[i]
-		var res, tmp int64
-		if i < len(pl.Steps)-1 || len(pl.Final.Reduce) > 0 {
-			res = size(st.Out)
-		}
-		if len(st.LeftReduce) > 0 {
-			tmp += size(st.LeftKept)
-		}
-		if len(st.RightReduce) > 0 {
-			tmp += size(st.RightKept)
-		}
-		peak = max(peak, live+res+tmp)
-		live += res
-		held[st.Result] = res
-		for _, id := range [2]int{st.LeftID, st.RightID} {
-			if id >= nIn {
-				live -= held[id]
-				delete(held, id)
-			}
-		}
-	}
-	return peak
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/cmplx"
 	"os"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -30,8 +31,9 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 	pathFlag := fs.String("path", "auto", "path strategy (greedy, optimal, auto, random, search) or a JSON file holding a linear path [[0,1],...]")
 	threads := fs.Int("threads", 1, "team width (1 = serial engine)")
 	outFile := fs.String("o", "", "output .npy file (required)")
+	budgetFlag := fs.String("memory-budget", "", "bytes the inputs together, and the evaluation, may take (suffixes KiB, MiB, GiB, ...); default: "+strconv.FormatInt(tf.DefaultMemoryBudget(), 10)+" (see tenferro.DefaultMemoryBudget)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tenferro einsum [--path P] [--threads N] -o OUT.npy SUBSCRIPTS IN.npy...")
+		fmt.Fprintln(stderr, "usage: tenferro einsum [--path P] [--threads N] [--memory-budget BYTES] -o OUT.npy SUBSCRIPTS IN.npy...")
 		fmt.Fprintln(stderr, "  subscripts name the axes of each file in NumPy's order (a C-order file's a[i,j] is element (i,j))")
 		fs.PrintDefaults()
 	}
@@ -51,11 +53,21 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "einsum", err)
 	}
+	budget := tf.DefaultMemoryBudget()
+	if *budgetFlag != "" {
+		if budget, err = parseBytes(*budgetFlag); err != nil {
+			return fail(stderr, "einsum", fmt.Errorf("--memory-budget: %v", err))
+		}
+	}
+	// The inputs together may take the budget: each file is read with the
+	// bytes the earlier ones left.
 	vals := make([]tf.Value, len(rest)-1)
+	left := budget
 	for i, name := range rest[1:] {
-		if vals[i], err = loadValue(name); err != nil {
+		if vals[i], err = loadValue(name, left); err != nil {
 			return fail(stderr, "einsum", fmt.Errorf("operand %d: %v", i, err))
 		}
+		left -= int64(tf.Numel(vals[i].Shape()) * vals[i].DType().Size())
 	}
 	if vals, err = promoteAll(vals); err != nil {
 		return fail(stderr, "einsum", err)
@@ -65,6 +77,7 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "einsum", err)
 	}
 	defer e.Close()
+	e.SetMemoryBudget(budget)
 	res, err := einsumValues(e, rest[0], opts, vals)
 	if err != nil {
 		return fail(stderr, "einsum", err)
@@ -125,10 +138,22 @@ func pathOptions(s string) ([]tf.Option, error) {
 	return []tf.Option{tf.WithPath(path)}, nil
 }
 
+// maxPathFileBytes bounds what --path reads from a file (a path for a
+// million operands fits).
+const maxPathFileBytes = 16 << 20
+
 func readPathFile(name string) ([][2]int, error) {
-	data, err := os.ReadFile(name)
+	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("not a readable path file: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxPathFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("not a readable path file: %v", err)
+	}
+	if len(data) > maxPathFileBytes {
+		return nil, fmt.Errorf("path file larger than %d bytes", maxPathFileBytes)
 	}
 	var raw json.RawMessage = data
 	var obj struct {
@@ -151,10 +176,11 @@ func readPathFile(name string) ([][2]int, error) {
 	return path, nil
 }
 
-// loadValue reads a .npy file as a column-major tensor of the same shape:
-// element (i, j, ...) equals NumPy's a[i, j, ...] whatever the file's order.
-func loadValue(name string) (tf.Value, error) {
-	a, err := npy.ReadFile(name)
+// loadValue reads a .npy file of at most maxBytes of data as a
+// column-major tensor of the same shape: element (i, j, ...) equals
+// NumPy's a[i, j, ...] whatever the file's order.
+func loadValue(name string, maxBytes int64) (tf.Value, error) {
+	a, err := npy.ReadFile(name, npy.MaxBytes(max(maxBytes, 0)))
 	if err != nil {
 		return tf.Value{}, err
 	}

@@ -17,6 +17,7 @@ var (
 	ErrLayout      = errors.New("layout")
 	ErrAlias       = errors.New("aliasing")
 	ErrUnsupported = errors.New("unsupported by the engine")
+	ErrMemory      = errors.New("memory budget exceeded")
 )
 
 // Fault is what a catalog rule reports about a bad argument: which

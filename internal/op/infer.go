@@ -207,9 +207,10 @@ func EinsumShape(subscripts string, shapes [][]int) (*einsum.Problem, []int, *Fa
 }
 
 // EinsumFault turns an error of package einsum (parsing, binding,
-// planning) into a fault that keeps its message: syntax, option, path and
-// memory-limit errors are ErrArgument, binding errors ErrShape; the
-// argument is the operand the error names, else the subscripts.
+// planning) into a fault that keeps its message: syntax, option and path
+// errors are ErrArgument, binding errors ErrShape, a memory limit no path
+// respects ErrMemory; the argument is the operand the error names, else
+// the subscripts (the options for planning errors).
 func EinsumFault(err error) *Fault {
 	f := &Fault{Arg: "subscripts", Kind: ErrArgument, Err: err}
 	var ee *einsum.Error
@@ -222,6 +223,9 @@ func EinsumFault(err error) *Fault {
 		}
 		if errors.Is(err, einsum.ErrPath) || errors.Is(err, einsum.ErrOption) || errors.Is(err, einsum.ErrMemoryLimit) {
 			f.Arg = "options"
+		}
+		if errors.Is(err, einsum.ErrMemoryLimit) {
+			f.Kind = ErrMemory
 		}
 	}
 	return f
