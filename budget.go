@@ -2,6 +2,8 @@ package tenferro
 
 import (
 	"math"
+
+	"github.com/tenferro-go/tenferro/internal/op"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -57,6 +59,11 @@ func checkBudget(name string, n, size int, budget int64) error {
 // checkPeak is checkBudget for a plan's peak, counted in float64 elements
 // (a plan's intermediates may exceed every integer type).
 func checkPeak(name string, elems float64, size int, budget int64) error {
+	if elems > op.MaxElements {
+		// Whatever the budget: sizes and offsets of this many elements
+		// would overflow the kernels' arithmetic.
+		return newError(name, "memory", "intermediates of at most 2^46 elements", strconv.FormatFloat(elems, 'g', 4, 64)+" elements", ErrMemory)
+	}
 	if budget <= 0 || budget == math.MaxInt64 {
 		return nil
 	}

@@ -63,10 +63,13 @@ func (t *Tensor[T]) Transpose() (*Tensor[T], error) {
 }
 
 // Slice returns the view of axis `axis` restricted to indices start,
-// start+step, ... below stop (step > 0) or above stop (step < 0), like
-// Python's start:stop:step with explicit bounds. 0 <= start <= extent is
-// required for positive steps, and -1 <= stop <= start < extent for
-// negative ones.
+// start+step, ... below stop (step > 0) or above stop (step < 0): Python's
+// start:stop:step, with out-of-range bounds clamped as Python clamps them
+// (so any start and stop are valid, math.MaxInt and math.MinInt included),
+// except that negative bounds are not counted from the end: they lie
+// before index 0. Slice(axis, 0, n, 1) is the whole axis and
+// Slice(axis, n-1, -1, -1) the whole axis reversed. A zero step is an
+// error.
 func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
 	const name = "Slice"
 	if err := t.check(name, "t"); err != nil {
@@ -76,26 +79,11 @@ func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
 	if f != nil {
 		return nil, faultError(name, f)
 	}
-	n := t.v.Shape[axis]
-	var count int
-	switch {
-	case step > 0:
-		if start < 0 || stop < start || stop > n {
-			return nil, newError(name, "range", fmt.Sprintf("0 <= start <= stop <= %d", n), fmt.Sprintf("%d:%d", start, stop), ErrArgument)
-		}
-		if stop > start {
-			count = (stop-start-1)/min(step, n) + 1
-		}
-	case step < 0:
-		if start >= n || stop < -1 || stop > start {
-			return nil, newError(name, "range", fmt.Sprintf("-1 <= stop <= start < %d", n), fmt.Sprintf("%d:%d", start, stop), ErrArgument)
-		}
-		if stop < start {
-			count = (start-stop-1)/(-max(step, -n-1)) + 1
-		}
-	default:
+	if step == 0 {
 		return nil, newError(name, "step", "a non-zero step", "0", ErrArgument)
 	}
+	n := t.v.Shape[axis]
+	count := sliceCount(n, &start, &stop, step)
 	v := t.same()
 	v.v.Shape[axis] = count
 	if count > 1 {
@@ -105,6 +93,27 @@ func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
 		v.v.Off += start * t.v.Strides[axis]
 	}
 	return v, nil
+}
+
+// sliceCount clamps start and stop to the axis (extent n) as Python does
+// for step's sign and returns the number of indices taken. Every
+// intermediate value lies in [-1, n], so nothing overflows.
+func sliceCount(n int, start, stop *int, step int) int {
+	lo, hi := 0, n // positive steps: bounds in [0, n]
+	if step < 0 {
+		lo, hi = -1, n-1
+	}
+	*start, *stop = min(max(*start, lo), hi), min(max(*stop, lo), hi)
+	if step > 0 {
+		if *stop <= *start {
+			return 0
+		}
+		return (*stop-*start-1)/min(step, n) + 1
+	}
+	if *start <= *stop {
+		return 0
+	}
+	return (*start-*stop-1)/(-max(step, -n-1)) + 1
 }
 
 // Reverse returns the view with axis `axis` in reverse order (negative

@@ -72,3 +72,18 @@ func TestMemoryBudget(t *testing.T) {
 		t.Errorf("Add without a budget: %v", err)
 	}
 }
+
+// TestNoBudgetStillBounded: without a budget, a plan whose intermediates
+// have more elements than any tensor may is refused instead of
+// overflowing the executor's sizes.
+func TestNoBudgetStillBounded(t *testing.T) {
+	e := cpu.Serial(cpu.WithMemoryBudget(0))
+	defer e.Close()
+	w, _ := tf.Ones[float64](8192)
+	six, _ := tf.Ones[float64](1, 1, 1, 1, 1, 1)
+	ops := []*tf.Tensor[float64]{six, w, w, w, w, w, w}
+	path := [][2]int{{0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}}
+	if _, err := tf.EinsumWith(e, "abcdef,a,b,c,d,e,f->", ops, tf.WithPath(path)); !errors.Is(err, tf.ErrMemory) {
+		t.Errorf("a 2^65-element intermediate without a budget: %v, want ErrMemory", err)
+	}
+}
