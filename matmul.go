@@ -18,6 +18,14 @@ import (
 // kernel reads them through their strides without copying. The result is
 // compact; Release it when done so the engine can recycle its storage, or
 // use [MatmulInto] with a destination you own.
+//
+// Non-finite entries propagate as IEEE arithmetic on the products' real
+// and imaginary parts: every element of C whose sum meets an Inf or a NaN
+// is non-finite, the same (Inf or NaN, per part) for every matrix size.
+// For complex types the packed kernels sum real and imaginary partial
+// products separately, so in sums that meet infinities of opposite signs
+// in different parts, whether a part is Inf or NaN can differ from a
+// complex loop's.
 func Matmul[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) {
 	const name = "Matmul"
 	var buf [8]int

@@ -268,6 +268,24 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 	}
 }
 
+// combine returns alpha·s + beta·c, without reading c unless loadC. Unit
+// alpha and beta (the common case) skip their products: a complex product
+// by 1+0i would turn an infinite part into NaN (0·Inf), so that
+// non-finite entries give the same results on every path here as in the
+// assembly kernels, which scale real and imaginary parts apart.
+func combine[T Scalar](alpha, s, beta, c T, loadC bool) T {
+	if alpha != 1 {
+		s *= alpha
+	}
+	switch {
+	case !loadC:
+		return s
+	case beta == 1:
+		return s + c
+	}
+	return s + beta*c
+}
+
 // tinyProduct is the largest m*n*k computed by plain loops: below it the
 // fixed cost of tiles, packing and kernel calls (about 100-300 ns) exceeds
 // the arithmetic (BenchmarkGemmBatchedSmall).
@@ -284,11 +302,7 @@ func gemmTiny[T Scalar](m, n, k int, alpha T, a, b Mat[T], beta T, c Mat[T]) {
 				s += a.Data[ai+p*a.CS] * b.Data[bj+p*b.RS]
 			}
 			ci := &c.Data[c.Off+i*c.RS+j*c.CS]
-			if beta == 0 {
-				*ci = alpha * s
-			} else {
-				*ci = alpha*s + beta**ci
-			}
+			*ci = combine(alpha, s, beta, *ci, beta != 0)
 		}
 	}
 }
@@ -339,15 +353,9 @@ func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPla
 			for j := 0; j < nrb; j++ {
 				cj := off + j*c.CS
 				tj := tile[j*mr : j*mr+mrb]
-				if loadC {
-					for i, v := range tj {
-						p := &c.Data[cj+i*c.RS]
-						*p = alpha*v + beta**p
-					}
-				} else {
-					for i, v := range tj {
-						c.Data[cj+i*c.RS] = alpha * v
-					}
+				for i, v := range tj {
+					p := &c.Data[cj+i*c.RS]
+					*p = combine(alpha, v, beta, *p, loadC)
 				}
 			}
 		}

@@ -37,17 +37,10 @@ func kernGeneric4x4[T Scalar](kc int, a []T, lda int, b []T, ldbp, ldbj int, c [
 
 func store4[T Scalar](c []T, v0, v1, v2, v3, alpha, beta T, loadC bool) {
 	c = c[:4]
-	if loadC {
-		c[0] = alpha*v0 + beta*c[0]
-		c[1] = alpha*v1 + beta*c[1]
-		c[2] = alpha*v2 + beta*c[2]
-		c[3] = alpha*v3 + beta*c[3]
-		return
-	}
-	c[0] = alpha * v0
-	c[1] = alpha * v1
-	c[2] = alpha * v2
-	c[3] = alpha * v3
+	c[0] = combine(alpha, v0, beta, c[0], loadC)
+	c[1] = combine(alpha, v1, beta, c[1], loadC)
+	c[2] = combine(alpha, v2, beta, c[2], loadC)
+	c[3] = combine(alpha, v3, beta, c[3], loadC)
 }
 
 // kernGeneric4x2 is the pure-Go 4×2 micro-kernel used for complex types,
