@@ -4,7 +4,17 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/tenferro-go/tenferro/internal/op"
 )
+
+// opAxis and spanOf give the fuzz tests the catalog's axis rule and the
+// storage span of a view.
+func opAxis(ax, r int) (int, *op.Fault) { return op.Axis("axis", ax, r) }
+
+func spanOf[T Elem](t *Tensor[T]) (lo, hi int, ok bool) {
+	return op.Span(t.v.Shape, t.v.Strides, t.v.Off)
+}
 
 // sliceModel lists the indices of start:stop:step on an axis of extent n
 // by walking them one by one: Python's rule of clamping out-of-range

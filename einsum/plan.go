@@ -2,6 +2,7 @@ package einsum
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -169,8 +170,8 @@ func NewPlan(p *Problem, opts Options) (*Plan, error) {
 	if p == nil || p.Expr == nil || len(p.Inputs) == 0 || len(p.Unique) != len(p.Inputs) || len(p.Extents) != p.NumLabels {
 		return nil, newErr("plan", ErrOption, -1, "", "the problem was not made by Bind")
 	}
-	if opts.MemoryLimit < 0 {
-		return nil, newErr("plan", ErrOption, -1, "", "memory limit %g is negative", opts.MemoryLimit)
+	if !(opts.MemoryLimit >= 0) || math.IsInf(opts.MemoryLimit, 0) {
+		return nil, newErr("plan", ErrOption, -1, "", "memory limit %g is not a finite number >= 0", opts.MemoryLimit)
 	}
 	if opts.Restarts < 0 {
 		return nil, newErr("plan", ErrOption, -1, "", "restarts %d is negative", opts.Restarts)

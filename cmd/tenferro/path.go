@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -55,8 +56,8 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 	if serr != nil || strategy == einsum.Given {
 		return fail(stderr, "path", fmt.Errorf("--optimize: expected greedy, optimal, auto, random or search, got %q", *optimize))
 	}
-	if !(*memLimit >= 0) {
-		return fail(stderr, "path", fmt.Errorf("--memory-limit: expected a number >= 0, got %v", *memLimit))
+	if !(*memLimit >= 0) || math.IsInf(*memLimit, 0) {
+		return fail(stderr, "path", fmt.Errorf("--memory-limit: expected a finite number >= 0, got %v", *memLimit))
 	}
 	shapes := make([][]int, len(rest)-1)
 	for i, s := range rest[1:] {
