@@ -3,11 +3,13 @@ package cpu_test
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/program"
+	"github.com/tenferro-go/tenferro/team"
 	"github.com/tenferro-go/tenferro/trace"
 )
 
@@ -37,21 +39,22 @@ func TestMemoryBudget(t *testing.T) {
 	if err := tf.AddInto(e, big, big, big); err != nil {
 		t.Errorf("AddInto into the caller's 2 MiB: %v", err)
 	}
-	// An intermediate above the budget: a broadcast scalar times four
-	// vectors of 65536 needs 2^32 elements on every path.
+	// A broadcast operand costs nothing: a (1,1,1,1) tensor against four
+	// vectors of 65536 sums each vector first instead of forming a
+	// 2^48-element intermediate.
 	s1, _ := tf.Ones[float64](1, 1, 1, 1)
 	v, _ := tf.Ones[float64](65536)
-	if _, err := tf.Einsum(e, "abcd,a,b,c,d->", s1, v, v, v, v); !errors.Is(err, tf.ErrMemory) {
-		t.Errorf("Einsum whose every path needs 32 GiB: %v, want ErrMemory", err)
+	r, err := tf.Einsum(e, "abcd,a,b,c,d->", s1, v, v, v, v)
+	if err != nil {
+		t.Fatalf("Einsum of a broadcast scalar and four vectors: %v", err)
 	}
-	// A given path whose intermediate has 8192^5 elements (more than an
+	if got, _ := r.At(); got != 1<<64 {
+		t.Errorf("Einsum of a broadcast scalar and four vectors = %g, want 2^64", got)
+	}
+	// A given path whose intermediate has 8192^6 elements (more than an
 	// int holds) is refused by its size, not by an overflow.
-	w, _ := tf.Ones[float64](8192)
-	six, _ := tf.Ones[float64](1, 1, 1, 1, 1, 1)
-	ops := []*tf.Tensor[float64]{six, w, w, w, w, w, w}
-	path := [][2]int{{0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}}
-	if _, err := tf.EinsumWith(e, "abcdef,a,b,c,d,e,f->", ops, tf.WithPath(path)); !errors.Is(err, tf.ErrMemory) {
-		t.Errorf("a given path with a 2^65-element intermediate: %v, want ErrMemory", err)
+	if _, err := tf.EinsumWith(e, outerChain, outerChainOps(), tf.WithPath(outerChainPath)); !errors.Is(err, tf.ErrMemory) {
+		t.Errorf("a given path with a 2^78-element intermediate: %v, want ErrMemory", err)
 	}
 	// Compiled programs: slots above the budget are refused at Prepare.
 	tr := trace.New()
@@ -64,12 +67,34 @@ func TestMemoryBudget(t *testing.T) {
 		t.Errorf("Prepare of a program with 2 MiB of slots: %v, want ErrMemory", err)
 	}
 	// No budget at all.
-	e.SetMemoryBudget(0)
-	if e.MemoryBudget() != math.MaxInt64 {
+	if err := e.SetMemoryBudget(-1); !errors.Is(err, tf.ErrArgument) || e.MemoryBudget() != 1<<20 {
+		t.Errorf("SetMemoryBudget(-1) = %v, budget %d: want ErrArgument and the budget unchanged", err, e.MemoryBudget())
+	}
+	if err := e.SetMemoryBudget(0); err != nil || e.MemoryBudget() != math.MaxInt64 {
 		t.Errorf("SetMemoryBudget(0) = %d, want no budget", e.MemoryBudget())
 	}
 	if _, err := tf.Add(e, big, big); err != nil {
 		t.Errorf("Add without a budget: %v", err)
+	}
+}
+
+// TestNegativeBudgetOption: a negative budget given as an option is an
+// argument error that New returns and every operation of a Serial engine
+// repeats.
+func TestNegativeBudgetOption(t *testing.T) {
+	tm, err := team.New(team.Threads(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tm.Close()
+	if _, err := cpu.New(tm, cpu.WithMemoryBudget(-5)); !errors.Is(err, tf.ErrArgument) {
+		t.Errorf("New with a budget of -5: %v, want ErrArgument", err)
+	}
+	e := cpu.Serial(cpu.WithMemoryBudget(-5))
+	defer e.Close()
+	x, _ := tf.Ones[float64](3)
+	if _, err := tf.Add(e, x, x); !errors.Is(err, tf.ErrArgument) || !strings.Contains(err.Error(), "-5") {
+		t.Errorf("Add on a Serial engine with a budget of -5: %v, want ErrArgument naming -5", err)
 	}
 }
 
@@ -79,11 +104,23 @@ func TestMemoryBudget(t *testing.T) {
 func TestNoBudgetStillBounded(t *testing.T) {
 	e := cpu.Serial(cpu.WithMemoryBudget(0))
 	defer e.Close()
-	w, _ := tf.Ones[float64](8192)
-	six, _ := tf.Ones[float64](1, 1, 1, 1, 1, 1)
-	ops := []*tf.Tensor[float64]{six, w, w, w, w, w, w}
-	path := [][2]int{{0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}, {0, 1}}
-	if _, err := tf.EinsumWith(e, "abcdef,a,b,c,d,e,f->", ops, tf.WithPath(path)); !errors.Is(err, tf.ErrMemory) {
-		t.Errorf("a 2^65-element intermediate without a budget: %v, want ErrMemory", err)
+	if _, err := tf.EinsumWith(e, outerChain, outerChainOps(), tf.WithPath(outerChainPath)); !errors.Is(err, tf.ErrMemory) {
+		t.Errorf("a 2^78-element intermediate without a budget: %v, want ErrMemory", err)
 	}
+}
+
+// outerChain is twelve vectors of 8192 whose labels pair up; the path
+// outerChainPath first multiplies a, b, c, d, e and f into their outer
+// product, of 8192^6 = 2^78 elements.
+const outerChain = "a,b,c,d,e,f,a,b,c,d,e,f->"
+
+var outerChainPath = [][2]int{{0, 1}, {0, 10}, {0, 9}, {0, 8}, {0, 7}, {0, 6}, {0, 5}, {0, 4}, {0, 3}, {0, 2}, {0, 1}}
+
+func outerChainOps() []*tf.Tensor[float64] {
+	w, _ := tf.Ones[float64](8192)
+	ops := make([]*tf.Tensor[float64], 12)
+	for i := range ops {
+		ops[i] = w
+	}
+	return ops
 }

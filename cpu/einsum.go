@@ -43,7 +43,8 @@ func grow(s []int, n int) []int {
 
 // prepare sizes the scratch for plan pl and builds the views of the
 // operands: the diagonal of a repeated label is read with the sum of its
-// axes' strides, and a broadcast axis with stride 0.
+// axes' strides, and a broadcast axis is left out (the plan does not carry
+// its label for this operand).
 func (s *einsumState[T]) prepare(pl *einsum.Plan, ops []*backend.View[T]) {
 	p := pl.Problem
 	nIn := len(p.Inputs)

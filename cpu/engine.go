@@ -52,6 +52,7 @@ type Engine struct {
 	runner par.Runner   // team as a runner, or nil
 	pool   bufferPool
 	budget int64 // bytes one operation may allocate (math.MaxInt64: none)
+	optErr error // the first invalid option, returned by New and Begin
 	plans  *PlanCache
 	gemmWS *gemm.Workspace // made on first use
 
@@ -86,9 +87,14 @@ func WithPlanCache(c *PlanCache) Option {
 }
 
 // WithMemoryBudget sets the bytes one operation may allocate (see
-// SetMemoryBudget).
+// SetMemoryBudget). A negative budget is an argument error: New returns
+// it, and every operation on an engine Serial built with it fails with it.
 func WithMemoryBudget(bytes int64) Option {
-	return func(e *Engine) { e.SetMemoryBudget(bytes) }
+	return func(e *Engine) {
+		if err := e.SetMemoryBudget(bytes); err != nil && e.optErr == nil {
+			e.optErr = err
+		}
+	}
 }
 
 // WithBufferPoolLimit sets the buffer pool's byte cap (see
@@ -121,11 +127,15 @@ func Serial(opts ...Option) *Engine {
 
 // New returns an engine that owns t: kernels with enough work fan out to
 // t's workers, and Close closes t. A team of width 1 behaves like Serial.
+// When New fails (a nil team, an invalid option) the caller keeps t.
 func New(t *team.Team, opts ...Option) (*Engine, error) {
 	if t == nil {
 		return nil, tf.Errorf(tf.ErrArgument, "cpu.New", "team", "a team (use cpu.Serial for none)", "nil")
 	}
 	e := Serial(opts...)
+	if e.optErr != nil {
+		return nil, e.optErr
+	}
 	e.team = t
 	if t.Width() > 1 {
 		e.runner = t
@@ -188,6 +198,9 @@ func (c *contract) Begin(name string) error {
 	if c == nil || c.plans == nil {
 		return tf.Errorf(tf.ErrArgument, name, "e", "an engine built by cpu.Serial or cpu.New", "a nil or zero cpu.Engine")
 	}
+	if c.optErr != nil {
+		return c.optErr
+	}
 	if c.state.CompareAndSwap(idle, busy) {
 		return nil
 	}
@@ -215,14 +228,19 @@ func (c *contract) MemoryBudget() int64 { return c.budget }
 // its intermediates (an einsum's peak, as the plan computes it) and a
 // compiled program's slots. An operation that would need more fails with
 // tenferro.ErrMemory before it allocates anything, and einsum planning
-// avoids intermediates above it. bytes <= 0 means no budget. The default is
-// tenferro.DefaultMemoryBudget() (three quarters of GOMEMLIMIT or of the
-// machine's memory).
-func (e *Engine) SetMemoryBudget(bytes int64) {
-	if bytes <= 0 {
+// avoids intermediates above it. 0 (or math.MaxInt64) means no budget; a
+// negative budget is an ErrArgument error and leaves the budget as it was.
+// The default is tenferro.DefaultMemoryBudget() (three quarters of
+// GOMEMLIMIT or of the machine's memory).
+func (e *Engine) SetMemoryBudget(bytes int64) error {
+	if bytes < 0 {
+		return tf.Errorf(tf.ErrArgument, "SetMemoryBudget", "bytes", "a budget >= 0 (0: none)", "%d", bytes)
+	}
+	if bytes == 0 {
 		bytes = math.MaxInt64
 	}
 	e.budget = bytes
+	return nil
 }
 
 // MemoryBudget returns the bytes one operation may allocate

@@ -38,12 +38,17 @@ type Problem struct {
 	// Inputs holds, per operand, the label id of each axis, with repeats.
 	Inputs [][]int
 	// Broadcast marks, per operand and axis, an axis of extent 1 that is
-	// stretched to its label's extent (which is not 1). An executor reads
-	// such an axis with stride 0.
+	// stretched to its label's extent (which is not 1). Such an axis is not
+	// in Unique: an executor skips it when it forms the operand's view.
+	// (The label's repeats in one operand have one extent, so a label is
+	// broadcast on all of its operand's axes or on none.)
 	Broadcast [][]bool
 	// Unique holds, per operand, its distinct label ids in order of first
-	// occurrence: the axes left after taking the diagonal of repeated
-	// labels.
+	// occurrence, without its broadcast labels: the axes left after taking
+	// the diagonal of repeated labels and dropping the stretched axes of
+	// extent 1 (the operand is constant along them, so a plan neither
+	// carries nor counts them: an operand of shape (1,1,1,1) costs one
+	// element whatever the extents it meets).
 	Unique [][]int
 	// Output holds the output label ids, possibly repeated (a repeat embeds
 	// a diagonal).
@@ -196,7 +201,7 @@ func (e *Expr) Bind(shapes [][]int) (*Problem, error) {
 		u := make([]int, 0, len(ids))
 		for a, l := range ids {
 			bc[a] = p.Shapes[k][a] == 1 && p.Extents[l] != 1
-			if !slices.Contains(u, l) {
+			if !bc[a] && !slices.Contains(u, l) {
 				u = append(u, l)
 			}
 		}

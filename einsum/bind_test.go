@@ -62,9 +62,9 @@ func TestBind(t *testing.T) {
 			t.Errorf("%s %v: Broadcast = %v, want %v", c.s, c.shapes, p.Broadcast, c.broadcast)
 		}
 		for k, in := range p.Inputs {
-			var u []int
-			for _, l := range in {
-				if !slices.Contains(u, l) {
+			var u []int // distinct labels, broadcast axes left out
+			for a, l := range in {
+				if !c.broadcast[k][a] && !slices.Contains(u, l) {
 					u = append(u, l)
 				}
 			}

@@ -28,8 +28,8 @@
 //
 // Bind resolves one extent per label. Extents of a label must agree across
 // operands, except that an extent of 1 broadcasts: 1 against n gives n and
-// 1 against 0 gives 0 (Problem.Broadcast marks stretched axes, read with
-// stride 0). The axes of one operand that share a label must have equal
+// 1 against 0 gives 0 (Problem.Broadcast marks stretched axes; plans leave
+// them out, so they cost nothing). The axes of one operand that share a label must have equal
 // extents. An ellipsis covers an operand's remaining axes; ellipses of
 // different operands are right-aligned and broadcast like named labels;
 // ellipsis axes left out of an explicit output are summed. Zero extents

@@ -61,8 +61,8 @@ type Step struct {
 	// repeated labels), or an earlier step's Out. For an operand (id <
 	// len(Problem.Inputs)) the executor forms this view itself: axes of
 	// Problem.Inputs[id] with equal label ids become one axis whose stride
-	// is the sum of theirs, and axes flagged in Problem.Broadcast[id] get
-	// stride 0 and the label's extent.
+	// is the sum of theirs, and axes flagged in Problem.Broadcast[id] are
+	// skipped.
 	LeftLabels, RightLabels []int
 	// LeftReduce and RightReduce are labels summed on one side before the
 	// pairwise product: labels of that side that are in neither the other

@@ -2,6 +2,7 @@ package einsum
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -17,7 +18,7 @@ type Report struct {
 	OptimizedScaling    int          `json:"optimized_scaling"`
 	NaiveFlops          float64      `json:"naive_flops"`
 	OptimizedFlops      float64      `json:"optimized_flops"`
-	Speedup             float64      `json:"speedup"`
+	Speedup             float64      `json:"speedup"` // NaN when both counts are +Inf
 	LargestIntermediate float64      `json:"largest_intermediate"`
 	Steps               []ReportStep `json:"steps"`
 	Final               string       `json:"final"`
@@ -27,11 +28,33 @@ type Report struct {
 type ReportStep struct {
 	Pair       [2]int  `json:"pair"`       // positions in the current operand list
 	Subscripts string  `json:"subscripts"` // e.g. "ij,jk->ik"
-	Remaining  string  `json:"remaining"`  // operand list after the step
+	Remaining  string  `json:"remaining"`  // operand list after the step (elided past RemainingWidth bytes)
 	Kind       string  `json:"kind"`
 	Scaling    int     `json:"scaling"`
 	Flops      float64 `json:"flops"`
 	Size       float64 `json:"size"`
+}
+
+// RemainingWidth bounds the length of a step's Remaining list: past it the
+// list ends with ",...(+N)" counting the operands left out, so that a
+// report stays linear in the number of operands.
+const RemainingWidth = 200
+
+// remaining renders the operand list terms -> out, eliding the operands
+// past RemainingWidth bytes.
+func remaining(terms []string, out string) string {
+	var b strings.Builder
+	for k, t := range terms {
+		if k > 0 {
+			if b.Len()+1+len(t) > RemainingWidth {
+				fmt.Fprintf(&b, ",...(+%d)", len(terms)-k)
+				break
+			}
+			b.WriteByte(',')
+		}
+		b.WriteString(t)
+	}
+	return b.String() + "->" + out
 }
 
 // Summary returns the plan's report data.
@@ -67,7 +90,7 @@ func (pl *Plan) Summary() Report {
 		r.Steps = append(r.Steps, ReportStep{
 			Pair:       [2]int{st.Left, st.Right},
 			Subscripts: lt + "," + rt + "->" + p.Term(st.Out),
-			Remaining:  strings.Join(terms, ",") + "->" + p.Term(p.Output),
+			Remaining:  remaining(terms, p.Term(p.Output)),
 			Kind:       st.Kind.String(),
 			Scaling:    st.Scaling,
 			Flops:      st.Flops,
@@ -98,7 +121,11 @@ func (pl *Plan) Report() string {
 	fmt.Fprintf(&b, "     Optimized scaling:  %d\n", r.OptimizedScaling)
 	fmt.Fprintf(&b, "      Naive FLOP count:  %.3e\n", r.NaiveFlops)
 	fmt.Fprintf(&b, "  Optimized FLOP count:  %.3e\n", r.OptimizedFlops)
-	fmt.Fprintf(&b, "   Theoretical speedup:  %.3f\n", r.Speedup)
+	if math.IsNaN(r.Speedup) {
+		b.WriteString("   Theoretical speedup:  unknown (both counts overflow float64)\n")
+	} else {
+		fmt.Fprintf(&b, "   Theoretical speedup:  %.3f\n", r.Speedup)
+	}
 	fmt.Fprintf(&b, "  Largest intermediate:  %.3e elements\n", r.LargestIntermediate)
 	line := strings.Repeat("-", 78) + "\n"
 	b.WriteString(line)

@@ -79,6 +79,15 @@ func TestPlanLargeNetworks(t *testing.T) {
 			if len(pl.Path) != n-1 || len(pl.Steps) != n-1 {
 				t.Fatalf("%s %v: %d steps for %d operands", name, s, len(pl.Steps), n)
 			}
+			// The report stays linear in the operands: each step's
+			// remaining list is elided.
+			var bytes int
+			for _, st := range pl.Summary().Steps {
+				bytes += len(st.Remaining)
+			}
+			if limit := n * (RemainingWidth + 40); bytes > limit {
+				t.Errorf("%s %v: remaining lists take %d bytes, more than %d", name, s, bytes, limit)
+			}
 		}
 	}
 	// The hyperedge's best path is a chain of Hadamard products.

@@ -99,7 +99,7 @@ func benchPermute(args []string, stdout, stderr io.Writer) int {
 		rows = append(rows, row)
 	}
 	if *asJSON {
-		return writeJSONPlain(stdout, rows)
+		return writeJSONPlain(stdout, stderr, rows)
 	}
 	printPermuteTable(stdout, rows)
 	for _, r := range rows {

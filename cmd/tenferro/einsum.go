@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/cmplx"
 	"os"
 	"strconv"
@@ -31,7 +32,7 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 	pathFlag := fs.String("path", "auto", "path strategy (greedy, optimal, auto, random, search) or a JSON file holding a linear path [[0,1],...]")
 	threads := fs.Int("threads", 1, "team width (1 = serial engine)")
 	outFile := fs.String("o", "", "output .npy file (required)")
-	budgetFlag := fs.String("memory-budget", "", "bytes the inputs together, and the evaluation, may take (suffixes KiB, MiB, GiB, ...); default: "+strconv.FormatInt(tf.DefaultMemoryBudget(), 10)+" (see tenferro.DefaultMemoryBudget)")
+	budgetFlag := fs.String("memory-budget", "", "bytes the inputs together, and the evaluation, may take (suffixes KiB, MiB, GiB, ...; 0: no budget); default: "+strconv.FormatInt(tf.DefaultMemoryBudget(), 10)+" (see tenferro.DefaultMemoryBudget)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tenferro einsum [--path P] [--threads N] [--memory-budget BYTES] -o OUT.npy SUBSCRIPTS IN.npy...")
 		fmt.Fprintln(stderr, "  subscripts name the axes of each file in NumPy's order (a C-order file's a[i,j] is element (i,j))")
@@ -58,6 +59,9 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 		if budget, err = parseBytes(*budgetFlag); err != nil {
 			return fail(stderr, "einsum", fmt.Errorf("--memory-budget: %v", err))
 		}
+		if budget == 0 {
+			budget = math.MaxInt64 // no budget
+		}
 	}
 	// The inputs together may take the budget: each file is read with the
 	// bytes the earlier ones left.
@@ -77,7 +81,9 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "einsum", err)
 	}
 	defer e.Close()
-	e.SetMemoryBudget(budget)
+	if err := e.SetMemoryBudget(budget); err != nil {
+		return fail(stderr, "einsum", err)
+	}
 	res, err := einsumValues(e, rest[0], opts, vals)
 	if err != nil {
 		return fail(stderr, "einsum", err)

@@ -19,20 +19,43 @@ func init() {
 // path's cost (one multiply and one add per point of a step's iteration
 // space when the step sums something), NaiveFlops the cost of one nested
 // loop over all labels, LargestIntermediate the element count of the
-// largest pairwise result.
+// largest pairwise result. Counts beyond float64 print as the strings
+// "+Inf" (and an unknown speedup as "NaN"): JSON has no such numbers.
 type pathJSON struct {
-	Subscripts          string              `json:"subscripts"`
-	Shapes              [][]int             `json:"shapes"`
-	Strategy            string              `json:"strategy"`
-	Path                [][2]int            `json:"path"`
-	Flops               float64             `json:"flops"`
-	NaiveFlops          float64             `json:"naive_flops"`
-	Speedup             float64             `json:"speedup"`
-	LargestIntermediate float64             `json:"largest_intermediate"`
-	NaiveScaling        int                 `json:"naive_scaling"`
-	OptimizedScaling    int                 `json:"optimized_scaling"`
-	Steps               []einsum.ReportStep `json:"steps"`
-	Final               string              `json:"final"`
+	Subscripts          string     `json:"subscripts"`
+	Shapes              [][]int    `json:"shapes"`
+	Strategy            string     `json:"strategy"`
+	Path                [][2]int   `json:"path"`
+	Flops               count      `json:"flops"`
+	NaiveFlops          count      `json:"naive_flops"`
+	Speedup             count      `json:"speedup"`
+	LargestIntermediate count      `json:"largest_intermediate"`
+	NaiveScaling        int        `json:"naive_scaling"`
+	OptimizedScaling    int        `json:"optimized_scaling"`
+	Steps               []stepJSON `json:"steps"`
+	Final               string     `json:"final"`
+}
+
+// stepJSON is einsum.ReportStep with counts that survive JSON.
+type stepJSON struct {
+	Pair       [2]int `json:"pair"`
+	Subscripts string `json:"subscripts"`
+	Remaining  string `json:"remaining"`
+	Kind       string `json:"kind"`
+	Scaling    int    `json:"scaling"`
+	Flops      count  `json:"flops"`
+	Size       count  `json:"size"`
+}
+
+// count is a float64 that marshals an infinity or NaN as a string.
+type count float64
+
+func (c count) MarshalJSON() ([]byte, error) {
+	f := float64(c)
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return []byte(`"` + strconv.FormatFloat(f, 'g', -1, 64) + `"`), nil
+	}
+	return json.Marshal(f)
 }
 
 func runPath(args []string, stdout, stderr io.Writer) int {
@@ -71,11 +94,16 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		r := pl.Summary()
-		return writeJSONPlain(stdout, pathJSON{
+		steps := make([]stepJSON, len(r.Steps))
+		for i, st := range r.Steps {
+			steps[i] = stepJSON{Pair: st.Pair, Subscripts: st.Subscripts, Remaining: st.Remaining, Kind: st.Kind,
+				Scaling: st.Scaling, Flops: count(st.Flops), Size: count(st.Size)}
+		}
+		return writeJSONPlain(stdout, stderr, pathJSON{
 			Subscripts: r.Subscripts, Shapes: r.Shapes, Strategy: r.Strategy, Path: nonNilPath(r.Path),
-			Flops: r.OptimizedFlops, NaiveFlops: r.NaiveFlops, Speedup: r.Speedup,
-			LargestIntermediate: r.LargestIntermediate, NaiveScaling: r.NaiveScaling,
-			OptimizedScaling: r.OptimizedScaling, Steps: r.Steps, Final: r.Final,
+			Flops: count(r.OptimizedFlops), NaiveFlops: count(r.NaiveFlops), Speedup: count(r.Speedup),
+			LargestIntermediate: count(r.LargestIntermediate), NaiveScaling: r.NaiveScaling,
+			OptimizedScaling: r.OptimizedScaling, Steps: steps, Final: r.Final,
 		})
 	}
 	report := pl.Report()
@@ -101,12 +129,13 @@ func planPath(subscripts string, shapes [][]int, opts einsum.Options) (*einsum.P
 }
 
 // writeJSONPlain prints v as indented JSON without HTML escaping, so
-// subscripts keep their "->".
-func writeJSONPlain(w io.Writer, v any) int {
+// subscripts keep their "->"; a failure is reported on stderr.
+func writeJSONPlain(w, stderr io.Writer, v any) int {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stderr, "tenferro: writing JSON: %v\n", err)
 		return 1
 	}
 	return 0

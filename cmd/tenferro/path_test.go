@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tenferro-go/tenferro/einsum"
 )
 
 func TestParseShape(t *testing.T) {
@@ -121,6 +124,48 @@ func TestPathBadInput(t *testing.T) {
 		code, out, errs := runCLI(t, c.args...)
 		if code != 2 || out != "" || !oneLine(errs) || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q (want one line with %q)", c.args, code, out, errs, c.want)
+		}
+	}
+}
+
+// TestPathJSONBeyondFloat64: counts that overflow float64 come out as the
+// strings "+Inf" and "NaN" in valid JSON, and a long operand list is
+// elided in each step's remaining list.
+func TestPathJSONBeyondFloat64(t *testing.T) {
+	// 80 vectors of 10^5 elements each under distinct labels, summed to a
+	// scalar: one nested loop would cost 10^400 FLOPs.
+	n := 80
+	terms := make([]string, n)
+	shapes := make([]string, n)
+	for i := range terms {
+		terms[i] = string(rune(0x4e00 + i))
+		shapes[i] = "100000"
+	}
+	args := append([]string{"path", "--json", "--optimize", "greedy", strings.Join(terms, ",") + "->"}, shapes...)
+	code, out, errs := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if r["naive_flops"] != "+Inf" || r["speedup"] != "+Inf" {
+		t.Errorf("naive_flops %v, speedup %v: want \"+Inf\"", r["naive_flops"], r["speedup"])
+	}
+	if _, ok := r["flops"].(float64); !ok {
+		t.Errorf("flops %v: want a finite number", r["flops"])
+	}
+	first := r["steps"].([]any)[0].(map[string]any)["remaining"].(string)
+	if len(first) > 3*einsum.RemainingWidth || !strings.Contains(first, ",...(+") {
+		t.Errorf("first step's remaining list is not elided: %q", first)
+	}
+	for _, c := range []struct {
+		in   count
+		want string
+	}{{count(math.Inf(1)), `"+Inf"`}, {count(math.NaN()), `"NaN"`}, {2.5, `2.5`}} {
+		if b, err := json.Marshal(c.in); err != nil || string(b) != c.want {
+			t.Errorf("count(%v) marshals to %s, %v; want %s", float64(c.in), b, err, c.want)
 		}
 	}
 }

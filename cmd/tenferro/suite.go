@@ -120,7 +120,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 		rows = append(rows, row)
 	}
 	if *asJSON {
-		if code := writeJSONPlain(stdout, rows); code != 0 {
+		if code := writeJSONPlain(stdout, stderr, rows); code != 0 {
 			return code
 		}
 	} else {
