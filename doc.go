@@ -12,6 +12,19 @@
 // only. Axes may be negative wherever an axis is given (-1 is the last
 // axis), and so may indices in At and Set, as in NumPy.
 //
+// # Broadcasting
+//
+// Binary elementwise operations (Add, Mul, Div, Maximum, comparisons, ...)
+// and Where broadcast as NumPy does, on the logical shapes: the shapes are
+// aligned on their last axes, a missing leading axis counts as extent 1,
+// and an extent of 1 repeats along the other operand's extent (1 against 0
+// gives 0). A (3) vector thus combines with a (2, 3) matrix along the
+// matrix's last axis, exactly as in NumPy, even though the last axis is
+// the slowest one in this column-major layout; a 0-d tensor ([Const])
+// combines with anything, which is how a Go scalar enters an operation:
+// Div(e, x, Const(2.0)). Shapes that do not broadcast are an [ErrShape]
+// naming both shapes and the axis where they clash.
+//
 // # Dtypes
 //
 // [DType] names an element type at run time (for [Value], files and

@@ -41,8 +41,8 @@ func Conj[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e
 // in-place update). See Destinations in the package documentation.
 func ConjInto[T Scalar](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Conj, 0, dst, a) }
 
-// Add returns a + b elementwise. a and b have equal ranks; an extent of 1
-// broadcasts against the other operand's extent.
+// Add returns a + b elementwise. a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [AddInto].
 func Add[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Add, a, b) }
@@ -52,8 +52,8 @@ func Add[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binar
 // (an in-place update). See Destinations in the package documentation.
 func AddInto[T Scalar](e Engine, dst, a, b *Tensor[T]) error { return binaryInto(e, op.Add, dst, a, b) }
 
-// Sub returns a - b elementwise. a and b have equal ranks; an extent of 1
-// broadcasts against the other operand's extent.
+// Sub returns a - b elementwise. a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [SubInto].
 func Sub[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Sub, a, b) }
@@ -63,8 +63,8 @@ func Sub[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binar
 // (an in-place update). See Destinations in the package documentation.
 func SubInto[T Scalar](e Engine, dst, a, b *Tensor[T]) error { return binaryInto(e, op.Sub, dst, a, b) }
 
-// Mul returns the Hadamard product a·b elementwise. a and b have equal
-// ranks; an extent of 1 broadcasts against the other operand's extent.
+// Mul returns the Hadamard product a·b elementwise. a and b broadcast as
+// in NumPy (see Broadcasting in the package documentation).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [MulInto].
 func Mul[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Mul, a, b) }
@@ -75,8 +75,8 @@ func Mul[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binar
 func MulInto[T Scalar](e Engine, dst, a, b *Tensor[T]) error { return binaryInto(e, op.Mul, dst, a, b) }
 
 // Div returns a / b elementwise (IEEE division: x/0 is ±Inf, 0/0 is NaN).
-// a and b have equal ranks; an extent of 1 broadcasts against the other
-// operand's extent.
+// a and b broadcast as in NumPy (see Broadcasting in the package
+// documentation).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [DivInto].
 func Div[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Div, a, b) }

@@ -96,8 +96,9 @@ type Elementwise[T Elem] interface {
 	// Unary sets dst = k(alpha, x) elementwise; alpha is the attribute of
 	// operations that take one (Scale). dst has x's shape.
 	Unary(k op.Kind, alpha T, dst, x *View[T]) error
-	// Binary sets dst = k(x, y) elementwise. x and y have dst's rank; an
-	// extent of 1 in x or y broadcasts against dst's extent.
+	// Binary sets dst = k(x, y) elementwise. x and y broadcast against dst
+	// as NumPy broadcasts: their axes align with dst's last axes, and a
+	// missing leading axis or an extent of 1 repeats along dst's extent.
 	Binary(k op.Kind, dst, x, y *View[T]) error
 }
 
@@ -147,7 +148,7 @@ type Fusion[T Elem] interface {
 // FusedKernel evaluates one fused program.
 type FusedKernel[T Elem] interface {
 	// Eval sets dst[i] = code(in[0][i], ..., in[n-1][i]) for every index i
-	// of dst's shape. Inputs have dst's rank; an extent of 1 broadcasts.
+	// of dst's shape. Inputs broadcast against dst as in Binary.
 	// dst overlaps no input unless it is the very same view.
 	Eval(dst *View[T], in []*View[T]) error
 }

@@ -110,16 +110,19 @@ func (k *numeric[T]) Binary(kind op.Kind, dst, x, y *backend.View[T]) error {
 	return nil
 }
 
-// broadcastRef describes v read at shape: axes where v has extent 1 and
-// shape does not get stride 0. strides is caller-provided room.
-func broadcastRef[T strided.Scalar](v *backend.View[T], shape, strides []int) strided.Ref[T] {
+// broadcastRef describes v read at shape, NumPy's way: v's axes align
+// with the last axes of shape, and missing leading axes and axes where v
+// has extent 1 and shape does not get stride 0. strides is caller-provided
+// room for len(shape) strides.
+func broadcastRef[T backend.Elem](v *backend.View[T], shape, strides []int) strided.Ref[T] {
+	lead := len(shape) - len(v.Shape)
 	for d := range shape {
-		strides[d] = v.Strides[d]
-		if v.Shape[d] == 1 && shape[d] != 1 {
-			strides[d] = 0
+		strides[d] = 0
+		if s := d - lead; s >= 0 && (v.Shape[s] != 1 || shape[d] == 1) {
+			strides[d] = v.Strides[s]
 		}
 	}
-	return strided.Ref[T]{Data: v.Data, Off: v.Off, Strides: strides}
+	return strided.Ref[T]{Data: v.Data, Off: v.Off, Strides: strides[:len(shape)]}
 }
 
 // Reduce implements backend.Reduction: it reads dst at src's shape with

@@ -16,24 +16,22 @@ func (t *Trace) Negate(a Var) (Var, error) { return t.record(op.Negate, op.Attrs
 // elementwise (a copy for real dtypes).
 func (t *Trace) Conj(a Var) (Var, error) { return t.record(op.Conj, op.Attrs{}, a) }
 
-// Add records tenferro.Add: it returns a + b elementwise. a and b have
-// equal ranks; an extent of 1 broadcasts against the other operand's
-// extent.
+// Add records tenferro.Add: it returns a + b elementwise. a and b broadcast
+// as in NumPy (see Broadcasting in the package documentation).
 func (t *Trace) Add(a, b Var) (Var, error) { return t.record(op.Add, op.Attrs{}, a, b) }
 
-// Sub records tenferro.Sub: it returns a - b elementwise. a and b have
-// equal ranks; an extent of 1 broadcasts against the other operand's
-// extent.
+// Sub records tenferro.Sub: it returns a - b elementwise. a and b broadcast
+// as in NumPy (see Broadcasting in the package documentation).
 func (t *Trace) Sub(a, b Var) (Var, error) { return t.record(op.Sub, op.Attrs{}, a, b) }
 
 // Mul records tenferro.Mul: it returns the Hadamard product a·b
-// elementwise. a and b have equal ranks; an extent of 1 broadcasts against
-// the other operand's extent.
+// elementwise. a and b broadcast as in NumPy (see Broadcasting in the
+// package documentation).
 func (t *Trace) Mul(a, b Var) (Var, error) { return t.record(op.Mul, op.Attrs{}, a, b) }
 
 // Div records tenferro.Div: it returns a / b elementwise (IEEE division:
-// x/0 is ±Inf, 0/0 is NaN). a and b have equal ranks; an extent of 1
-// broadcasts against the other operand's extent.
+// x/0 is ±Inf, 0/0 is NaN). a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
 func (t *Trace) Div(a, b Var) (Var, error) { return t.record(op.Div, op.Attrs{}, a, b) }
 
 // Sum records tenferro.Sum: it returns the sum of a over the given axes

@@ -67,6 +67,19 @@ func must(v trace.Var, err error) trace.Var {
 	return v
 }
 
+// TestBroadcastRanks: a lower rank broadcasts along the last axes, as
+// NumPy does.
+func TestBroadcastRanks(t *testing.T) {
+	tr := trace.New()
+	a := must(tr.Input(tf.Float64, 2, 3))
+	for _, c := range []struct{ b, want []int }{{[]int{3}, []int{2, 3}}, {[]int{}, []int{2, 3}}, {[]int{4, 1, 3}, []int{4, 2, 3}}} {
+		v, err := tr.Mul(a, must(tr.Input(tf.Float64, c.b...)))
+		if err != nil || !slices.Equal(v.Shape(), c.want) {
+			t.Errorf("Mul of [2 3] and %v: %v, %v; want shape %v", c.b, v.Shape(), err, c.want)
+		}
+	}
+}
+
 func TestRecordErrors(t *testing.T) {
 	tr := trace.New()
 	a, _ := tr.Input(tf.Float64, 2, 3)
@@ -83,9 +96,10 @@ func TestRecordErrors(t *testing.T) {
 	_, err = tr.Add(a, f)
 	wantErr(t, "mixed dtypes", err, tf.ErrDType, "Add", "f32", "f64")
 	_, err = tr.Add(a, b)
-	wantErr(t, "add shapes", err, tf.ErrShape, "Add", "axis 0")
+	wantErr(t, "add shapes", err, tf.ErrShape, "Add", "[4 5]", "axis -2")
 	_, err = tr.Mul(a, must(tr.Input(tf.Float64, 2)))
-	wantErr(t, "add ranks", err, tf.ErrShape, "rank 2")
+	wantErr(t, "broadcast across ranks", err, tf.ErrShape, "[2 3]", "[2]", "axis -1")
+
 	_, err = tr.Einsum("ij,jk->ik", a)
 	wantErr(t, "einsum arity", err, tf.ErrShape, "2 operands")
 	_, err = tr.Einsum("ij,jk->ik", a, b)
@@ -180,5 +194,5 @@ func ExampleTrace_Add() {
 	b, _ := tr.Input(tf.Float64, 3, 3)
 	_, err := tr.Add(a, b)
 	fmt.Println(err)
-	// Output: tenferro: Add: b: shape mismatch: expected extent 2 or 1 at axis 0 (a is [2 3]), got 3 (b is [3 3])
+	// Output: tenferro: Add: b: shape mismatch: expected a shape that broadcasts with a's [2 3] (extents equal or 1, aligned on the last axis), got [3 3] (3 against 2 at axis -2)
 }

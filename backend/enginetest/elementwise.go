@@ -57,12 +57,14 @@ func broadcastShape(shape []int, mask uint) []int {
 }
 
 // at returns element idx of data (column-major, of shape) read with
-// extent-1 broadcasting.
+// NumPy broadcasting: shape aligns with the last axes of idx, and extents
+// of 1 repeat.
 func at(data []complex128, shape, idx []int) complex128 {
+	lead := len(idx) - len(shape)
 	p, st := 0, 1
 	for d, n := range shape {
 		if n != 1 {
-			p += idx[d] * st
+			p += idx[lead+d] * st
 		}
 		st *= n
 	}
@@ -105,16 +107,17 @@ func (suite[T]) binary(t *testing.T, e tf.Engine) {
 	for _, b := range optest.BinaryOps[T]() {
 		for _, shape := range Shapes {
 			for kind := range NumLayouts {
-				for _, masks := range [][2]uint{{0, 0}, {1, 0}, {0, 2}, {5, 2}} {
+				// masks[0] and masks[1] set extents of a and b to 1; masks[2]
+				// drops that many leading axes of b (NumPy's missing axes).
+				for _, masks := range [][3]uint{{0, 0, 0}, {1, 0, 0}, {0, 2, 0}, {5, 2, 0}, {0, 0, 1}, {2, 0, 2}, {0, 0, 9}} {
 					sa, sb := broadcastShape(shape, masks[0]), broadcastShape(shape, masks[1])
-					out := shape
 					if slices.Contains(shape, 0) {
 						sa, sb = shape, shape // 1 against 0 would give 0 as well
-					} else {
-						out = make([]int, len(shape))
-						for d := range out {
-							out[d] = max(sa[d], sb[d])
-						}
+					}
+					sb = sb[min(int(masks[2]), len(sb)):]
+					out := slices.Clone(sa)
+					for d, n := range sb {
+						out[len(sa)-len(sb)+d] = max(out[len(sa)-len(sb)+d], n)
 					}
 					x := Operand[T](t, r, sa, kind)
 					y := Operand[T](t, r, sb, (kind+2)%NumLayouts)

@@ -48,16 +48,49 @@ func UnaryShape(a []int) *Fault {
 	return f
 }
 
-// BroadcastShape is the rule of binary elementwise operations: a and b have
-// equal ranks, and an extent of 1 stretches to the other operand's extent.
+// BroadcastShape is NumPy's broadcasting rule, the rule of binary
+// elementwise operations: the shapes are aligned on their last axes, a
+// missing leading axis counts as extent 1, and an extent of 1 stretches to
+// the other operand's extent (1 against 0 gives 0). The result has the
+// larger rank.
 func BroadcastShape(a, b, buf []int) ([]int, *Fault) {
-	if len(a) > MaxRank {
-		return nil, faultf(ErrShape, "a", "rank <= "+strconv.Itoa(MaxRank), "rank %d", len(a))
+	for i, s := range [2][]int{a, b} {
+		if len(s) > MaxRank {
+			return nil, faultf(ErrShape, [2]string{"a", "b"}[i], "rank <= "+strconv.Itoa(MaxRank), "rank %d", len(s))
+		}
 	}
-	if len(a) != len(b) {
-		return nil, faultf(ErrShape, "b", "rank "+strconv.Itoa(len(a))+" like a", "rank %d", len(b))
+	r := max(len(a), len(b))
+	for d := range r {
+		x, y := extentFromEnd(a, r-d), extentFromEnd(b, r-d)
+		switch {
+		case x == y, y == 1:
+			buf = append(buf, x)
+		case x == 1:
+			buf = append(buf, y)
+		default:
+			return nil, broadcastFault("b", a, b, x, y, d-r)
+		}
 	}
-	return stretch(a, b, 0, "extent ", buf)
+	if _, f := Numel("b", buf); f != nil {
+		return nil, f
+	}
+	return buf, nil
+}
+
+// extentFromEnd returns the extent of axis len(s)-k of s, 1 when s has
+// fewer than k axes.
+func extentFromEnd(s []int, k int) int {
+	if k > len(s) {
+		return 1
+	}
+	return s[len(s)-k]
+}
+
+// broadcastFault reports shapes a and b that do not broadcast: extents x
+// and y meet at axis ax (negative, counted from the end).
+func broadcastFault(arg string, a, b []int, x, y, ax int) *Fault {
+	return faultf(ErrShape, arg, "a shape that broadcasts with a's "+FmtInts(a)+" (extents equal or 1, aligned on the last axis)",
+		"%s (%d against %d at axis %d)", FmtInts(b), y, x, ax)
 }
 
 // stretch appends the broadcast of axes from.. of a and b to buf (equal

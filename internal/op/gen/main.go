@@ -76,7 +76,7 @@ func comment(b *bytes.Buffer, text string) {
 
 var categoryDoc = map[op.Category]string{
 	op.Unary:     "",
-	op.Binary:    "a and b have equal ranks; an extent of 1 broadcasts against the other operand's extent.",
+	op.Binary:    "a and b broadcast as in NumPy (see Broadcasting in the package documentation).",
 	op.Reduction: "",
 }
 
