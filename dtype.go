@@ -11,6 +11,12 @@ type Scalar interface {
 	float32 | float64 | complex64 | complex128
 }
 
+// Float is the set of real floating-point element types: the types of
+// operations defined for real numbers only (Maximum, Sigmoid, Floor, ...).
+type Float interface {
+	float32 | float64
+}
+
 // Elem is the set of element types a [Tensor] can hold: the [Scalar] types,
 // int64 (the index type: indices, counts, ArgMax results) and bool (masks
 // and comparison results). int64 and bool tensors can be built, viewed,

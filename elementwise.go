@@ -9,8 +9,9 @@ import (
 // reductions; the typed functions (Add, AddInto, Sum, ...) are generated
 // from the catalog into ops_gen.go.
 
-// unary computes k(alpha, a) into a new tensor from e's pool.
-func unary[T Scalar](e Engine, k op.Kind, alpha T, a *Tensor[T]) (*Tensor[T], error) {
+// unary computes k(a) with attributes alpha, beta into a new tensor from
+// e's pool.
+func unary[T Scalar](e Engine, k op.Kind, alpha, beta T, a *Tensor[T]) (*Tensor[T], error) {
 	name := k.Info().Name
 	if err := a.check(name, "a"); err != nil {
 		return nil, err
@@ -23,12 +24,13 @@ func unary[T Scalar](e Engine, k op.Kind, alpha T, a *Tensor[T]) (*Tensor[T], er
 		if err != nil {
 			return err
 		}
-		return kern.Unary(k, alpha, out.desc(), a.desc())
+		return kern.Unary(k, alpha, beta, out.desc(), a.desc())
 	})
 }
 
-// unaryInto computes dst = k(alpha, a); dst may be a itself.
-func unaryInto[T Scalar](e Engine, k op.Kind, alpha T, dst, a *Tensor[T]) error {
+// unaryInto computes dst = k(a) with attributes alpha, beta; dst may be a
+// itself.
+func unaryInto[T Scalar](e Engine, k op.Kind, alpha, beta T, dst, a *Tensor[T]) error {
 	info := k.Info()
 	name := info.Into
 	if err := a.check(name, "a"); err != nil {
@@ -47,7 +49,7 @@ func unaryInto[T Scalar](e Engine, k op.Kind, alpha T, dst, a *Tensor[T]) error 
 	if ks.Elementwise == nil {
 		err = unsupported[T](name, "elementwise kernels")
 	} else {
-		err = ks.Elementwise.Unary(k, alpha, dst.desc(), a.desc())
+		err = ks.Elementwise.Unary(k, alpha, beta, dst.desc(), a.desc())
 	}
 	be.End()
 	return err

@@ -8,38 +8,42 @@ import "github.com/tenferro-go/tenferro/internal/op"
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [ScaleInto].
 func Scale[T Scalar](e Engine, alpha T, a *Tensor[T]) (*Tensor[T], error) {
-	return unary(e, op.Scale, alpha, a)
+	return unary(e, op.Scale, alpha, 0, a)
 }
 
 // ScaleInto is the Into form of [Scale]: it writes the result into dst,
 // which has the result's shape and distinct elements; dst may be a itself
 // (an in-place update). See Destinations in the package documentation.
 func ScaleInto[T Scalar](e Engine, dst *Tensor[T], alpha T, a *Tensor[T]) error {
-	return unaryInto(e, op.Scale, alpha, dst, a)
+	return unaryInto(e, op.Scale, alpha, 0, dst, a)
 }
 
 // Negate returns -a elementwise.
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [NegateInto].
-func Negate[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Negate, 0, a) }
+func Negate[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) {
+	return unary(e, op.Negate, 0, 0, a)
+}
 
 // NegateInto is the Into form of [Negate]: it writes the result into dst,
 // which has the result's shape and distinct elements; dst may be a itself
 // (an in-place update). See Destinations in the package documentation.
 func NegateInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
-	return unaryInto(e, op.Negate, 0, dst, a)
+	return unaryInto(e, op.Negate, 0, 0, dst, a)
 }
 
 // Conj returns the complex conjugate of a elementwise (a copy for real
 // dtypes).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [ConjInto].
-func Conj[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Conj, 0, a) }
+func Conj[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Conj, 0, 0, a) }
 
 // ConjInto is the Into form of [Conj]: it writes the result into dst, which
 // has the result's shape and distinct elements; dst may be a itself (an
 // in-place update). See Destinations in the package documentation.
-func ConjInto[T Scalar](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Conj, 0, dst, a) }
+func ConjInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Conj, 0, 0, dst, a)
+}
 
 // Add returns a + b elementwise. a and b broadcast as in NumPy (see
 // Broadcasting in the package documentation).
@@ -85,6 +89,396 @@ func Div[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binar
 // has the result's shape and distinct elements; dst may be a or b itself
 // (an in-place update). See Destinations in the package documentation.
 func DivInto[T Scalar](e Engine, dst, a, b *Tensor[T]) error { return binaryInto(e, op.Div, dst, a, b) }
+
+// Pow returns a**b elementwise: math.Pow for real dtypes (a negative base
+// with a non-integer exponent gives NaN, as in NumPy) and the principal
+// value e^(b·log a) for complex ones (0**0 is 1). a and b broadcast as in
+// NumPy (see Broadcasting in the package documentation).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [PowInto].
+func Pow[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Pow, a, b) }
+
+// PowInto is the Into form of [Pow]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a or b itself
+// (an in-place update). See Destinations in the package documentation.
+func PowInto[T Scalar](e Engine, dst, a, b *Tensor[T]) error { return binaryInto(e, op.Pow, dst, a, b) }
+
+// Maximum returns the larger of a and b elementwise, NaN where either is
+// NaN (NumPy's maximum). a and b broadcast as in NumPy (see Broadcasting in
+// the package documentation).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [MaximumInto].
+func Maximum[T Float](e Engine, a, b *Tensor[T]) (*Tensor[T], error) {
+	return binary(e, op.Maximum, a, b)
+}
+
+// MaximumInto is the Into form of [Maximum]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a or b
+// itself (an in-place update). See Destinations in the package
+// documentation.
+func MaximumInto[T Float](e Engine, dst, a, b *Tensor[T]) error {
+	return binaryInto(e, op.Maximum, dst, a, b)
+}
+
+// Minimum returns the smaller of a and b elementwise, NaN where either is
+// NaN (NumPy's minimum). a and b broadcast as in NumPy (see Broadcasting in
+// the package documentation).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [MinimumInto].
+func Minimum[T Float](e Engine, a, b *Tensor[T]) (*Tensor[T], error) {
+	return binary(e, op.Minimum, a, b)
+}
+
+// MinimumInto is the Into form of [Minimum]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a or b
+// itself (an in-place update). See Destinations in the package
+// documentation.
+func MinimumInto[T Float](e Engine, dst, a, b *Tensor[T]) error {
+	return binaryInto(e, op.Minimum, dst, a, b)
+}
+
+// Atan2 returns the angle atan2(a, b) in [-π, π] of the point (b, a)
+// elementwise (math.Atan2). a and b broadcast as in NumPy (see Broadcasting
+// in the package documentation).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [Atan2Into].
+func Atan2[T Float](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Atan2, a, b) }
+
+// Atan2Into is the Into form of [Atan2]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a or b
+// itself (an in-place update). See Destinations in the package
+// documentation.
+func Atan2Into[T Float](e Engine, dst, a, b *Tensor[T]) error {
+	return binaryInto(e, op.Atan2, dst, a, b)
+}
+
+// Hypot returns sqrt(a² + b²) elementwise without undue overflow
+// (math.Hypot). a and b broadcast as in NumPy (see Broadcasting in the
+// package documentation).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [HypotInto].
+func Hypot[T Float](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Hypot, a, b) }
+
+// HypotInto is the Into form of [Hypot]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a or b
+// itself (an in-place update). See Destinations in the package
+// documentation.
+func HypotInto[T Float](e Engine, dst, a, b *Tensor[T]) error {
+	return binaryInto(e, op.Hypot, dst, a, b)
+}
+
+// Sqrt returns the square root of a elementwise (NaN for negative reals;
+// the principal root for complex).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [SqrtInto].
+func Sqrt[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Sqrt, 0, 0, a) }
+
+// SqrtInto is the Into form of [Sqrt]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func SqrtInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Sqrt, 0, 0, dst, a)
+}
+
+// Rsqrt returns 1/sqrt(a) elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [RsqrtInto].
+func Rsqrt[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Rsqrt, 0, 0, a) }
+
+// RsqrtInto is the Into form of [Rsqrt]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a itself
+// (an in-place update). See Destinations in the package documentation.
+func RsqrtInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Rsqrt, 0, 0, dst, a)
+}
+
+// Square returns a·a elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [SquareInto].
+func Square[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) {
+	return unary(e, op.Square, 0, 0, a)
+}
+
+// SquareInto is the Into form of [Square]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a itself
+// (an in-place update). See Destinations in the package documentation.
+func SquareInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Square, 0, 0, dst, a)
+}
+
+// Reciprocal returns 1/a elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ReciprocalInto].
+func Reciprocal[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) {
+	return unary(e, op.Reciprocal, 0, 0, a)
+}
+
+// ReciprocalInto is the Into form of [Reciprocal]: it writes the result
+// into dst, which has the result's shape and distinct elements; dst may be
+// a itself (an in-place update). See Destinations in the package
+// documentation.
+func ReciprocalInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Reciprocal, 0, 0, dst, a)
+}
+
+// Sign returns the sign of a elementwise: -1, 0 or 1 for reals (±0 and NaN
+// unchanged), a/|a| for complex (0 for 0).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [SignInto].
+func Sign[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Sign, 0, 0, a) }
+
+// SignInto is the Into form of [Sign]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func SignInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Sign, 0, 0, dst, a)
+}
+
+// Exp returns e^a elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ExpInto].
+func Exp[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Exp, 0, 0, a) }
+
+// ExpInto is the Into form of [Exp]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func ExpInto[T Scalar](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Exp, 0, 0, dst, a) }
+
+// Expm1 returns e^a - 1 elementwise, accurate for small |a|.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [Expm1Into].
+func Expm1[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Expm1, 0, 0, a) }
+
+// Expm1Into is the Into form of [Expm1]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a itself
+// (an in-place update). See Destinations in the package documentation.
+func Expm1Into[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Expm1, 0, 0, dst, a)
+}
+
+// Log returns the natural logarithm of a elementwise (-Inf at 0, NaN for
+// negative reals; the principal value for complex).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [LogInto].
+func Log[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Log, 0, 0, a) }
+
+// LogInto is the Into form of [Log]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func LogInto[T Scalar](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Log, 0, 0, dst, a) }
+
+// Log1p returns log(1 + a) elementwise, accurate for small |a|.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [Log1pInto].
+func Log1p[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Log1p, 0, 0, a) }
+
+// Log1pInto is the Into form of [Log1p]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a itself
+// (an in-place update). See Destinations in the package documentation.
+func Log1pInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Log1p, 0, 0, dst, a)
+}
+
+// Sin returns sin(a) elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [SinInto].
+func Sin[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Sin, 0, 0, a) }
+
+// SinInto is the Into form of [Sin]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func SinInto[T Scalar](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Sin, 0, 0, dst, a) }
+
+// Cos returns cos(a) elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [CosInto].
+func Cos[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Cos, 0, 0, a) }
+
+// CosInto is the Into form of [Cos]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func CosInto[T Scalar](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Cos, 0, 0, dst, a) }
+
+// Tan returns tan(a) elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [TanInto].
+func Tan[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Tan, 0, 0, a) }
+
+// TanInto is the Into form of [Tan]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func TanInto[T Scalar](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Tan, 0, 0, dst, a) }
+
+// Tanh returns tanh(a) elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [TanhInto].
+func Tanh[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Tanh, 0, 0, a) }
+
+// TanhInto is the Into form of [Tanh]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func TanhInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Tanh, 0, 0, dst, a)
+}
+
+// Sinh returns sinh(a) elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [SinhInto].
+func Sinh[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Sinh, 0, 0, a) }
+
+// SinhInto is the Into form of [Sinh]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func SinhInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Sinh, 0, 0, dst, a)
+}
+
+// Cosh returns cosh(a) elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [CoshInto].
+func Cosh[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Cosh, 0, 0, a) }
+
+// CoshInto is the Into form of [Cosh]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func CoshInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Cosh, 0, 0, dst, a)
+}
+
+// Asin returns arcsin(a) elementwise (NaN outside [-1, 1] for reals; the
+// principal value for complex).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [AsinInto].
+func Asin[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Asin, 0, 0, a) }
+
+// AsinInto is the Into form of [Asin]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func AsinInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Asin, 0, 0, dst, a)
+}
+
+// Acos returns arccos(a) elementwise (NaN outside [-1, 1] for reals; the
+// principal value for complex).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [AcosInto].
+func Acos[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Acos, 0, 0, a) }
+
+// AcosInto is the Into form of [Acos]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func AcosInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Acos, 0, 0, dst, a)
+}
+
+// Atan returns arctan(a) elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [AtanInto].
+func Atan[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Atan, 0, 0, a) }
+
+// AtanInto is the Into form of [Atan]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func AtanInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Atan, 0, 0, dst, a)
+}
+
+// Sigmoid returns the logistic function 1/(1+e^-a) elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [SigmoidInto].
+func Sigmoid[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) {
+	return unary(e, op.Sigmoid, 0, 0, a)
+}
+
+// SigmoidInto is the Into form of [Sigmoid]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a itself
+// (an in-place update). See Destinations in the package documentation.
+func SigmoidInto[T Float](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Sigmoid, 0, 0, dst, a)
+}
+
+// Relu returns max(a, 0) elementwise (NaN stays NaN).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ReluInto].
+func Relu[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Relu, 0, 0, a) }
+
+// ReluInto is the Into form of [Relu]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func ReluInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Relu, 0, 0, dst, a) }
+
+// Gelu returns the Gaussian error linear unit a·Φ(a) =
+// a/2·(1+erf(a/√2)) elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [GeluInto].
+func Gelu[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Gelu, 0, 0, a) }
+
+// GeluInto is the Into form of [Gelu]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func GeluInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Gelu, 0, 0, dst, a) }
+
+// Floor returns the largest integer <= a elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [FloorInto].
+func Floor[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Floor, 0, 0, a) }
+
+// FloorInto is the Into form of [Floor]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a itself
+// (an in-place update). See Destinations in the package documentation.
+func FloorInto[T Float](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Floor, 0, 0, dst, a)
+}
+
+// Ceil returns the smallest integer >= a elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [CeilInto].
+func Ceil[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Ceil, 0, 0, a) }
+
+// CeilInto is the Into form of [Ceil]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func CeilInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Ceil, 0, 0, dst, a) }
+
+// Round returns a rounded to the nearest integer elementwise, halves to
+// even (NumPy's round).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [RoundInto].
+func Round[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Round, 0, 0, a) }
+
+// RoundInto is the Into form of [Round]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a itself
+// (an in-place update). See Destinations in the package documentation.
+func RoundInto[T Float](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Round, 0, 0, dst, a)
+}
+
+// Trunc returns a rounded toward zero elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [TruncInto].
+func Trunc[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Trunc, 0, 0, a) }
+
+// TruncInto is the Into form of [Trunc]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a itself
+// (an in-place update). See Destinations in the package documentation.
+func TruncInto[T Float](e Engine, dst, a *Tensor[T]) error {
+	return unaryInto(e, op.Trunc, 0, 0, dst, a)
+}
+
+// Clip returns min(max(a, lo), hi) elementwise (NumPy's clip: NaN stays
+// NaN, lo > hi gives hi).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ClipInto].
+func Clip[T Float](e Engine, a *Tensor[T], lo, hi T) (*Tensor[T], error) {
+	return unary(e, op.Clip, lo, hi, a)
+}
+
+// ClipInto is the Into form of [Clip]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func ClipInto[T Float](e Engine, dst, a *Tensor[T], lo, hi T) error {
+	return unaryInto(e, op.Clip, lo, hi, dst, a)
+}
 
 // Sum returns the sum of a over the given axes (any order, negative axes
 // count from the end; none means every axis, giving a rank-0 tensor); the

@@ -93,9 +93,10 @@ type Core[T Elem] interface {
 // Elementwise runs the catalog's elementwise operations (categories Unary
 // and Binary).
 type Elementwise[T Elem] interface {
-	// Unary sets dst = k(alpha, x) elementwise; alpha is the attribute of
-	// operations that take one (Scale). dst has x's shape.
-	Unary(k op.Kind, alpha T, dst, x *View[T]) error
+	// Unary sets dst = k(x) elementwise; alpha and beta are the attributes
+	// of operations that take them (the factor of Scale, the bounds of
+	// Clip). dst has x's shape.
+	Unary(k op.Kind, alpha, beta T, dst, x *View[T]) error
 	// Binary sets dst = k(x, y) elementwise. x and y broadcast against dst
 	// as NumPy broadcasts: their axes align with dst's last axes, and a
 	// missing leading axis or an extent of 1 repeats along dst's extent.
@@ -156,12 +157,13 @@ type FusedKernel[T Elem] interface {
 // FusedInstr is one instruction of a fused program, which runs on a stack
 // of values (one per output element): a Load pushes input Arg; otherwise
 // Op, an elementwise catalog operation, pops its operands (b then a for
-// binary operations) and pushes its result, with Alpha as its attribute.
+// binary operations) and pushes its result, with Alpha and Beta as its
+// attributes.
 type FusedInstr struct {
-	Load  bool
-	Arg   int
-	Op    op.Kind
-	Alpha complex128
+	Load        bool
+	Arg         int
+	Op          op.Kind
+	Alpha, Beta complex128
 }
 
 // Limits of fused programs that every Fusion accepts.

@@ -29,7 +29,7 @@ func (k *numeric[T]) accumulate(shape []int, dst, x strided.Ref[T], alpha, beta 
 	case beta == 0 && alpha == 1:
 		permute.Copy(r, shape, dst, x)
 	case beta == 0:
-		elementwise.Unary(r, op.Scale, alpha, shape, dst, x)
+		elementwise.Unary(r, op.Scale, elementwise.Params[T]{A: alpha}, shape, dst, x)
 	case beta == 1 && alpha == 1:
 		elementwise.Binary(r, op.Add, shape, dst, dst, x)
 	default:
@@ -56,7 +56,7 @@ func (k *numeric[T]) scale(dst *backend.View[T], beta T) {
 	case 0:
 		elementwise.Fill(k.e.runner, dst.Shape, ref(dst), 0)
 	default:
-		elementwise.Unary(k.e.runner, op.Scale, beta, dst.Shape, ref(dst), ref(dst))
+		elementwise.Unary(k.e.runner, op.Scale, elementwise.Params[T]{A: beta}, dst.Shape, ref(dst), ref(dst))
 	}
 }
 

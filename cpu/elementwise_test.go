@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend/enginetest"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/internal/optest"
@@ -98,15 +99,14 @@ func testElementwise[T tf.Scalar](t *testing.T) {
 				t.Fatal("optest.BinaryOps lists no operations")
 			}
 			for _, bop := range binary {
-				ref := bop.Kind.Info().Ref
 				c, err := bop.Eager(e, a, b)
 				if err != nil {
 					t.Fatalf("%s %v %v %v: %v", name, bop.Kind, ashape, bshape, err)
 				}
 				forEach(shape, func(idx []int) {
 					x, y := c128(at(a, bidx(a, idx)...)), c128(at(b, bidx(b, idx)...))
-					want, got := ref(x, y, 0), c128(at(c, idx...))
-					if cmplx.Abs(got-want) > 4*eps[T]()*(cmplx.Abs(x)*cmplx.Abs(y)+cmplx.Abs(x)+cmplx.Abs(y)+cmplx.Abs(want)) {
+					want, got := enginetest.Ref[T](bop.Kind, x, y, 0, 0), c128(at(c, idx...))
+					if !enginetest.Near(got, want, 4*eps[T]()*(cmplx.Abs(x)*cmplx.Abs(y)+cmplx.Abs(x)+cmplx.Abs(y)+cmplx.Abs(want))) {
 						t.Fatalf("%s %v at %v: got %v want %v", name, bop.Kind, idx, got, want)
 					}
 				})
@@ -118,24 +118,20 @@ func testElementwise[T tf.Scalar](t *testing.T) {
 			// of every dtype, so not in the generated table).
 			type unaryCase struct {
 				kind op.Kind
-				into func(e tf.Engine, dst *tf.Tensor[T], alpha T, a *tf.Tensor[T]) error
+				into func(e tf.Engine, dst *tf.Tensor[T], alpha, beta T, a *tf.Tensor[T]) error
 			}
-			unary := []unaryCase{{op.Copy, func(e tf.Engine, dst *tf.Tensor[T], _ T, a *tf.Tensor[T]) error { return tf.CopyInto(e, dst, a) }}}
+			unary := []unaryCase{{op.Copy, func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.CopyInto(e, dst, a) }}}
 			for _, u := range optest.UnaryOps[T]() {
 				unary = append(unary, unaryCase{u.Kind, u.Into})
 			}
 			for _, u := range unary {
-				ref := u.kind.Info().Ref
 				dst := randTensor[T](r, shape...)
-				if err := u.into(e, dst, alpha, x); err != nil {
+				if err := u.into(e, dst, alpha, alpha+1, x); err != nil {
 					t.Fatal(err)
 				}
 				forEach(shape, func(idx []int) {
-					want := ref(c128(at(x, idx...)), 0, 3)
-					if tf.DTypeOf[T]().IsComplex() == false {
-						want = complex(real(want), 0)
-					}
-					if got := c128(at(dst, idx...)); cmplx.Abs(got-want) > 4*eps[T]()*cmplx.Abs(want) {
+					want := enginetest.Ref[T](u.kind, c128(at(x, idx...)), 0, 3, 4)
+					if got := c128(at(dst, idx...)); !enginetest.Near(got, want, 4*eps[T]()*cmplx.Abs(want)) {
 						t.Fatalf("%v at %v: got %v want %v", u.kind, idx, got, want)
 					}
 				})

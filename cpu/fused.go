@@ -17,7 +17,7 @@ func (k *numeric[T]) Fuse(code []backend.FusedInstr, nin int) (backend.FusedKern
 	}
 	f := &fused[T]{e: k.e, nin: nin, prog: make([]elementwise.Instr[T], len(code))}
 	for i, in := range code {
-		ins := elementwise.Instr[T]{Op: elementwise.Apply, Kind: in.Op, Arg: in.Arg, Scalar: backend.FromComplex[T](in.Alpha)}
+		ins := elementwise.Instr[T]{Op: elementwise.Apply, Kind: in.Op, Arg: in.Arg, Scalar: backend.FromComplex[T](in.Alpha), Beta: backend.FromComplex[T](in.Beta)}
 		if in.Load {
 			ins.Op = elementwise.Load
 		}

@@ -89,11 +89,11 @@ func unsupported(name string, kind op.Kind) error {
 }
 
 // Unary implements backend.Elementwise.
-func (k *numeric[T]) Unary(kind op.Kind, alpha T, dst, x *backend.View[T]) error {
+func (k *numeric[T]) Unary(kind op.Kind, alpha, beta T, dst, x *backend.View[T]) error {
 	if kind.Category() != op.Unary || !elementwise.Supports(kind) {
 		return unsupported("Unary", kind)
 	}
-	elementwise.Unary(k.e.runner, kind, alpha, dst.Shape, ref(dst), ref(x))
+	elementwise.Unary(k.e.runner, kind, elementwise.Params[T]{A: alpha, B: beta}, dst.Shape, ref(dst), ref(x))
 	return nil
 }
 

@@ -239,7 +239,7 @@ func BenchmarkChainTinyUnary(b *testing.B) {
 			v := xv
 			for i := range chainLen {
 				dst := bufs[i%2]
-				if err := k.Unary(op.Scale, 1.0001, dst, v); err != nil {
+				if err := k.Unary(op.Scale, 1.0001, 0, dst, v); err != nil {
 					b.Fatal(err)
 				}
 				v = dst
@@ -278,7 +278,7 @@ func BenchmarkExecutorOverhead(b *testing.B) {
 		v := xv
 		for i := range chainLen {
 			dst := bufs[i%2]
-			if err := k.Unary(op.Scale, 1.0001, dst, v); err != nil {
+			if err := k.Unary(op.Scale, 1.0001, 0, dst, v); err != nil {
 				b.Fatal(err)
 			}
 			v = dst
@@ -389,7 +389,7 @@ func (nopCore[T]) Copy(dst, src *backend.View[T]) error { return nil }
 // nopUnfused adds every capability but Fusion.
 type nopUnfused[T backend.Number] struct{ nopCore[T] }
 
-func (nopUnfused[T]) Unary(op.Kind, T, *backend.View[T], *backend.View[T]) error { return nil }
+func (nopUnfused[T]) Unary(op.Kind, T, T, *backend.View[T], *backend.View[T]) error { return nil }
 func (nopUnfused[T]) Binary(op.Kind, *backend.View[T], *backend.View[T], *backend.View[T]) error {
 	return nil
 }

@@ -82,7 +82,7 @@ const (
 	cmdMatmul opcode = iota // dst = a·b
 	cmdEinsum               // dst = einsum(plan, args)
 	cmdBinary               // dst = kind(a, b)
-	cmdUnary                // dst = kind(alpha, a)
+	cmdUnary                // dst = kind(a) with attributes alpha, beta
 	cmdReduce               // dst = kind over mask of a
 	cmdFused                // dst = code(args)
 	cmdCopy                 // dst = a
@@ -98,6 +98,7 @@ type command struct {
 	args  []int
 	plan  *einsum.Plan
 	alpha complex128
+	beta  complex128
 	mask  uint64
 	code  []backend.FusedInstr
 	fused int // number of graph operations this command performs
@@ -384,7 +385,7 @@ func (c *compiler) schedule() error {
 			p.stats.Views++
 			continue
 		}
-		cmd := command{args: args, fused: 1, kind: nd.Op, alpha: nd.Attrs.Alpha}
+		cmd := command{args: args, fused: 1, kind: nd.Op, alpha: nd.Attrs.Alpha, beta: nd.Attrs.Beta}
 		switch cat := nd.Op.Category(); {
 		case nd.Op == op.Matmul:
 			cmd.op = cmdMatmul
@@ -589,8 +590,11 @@ func (p *Program) String() string {
 			fmt.Fprintf(&b, " %v", cmd.kind)
 		case cmdUnary:
 			fmt.Fprintf(&b, " %v", cmd.kind)
-			if cmd.kind.Info().Attr == op.AlphaAttr {
+			switch cmd.kind.Info().Attr {
+			case op.AlphaAttr:
 				fmt.Fprintf(&b, "(%v)", cmd.alpha)
+			case op.BoundsAttr:
+				fmt.Fprintf(&b, "(%v, %v)", real(cmd.alpha), real(cmd.beta))
 			}
 		case cmdReduce:
 			fmt.Fprintf(&b, " %v mask=%#x", cmd.kind, cmd.mask)

@@ -137,7 +137,7 @@ func (c *compiler) fusedCode(id int) (code []backend.FusedInstr, leaves []int, o
 			}
 		}
 		nd := c.g.Node(id)
-		code = append(code, backend.FusedInstr{Op: nd.Op, Alpha: nd.Attrs.Alpha})
+		code = append(code, backend.FusedInstr{Op: nd.Op, Alpha: nd.Attrs.Alpha, Beta: nd.Attrs.Beta})
 	}
 	emit(id)
 	return code, leaves, ops

@@ -312,7 +312,7 @@ func TestBenchmarkKernels(t *testing.T) {
 	}
 	want, _ := tf.Matmul(e, x, w)
 	closeTo(t, "Matmul kernel", tf.ValueOf(dst), tf.ValueOf(want), 8)
-	if err := elementwise[float64](e).Unary(op.Scale, 1.0001, viewOf(dst), viewOf(x)); err != nil {
+	if err := elementwise[float64](e).Unary(op.Scale, 1.0001, 0, viewOf(dst), viewOf(x)); err != nil {
 		t.Fatal(err)
 	}
 	want, _ = tf.Scale(e, 1.0001, x)

@@ -109,7 +109,7 @@ func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 			return nil, err
 		}
 		if c.op == cmdUnary {
-			return &unaryStep[T]{k, c.kind, backend.FromComplex[T](c.alpha), r.at(c.dst), r.at(c.args[0])}, nil
+			return &unaryStep[T]{k, c.kind, backend.FromComplex[T](c.alpha), backend.FromComplex[T](c.beta), r.at(c.dst), r.at(c.args[0])}, nil
 		}
 		return &binaryStep[T]{k, c.kind, r.at(c.dst), r.at(c.args[0]), r.at(c.args[1])}, nil
 	case cmdReduce:
@@ -175,13 +175,13 @@ type copyStep[T backend.Elem] struct {
 func (s *copyStep[T]) run() error { return s.k.Copy(s.dst, s.a) }
 
 type unaryStep[T backend.Number] struct {
-	k      backend.Elementwise[T]
-	kind   op.Kind
-	alpha  T
-	dst, a *backend.View[T]
+	k           backend.Elementwise[T]
+	kind        op.Kind
+	alpha, beta T
+	dst, a      *backend.View[T]
 }
 
-func (s *unaryStep[T]) run() error { return s.k.Unary(s.kind, s.alpha, s.dst, s.a) }
+func (s *unaryStep[T]) run() error { return s.k.Unary(s.kind, s.alpha, s.beta, s.dst, s.a) }
 
 type binaryStep[T backend.Number] struct {
 	k         backend.Elementwise[T]

@@ -34,6 +34,129 @@ func (t *Trace) Mul(a, b Var) (Var, error) { return t.record(op.Mul, op.Attrs{},
 // Broadcasting in the package documentation).
 func (t *Trace) Div(a, b Var) (Var, error) { return t.record(op.Div, op.Attrs{}, a, b) }
 
+// Pow records tenferro.Pow: it returns a**b elementwise: math.Pow for real
+// dtypes (a negative base with a non-integer exponent gives NaN, as in
+// NumPy) and the principal value e^(b·log a) for complex ones (0**0 is 1).
+// a and b broadcast as in NumPy (see Broadcasting in the package
+// documentation).
+func (t *Trace) Pow(a, b Var) (Var, error) { return t.record(op.Pow, op.Attrs{}, a, b) }
+
+// Maximum records tenferro.Maximum: it returns the larger of a and b
+// elementwise, NaN where either is NaN (NumPy's maximum). a and b broadcast
+// as in NumPy (see Broadcasting in the package documentation).
+func (t *Trace) Maximum(a, b Var) (Var, error) { return t.record(op.Maximum, op.Attrs{}, a, b) }
+
+// Minimum records tenferro.Minimum: it returns the smaller of a and b
+// elementwise, NaN where either is NaN (NumPy's minimum). a and b broadcast
+// as in NumPy (see Broadcasting in the package documentation).
+func (t *Trace) Minimum(a, b Var) (Var, error) { return t.record(op.Minimum, op.Attrs{}, a, b) }
+
+// Atan2 records tenferro.Atan2: it returns the angle atan2(a, b) in [-π,
+// π] of the point (b, a) elementwise (math.Atan2). a and b broadcast as in
+// NumPy (see Broadcasting in the package documentation).
+func (t *Trace) Atan2(a, b Var) (Var, error) { return t.record(op.Atan2, op.Attrs{}, a, b) }
+
+// Hypot records tenferro.Hypot: it returns sqrt(a² + b²) elementwise
+// without undue overflow (math.Hypot). a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
+func (t *Trace) Hypot(a, b Var) (Var, error) { return t.record(op.Hypot, op.Attrs{}, a, b) }
+
+// Sqrt records tenferro.Sqrt: it returns the square root of a elementwise
+// (NaN for negative reals; the principal root for complex).
+func (t *Trace) Sqrt(a Var) (Var, error) { return t.record(op.Sqrt, op.Attrs{}, a) }
+
+// Rsqrt records tenferro.Rsqrt: it returns 1/sqrt(a) elementwise.
+func (t *Trace) Rsqrt(a Var) (Var, error) { return t.record(op.Rsqrt, op.Attrs{}, a) }
+
+// Square records tenferro.Square: it returns a·a elementwise.
+func (t *Trace) Square(a Var) (Var, error) { return t.record(op.Square, op.Attrs{}, a) }
+
+// Reciprocal records tenferro.Reciprocal: it returns 1/a elementwise.
+func (t *Trace) Reciprocal(a Var) (Var, error) { return t.record(op.Reciprocal, op.Attrs{}, a) }
+
+// Sign records tenferro.Sign: it returns the sign of a elementwise: -1, 0
+// or 1 for reals (±0 and NaN unchanged), a/|a| for complex (0 for 0).
+func (t *Trace) Sign(a Var) (Var, error) { return t.record(op.Sign, op.Attrs{}, a) }
+
+// Exp records tenferro.Exp: it returns e^a elementwise.
+func (t *Trace) Exp(a Var) (Var, error) { return t.record(op.Exp, op.Attrs{}, a) }
+
+// Expm1 records tenferro.Expm1: it returns e^a - 1 elementwise, accurate
+// for small |a|.
+func (t *Trace) Expm1(a Var) (Var, error) { return t.record(op.Expm1, op.Attrs{}, a) }
+
+// Log records tenferro.Log: it returns the natural logarithm of a
+// elementwise (-Inf at 0, NaN for negative reals; the principal value for
+// complex).
+func (t *Trace) Log(a Var) (Var, error) { return t.record(op.Log, op.Attrs{}, a) }
+
+// Log1p records tenferro.Log1p: it returns log(1 + a) elementwise, accurate
+// for small |a|.
+func (t *Trace) Log1p(a Var) (Var, error) { return t.record(op.Log1p, op.Attrs{}, a) }
+
+// Sin records tenferro.Sin: it returns sin(a) elementwise.
+func (t *Trace) Sin(a Var) (Var, error) { return t.record(op.Sin, op.Attrs{}, a) }
+
+// Cos records tenferro.Cos: it returns cos(a) elementwise.
+func (t *Trace) Cos(a Var) (Var, error) { return t.record(op.Cos, op.Attrs{}, a) }
+
+// Tan records tenferro.Tan: it returns tan(a) elementwise.
+func (t *Trace) Tan(a Var) (Var, error) { return t.record(op.Tan, op.Attrs{}, a) }
+
+// Tanh records tenferro.Tanh: it returns tanh(a) elementwise.
+func (t *Trace) Tanh(a Var) (Var, error) { return t.record(op.Tanh, op.Attrs{}, a) }
+
+// Sinh records tenferro.Sinh: it returns sinh(a) elementwise.
+func (t *Trace) Sinh(a Var) (Var, error) { return t.record(op.Sinh, op.Attrs{}, a) }
+
+// Cosh records tenferro.Cosh: it returns cosh(a) elementwise.
+func (t *Trace) Cosh(a Var) (Var, error) { return t.record(op.Cosh, op.Attrs{}, a) }
+
+// Asin records tenferro.Asin: it returns arcsin(a) elementwise (NaN outside
+// [-1, 1] for reals; the principal value for complex).
+func (t *Trace) Asin(a Var) (Var, error) { return t.record(op.Asin, op.Attrs{}, a) }
+
+// Acos records tenferro.Acos: it returns arccos(a) elementwise (NaN outside
+// [-1, 1] for reals; the principal value for complex).
+func (t *Trace) Acos(a Var) (Var, error) { return t.record(op.Acos, op.Attrs{}, a) }
+
+// Atan records tenferro.Atan: it returns arctan(a) elementwise.
+func (t *Trace) Atan(a Var) (Var, error) { return t.record(op.Atan, op.Attrs{}, a) }
+
+// Sigmoid records tenferro.Sigmoid: it returns the logistic function
+// 1/(1+e^-a) elementwise.
+func (t *Trace) Sigmoid(a Var) (Var, error) { return t.record(op.Sigmoid, op.Attrs{}, a) }
+
+// Relu records tenferro.Relu: it returns max(a, 0) elementwise (NaN stays
+// NaN).
+func (t *Trace) Relu(a Var) (Var, error) { return t.record(op.Relu, op.Attrs{}, a) }
+
+// Gelu records tenferro.Gelu: it returns the Gaussian error linear unit
+// a·Φ(a) = a/2·(1+erf(a/√2)) elementwise.
+func (t *Trace) Gelu(a Var) (Var, error) { return t.record(op.Gelu, op.Attrs{}, a) }
+
+// Floor records tenferro.Floor: it returns the largest integer <= a
+// elementwise.
+func (t *Trace) Floor(a Var) (Var, error) { return t.record(op.Floor, op.Attrs{}, a) }
+
+// Ceil records tenferro.Ceil: it returns the smallest integer >= a
+// elementwise.
+func (t *Trace) Ceil(a Var) (Var, error) { return t.record(op.Ceil, op.Attrs{}, a) }
+
+// Round records tenferro.Round: it returns a rounded to the nearest integer
+// elementwise, halves to even (NumPy's round).
+func (t *Trace) Round(a Var) (Var, error) { return t.record(op.Round, op.Attrs{}, a) }
+
+// Trunc records tenferro.Trunc: it returns a rounded toward zero
+// elementwise.
+func (t *Trace) Trunc(a Var) (Var, error) { return t.record(op.Trunc, op.Attrs{}, a) }
+
+// Clip records tenferro.Clip: it returns min(max(a, lo), hi) elementwise
+// (NumPy's clip: NaN stays NaN, lo > hi gives hi).
+func (t *Trace) Clip(a Var, lo, hi float64) (Var, error) {
+	return t.record(op.Clip, op.Attrs{Alpha: complex(lo, 0), Beta: complex(hi, 0)}, a)
+}
+
 // Sum records tenferro.Sum: it returns the sum of a over the given axes
 // (any order, negative axes count from the end; none means every axis,
 // giving a rank-0 tensor); the result has a's shape without those axes.

@@ -33,8 +33,8 @@ func parityCases() []parityCase {
 	}
 	for _, u := range optest.UnaryOps[float64]() {
 		cs = append(cs, parityCase{u.Kind, "valid", [][]int{{2, 3}},
-			func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(u.Eager(e, 2, in[0])) },
-			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return u.Traced(tr, 2, in[0]) }})
+			func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(u.Eager(e, -1, 2, in[0])) },
+			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return u.Traced(tr, -1, 2, in[0]) }})
 	}
 	for _, b := range optest.BinaryOps[float64]() {
 		for _, c := range []struct {

@@ -11,32 +11,52 @@ import (
 	"github.com/tenferro-go/tenferro/internal/optest"
 )
 
-// ref evaluates the catalog's reference of k for one element: RefReal for
-// real dtypes when the catalog has one, else Ref (its real part for real
-// dtypes).
-func ref[T tf.Scalar](k op.Kind, x, y, alpha complex128) complex128 {
+// Ref evaluates the catalog's reference of k for one element of dtype T:
+// RefReal for real dtypes when the catalog has one, else Ref (its real
+// part for real dtypes). y is ignored by unary operations, alpha and beta
+// by operations without attributes.
+func Ref[T tf.Scalar](k op.Kind, x, y, alpha, beta complex128) complex128 {
 	info := k.Info()
 	if !isComplex[T]() {
 		if info.RefReal != nil {
-			return complex(info.RefReal(real(x), real(y), real(alpha)), 0)
+			return complex(info.RefReal(real(x), real(y), real(alpha), real(beta)), 0)
 		}
-		return complex(real(info.Ref(x, y, alpha)), 0)
+		return complex(real(info.Ref(x, y, alpha, beta)), 0)
 	}
-	return info.Ref(x, y, alpha)
+	return info.Ref(x, y, alpha, beta)
 }
 
-// near reports whether got is within tol of want, treating equal
+// testAttrs returns the attributes the suite passes to unary operation k:
+// a complex factor for Scale, bounds inside the inputs' range for Clip.
+func testAttrs[T tf.Scalar](k op.Kind) (alpha, beta T) {
+	switch k.Info().Attr {
+	case op.AlphaAttr:
+		return castC[T](complex(1.5, -0.5)), 0
+	case op.BoundsAttr:
+		return castC[T](-0.3), castC[T](0.4)
+	}
+	return 0, 0
+}
+
+// Near reports whether got is within tol of want, treating equal
 // non-finite values (NaN, same-signed infinities) as equal.
-func near(got, want complex128, tol float64) bool {
-	if got == want {
+func Near(got, want complex128, tol float64) bool {
+	if got == want || abs(got-want) <= tol {
 		return true
 	}
+	// Compare part by part: equal parts (infinities of one sign included)
+	// and NaN against NaN agree, finite parts within tol.
 	for _, p := range [2][2]float64{{real(got), real(want)}, {imag(got), imag(want)}} {
-		if math.IsNaN(p[0]) != math.IsNaN(p[1]) {
+		g, w := p[0], p[1]
+		switch {
+		case g == w || (math.IsNaN(g) && math.IsNaN(w)):
+		case math.IsNaN(g) || math.IsNaN(w) || math.IsInf(g, 0) || math.IsInf(w, 0):
+			return false
+		case !(math.Abs(g-w) <= tol):
 			return false
 		}
 	}
-	return abs(got-want) <= tol
+	return true
 }
 
 // elementTol bounds the rounding error of one elementwise operation: a few
@@ -77,25 +97,25 @@ func (suite[T]) unary(t *testing.T, e tf.Engine) {
 		for _, shape := range Shapes {
 			for kind := range NumLayouts {
 				a := Operand[T](t, r, shape, kind)
-				alpha := castC[T](complex(1.5, -0.5))
+				alpha, beta := testAttrs[T](u.Kind)
 				what := name(u.Kind, shape, " ", LayoutName(kind))
 				xs := Dense(a)
 				want := make([]complex128, len(xs))
 				tol := make([]float64, len(xs))
 				for i, x := range xs {
-					want[i] = ref[T](u.Kind, x, 0, toC(alpha))
+					want[i] = Ref[T](u.Kind, x, 0, toC(alpha), toC(beta))
 					tol[i] = elementTol[T](want[i], x, 0, toC(alpha))
 				}
-				out, err := u.Eager(e, alpha, a)
+				out, err := u.Eager(e, alpha, beta, a)
 				mustNil(t, what, err)
 				compare(t, what, out, want, tol)
 				mustNil(t, what, out.Release())
 				dst, whole := Destination[T](t, shape, (kind+1)%NumLayouts, castC[T](7))
-				mustNil(t, what+" into", u.Into(e, dst, alpha, a))
+				mustNil(t, what+" into", u.Into(e, dst, alpha, beta, a))
 				compare(t, what+" into", dst, want, tol)
 				checkOutside(t, what+" into", dst, whole, castC[T](7))
 				// In place: dst is the input itself.
-				mustNil(t, what+" in place", u.Into(e, a, alpha, a))
+				mustNil(t, what+" in place", u.Into(e, a, alpha, beta, a))
 				compare(t, what+" in place", a, want, tol)
 			}
 		}
@@ -127,7 +147,7 @@ func (suite[T]) binary(t *testing.T, e tf.Engine) {
 					var tol []float64
 					Each(out, func(idx []int) {
 						p, q := at(xd, sa, idx), at(yd, sb, idx)
-						w := ref[T](b.Kind, p, q, 0)
+						w := Ref[T](b.Kind, p, q, 0, 0)
 						want = append(want, w)
 						tol = append(tol, elementTol[T](w, p, q, 0))
 					})
@@ -197,7 +217,7 @@ func (suite[T]) reduce(t *testing.T, e tf.Engine) {
 								st *= s
 							}
 						}
-						want[p] = ref[T](red.Kind, want[p], xd[i], 0)
+						want[p] = Ref[T](red.Kind, want[p], xd[i], 0, 0)
 						absSum[p] += abs(xd[i])
 						i++
 					})
@@ -232,7 +252,7 @@ func compare[T tf.Scalar](t testing.TB, what string, got *tf.Tensor[T], want []c
 		t.Fatalf("%s: %d elements (shape %v), want %d", what, len(g), got.Shape(), len(want))
 	}
 	for i := range g {
-		if !near(g[i], want[i], tol[i]) {
+		if !Near(g[i], want[i], tol[i]) {
 			t.Fatalf("%s: element %d = %v, want %v (tol %.3g)", what, i, g[i], want[i], tol[i])
 		}
 	}

@@ -75,7 +75,7 @@ func (suite[T]) program(t *testing.T, e tf.Engine) {
 		}
 		wd := Dense(want)
 		for i := range g {
-			if !near(g[i], wd[i], 64*u*(1+abs(wd[i]))) {
+			if !Near(g[i], wd[i], 64*u*(1+abs(wd[i]))) {
 				t.Fatalf("program output %d element %d = %v, want %v", j, i, g[i], wd[i])
 			}
 		}

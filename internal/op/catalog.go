@@ -20,10 +20,7 @@ package op
 
 //go:generate go run ./gen
 
-import (
-	"math/cmplx"
-	"strconv"
-)
+import "strconv"
 
 // Kind identifies an operation.
 type Kind uint16
@@ -39,6 +36,37 @@ const (
 	Sub
 	Mul
 	Div
+	Pow
+	Maximum
+	Minimum
+	Atan2
+	Hypot
+	Sqrt
+	Rsqrt
+	Square
+	Reciprocal
+	Sign
+	Exp
+	Expm1
+	Log
+	Log1p
+	Sin
+	Cos
+	Tan
+	Tanh
+	Sinh
+	Cosh
+	Asin
+	Acos
+	Atan
+	Sigmoid
+	Relu
+	Gelu
+	Floor
+	Ceil
+	Round
+	Trunc
+	Clip
 	Sum
 	Matmul
 	Einsum
@@ -80,6 +108,7 @@ type Attr uint8
 const (
 	NoAttr         Attr = iota
 	AlphaAttr           // a scalar of the input dtype (Attrs.Alpha)
+	BoundsAttr          // two real scalars lo and hi (Attrs.Alpha, Attrs.Beta)
 	AxesAttr            // a set of axes, any order, negative from the end (Attrs.Axes)
 	PermAttr            // a permutation of the axes (Attrs.Axes)
 	ShapeAttr           // a target shape, one extent may be -1 (Attrs.Shape)
@@ -102,50 +131,15 @@ type Info struct {
 	// pair, trace's method) are written by internal/op/gen.
 	Generated bool
 	// Ref is the value of one output element for complex128 inputs x, y
-	// (y unused for unary operations) and attribute alpha: the reference
-	// the conformance suite checks engines against. RefReal is the same for
-	// real inputs, when it differs from the real part of Ref. For a
-	// reduction, Ref(acc, x, 0) folds one element into the accumulator,
-	// which starts at Identity.
-	Ref      func(x, y, alpha complex128) complex128
-	RefReal  func(x, y, alpha float64) float64
+	// (y unused for unary operations) and attributes alpha, beta: the
+	// reference the conformance suites check engines against. RefReal is
+	// the same for real inputs; an operation on real inputs has one, or
+	// uses the real part of Ref. For a reduction, Ref(acc, x, 0, 0) folds
+	// one element into the accumulator, which starts at Identity. Ref is
+	// nil for operations that accept real dtypes only.
+	Ref      func(x, y, alpha, beta complex128) complex128
+	RefReal  func(x, y, alpha, beta float64) float64
 	Identity complex128
-}
-
-var catalog = [NumKinds]Info{
-	Copy: {Name: "Copy", Into: "CopyInto", Category: Data, Args: []string{"a"}, Accept: AllDTypes,
-		Doc: "returns a compact column-major copy of a",
-		Ref: func(x, _, _ complex128) complex128 { return x }},
-	Scale: {Name: "Scale", Category: Unary, Args: []string{"a"}, Attr: AlphaAttr, Accept: Numbers, Generated: true,
-		Doc: "returns alpha·a elementwise",
-		Ref: func(x, _, a complex128) complex128 { return a * x }},
-	Negate: {Name: "Negate", Category: Unary, Args: []string{"a"}, Accept: Numbers, Generated: true,
-		Doc: "returns -a elementwise",
-		Ref: func(x, _, _ complex128) complex128 { return -x }},
-	Conj: {Name: "Conj", Category: Unary, Args: []string{"a"}, Accept: Numbers, Generated: true,
-		Doc: "returns the complex conjugate of a elementwise (a copy for real dtypes)",
-		Ref: func(x, _, _ complex128) complex128 { return cmplx.Conj(x) }},
-	Add: {Name: "Add", Category: Binary, Args: []string{"a", "b"}, Accept: Numbers, Commutative: true, Generated: true,
-		Doc: "returns a + b elementwise",
-		Ref: func(x, y, _ complex128) complex128 { return x + y }},
-	Sub: {Name: "Sub", Category: Binary, Args: []string{"a", "b"}, Accept: Numbers, Generated: true,
-		Doc: "returns a - b elementwise",
-		Ref: func(x, y, _ complex128) complex128 { return x - y }},
-	Mul: {Name: "Mul", Category: Binary, Args: []string{"a", "b"}, Accept: Numbers, Commutative: true, Generated: true,
-		Doc: "returns the Hadamard product a·b elementwise",
-		Ref: func(x, y, _ complex128) complex128 { return x * y }},
-	Div: {Name: "Div", Category: Binary, Args: []string{"a", "b"}, Accept: Numbers, Generated: true,
-		Doc: "returns a / b elementwise (IEEE division: x/0 is ±Inf, 0/0 is NaN)",
-		Ref: func(x, y, _ complex128) complex128 { return x / y }},
-	Sum: {Name: "Sum", Category: Reduction, Args: []string{"a"}, Attr: AxesAttr, Accept: Numbers, Generated: true,
-		Doc: "returns the sum of a over the given axes (any order, negative axes count from the end; none means every axis, giving a rank-0 tensor); the result has a's shape without those axes",
-		Ref: func(x, y, _ complex128) complex128 { return x + y }},
-	Matmul: {Name: "Matmul", Category: Contraction, Args: []string{"a", "b"}, Accept: Numbers},
-	Einsum: {Name: "Einsum", Category: Contraction, Attr: SubscriptsAttr, Accept: Numbers},
-	Permute: {Name: "Permute", Category: Structural, Args: []string{"a"}, Attr: PermAttr, Accept: AllDTypes,
-		Doc: "returns a with its axes reordered: axis d of the result is axis perm[d] of a"},
-	Reshape: {Name: "Reshape", Category: Structural, Args: []string{"a"}, Attr: ShapeAttr, Accept: AllDTypes,
-		Doc: "returns a with a new shape and the same column-major element order"},
 }
 
 func init() {
@@ -190,7 +184,8 @@ func Kinds() []Kind {
 // Attrs are the non-tensor arguments of one operation, as a trace records
 // them (normalized: axes sorted and non-negative, shapes with -1 resolved).
 type Attrs struct {
-	Alpha      complex128 // AlphaAttr
+	Alpha      complex128 // AlphaAttr; lo of BoundsAttr
+	Beta       complex128 // hi of BoundsAttr
 	Axes       []int      // AxesAttr (increasing) and PermAttr
 	Shape      []int      // ShapeAttr
 	Subscripts string     // SubscriptsAttr
@@ -201,6 +196,8 @@ func (a *Attrs) Key(k Kind) string {
 	switch k.Info().Attr {
 	case AlphaAttr:
 		return strconv.FormatComplex(a.Alpha, 'g', -1, 128)
+	case BoundsAttr:
+		return strconv.FormatComplex(a.Alpha, 'g', -1, 128) + "," + strconv.FormatComplex(a.Beta, 'g', -1, 128)
 	case AxesAttr, PermAttr:
 		return FmtInts(a.Axes)
 	case ShapeAttr:

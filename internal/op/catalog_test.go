@@ -27,8 +27,14 @@ func TestCatalogEntries(t *testing.T) {
 		}
 		switch in.Category {
 		case Data, Unary, Binary, Reduction:
-			if in.Ref == nil {
+			if in.Ref == nil && in.RefReal == nil {
 				t.Errorf("%v: no reference function", k)
+			}
+			if in.Accept&Complexes != 0 && in.Ref == nil {
+				t.Errorf("%v accepts complex dtypes but has no complex reference", k)
+			}
+			if in.Accept&Complexes == 0 && in.Ref != nil {
+				t.Errorf("%v accepts real dtypes only but has a complex reference", k)
 			}
 		}
 		if in.Generated && in.Doc == "" {

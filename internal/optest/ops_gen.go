@@ -8,34 +8,174 @@ import (
 	"github.com/tenferro-go/tenferro/trace"
 )
 
-// UnaryOps lists the generated elementwise unary operations.
-func UnaryOps[T tf.Scalar]() []UnaryOp[T] {
+func unaryOps[T tf.Scalar]() []UnaryOp[T] {
 	return []UnaryOp[T]{
-		{op.Scale, tf.Scale[T], tf.ScaleInto[T], (*trace.Trace).Scale},
+		{op.Scale,
+			func(e tf.Engine, alpha, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Scale(e, alpha, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], alpha, _ T, a *tf.Tensor[T]) error {
+				return tf.ScaleInto(e, dst, alpha, a)
+			},
+			func(t *trace.Trace, alpha, _ complex128, a trace.Var) (trace.Var, error) { return t.Scale(alpha, a) }},
 		{op.Negate,
-			func(e tf.Engine, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Negate(e, a) },
-			func(e tf.Engine, dst *tf.Tensor[T], _ T, a *tf.Tensor[T]) error { return tf.NegateInto(e, dst, a) },
-			func(t *trace.Trace, _ complex128, a trace.Var) (trace.Var, error) { return t.Negate(a) }},
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Negate(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.NegateInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Negate(a) }},
 		{op.Conj,
-			func(e tf.Engine, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Conj(e, a) },
-			func(e tf.Engine, dst *tf.Tensor[T], _ T, a *tf.Tensor[T]) error { return tf.ConjInto(e, dst, a) },
-			func(t *trace.Trace, _ complex128, a trace.Var) (trace.Var, error) { return t.Conj(a) }},
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Conj(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.ConjInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Conj(a) }},
+		{op.Sqrt,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Sqrt(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.SqrtInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Sqrt(a) }},
+		{op.Rsqrt,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Rsqrt(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.RsqrtInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Rsqrt(a) }},
+		{op.Square,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Square(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.SquareInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Square(a) }},
+		{op.Reciprocal,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Reciprocal(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error {
+				return tf.ReciprocalInto(e, dst, a)
+			},
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Reciprocal(a) }},
+		{op.Sign,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Sign(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.SignInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Sign(a) }},
+		{op.Exp,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Exp(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.ExpInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Exp(a) }},
+		{op.Expm1,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Expm1(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.Expm1Into(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Expm1(a) }},
+		{op.Log,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Log(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.LogInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Log(a) }},
+		{op.Log1p,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Log1p(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.Log1pInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Log1p(a) }},
+		{op.Sin,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Sin(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.SinInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Sin(a) }},
+		{op.Cos,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Cos(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.CosInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Cos(a) }},
+		{op.Tan,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Tan(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.TanInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Tan(a) }},
+		{op.Tanh,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Tanh(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.TanhInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Tanh(a) }},
+		{op.Sinh,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Sinh(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.SinhInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Sinh(a) }},
+		{op.Cosh,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Cosh(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.CoshInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Cosh(a) }},
+		{op.Asin,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Asin(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.AsinInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Asin(a) }},
+		{op.Acos,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Acos(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.AcosInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Acos(a) }},
+		{op.Atan,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Atan(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.AtanInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Atan(a) }},
 	}
 }
 
-// BinaryOps lists the generated elementwise binary operations.
-func BinaryOps[T tf.Scalar]() []BinaryOp[T] {
+func floatUnaryOps[T tf.Float]() []UnaryOp[T] {
+	return []UnaryOp[T]{
+		{op.Sigmoid,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Sigmoid(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.SigmoidInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Sigmoid(a) }},
+		{op.Relu,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Relu(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.ReluInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Relu(a) }},
+		{op.Gelu,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Gelu(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.GeluInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Gelu(a) }},
+		{op.Floor,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Floor(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.FloorInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Floor(a) }},
+		{op.Ceil,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Ceil(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.CeilInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Ceil(a) }},
+		{op.Round,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Round(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.RoundInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Round(a) }},
+		{op.Trunc,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Trunc(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.TruncInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Trunc(a) }},
+		{op.Clip,
+			func(e tf.Engine, lo, hi T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Clip(e, a, lo, hi) },
+			func(e tf.Engine, dst *tf.Tensor[T], lo, hi T, a *tf.Tensor[T]) error {
+				return tf.ClipInto(e, dst, a, lo, hi)
+			},
+			func(t *trace.Trace, lo, hi complex128, a trace.Var) (trace.Var, error) {
+				return t.Clip(a, real(lo), real(hi))
+			}},
+	}
+}
+
+func binaryOps[T tf.Scalar]() []BinaryOp[T] {
 	return []BinaryOp[T]{
 		{op.Add, tf.Add[T], tf.AddInto[T], (*trace.Trace).Add},
 		{op.Sub, tf.Sub[T], tf.SubInto[T], (*trace.Trace).Sub},
 		{op.Mul, tf.Mul[T], tf.MulInto[T], (*trace.Trace).Mul},
 		{op.Div, tf.Div[T], tf.DivInto[T], (*trace.Trace).Div},
+		{op.Pow, tf.Pow[T], tf.PowInto[T], (*trace.Trace).Pow},
 	}
 }
 
-// Reductions lists the generated reductions.
-func Reductions[T tf.Scalar]() []Reduction[T] {
+func floatBinaryOps[T tf.Float]() []BinaryOp[T] {
+	return []BinaryOp[T]{
+		{op.Maximum, tf.Maximum[T], tf.MaximumInto[T], (*trace.Trace).Maximum},
+		{op.Minimum, tf.Minimum[T], tf.MinimumInto[T], (*trace.Trace).Minimum},
+		{op.Atan2, tf.Atan2[T], tf.Atan2Into[T], (*trace.Trace).Atan2},
+		{op.Hypot, tf.Hypot[T], tf.HypotInto[T], (*trace.Trace).Hypot},
+	}
+}
+
+func reductions[T tf.Scalar]() []Reduction[T] {
 	return []Reduction[T]{
 		{op.Sum, tf.Sum[T], tf.SumInto[T], (*trace.Trace).Sum},
 	}
 }
+
+// UnaryOps lists the generated elementwise unary operations that accept T.
+func UnaryOps[T tf.Scalar]() []UnaryOp[T] {
+	return withReal[T](unaryOps[T](), floatUnaryOps[float32], floatUnaryOps[float64])
+}
+
+// BinaryOps lists the generated elementwise binary operations that accept T.
+func BinaryOps[T tf.Scalar]() []BinaryOp[T] {
+	return withReal[T](binaryOps[T](), floatBinaryOps[float32], floatBinaryOps[float64])
+}
+
+// Reductions lists the generated reductions.
+func Reductions[T tf.Scalar]() []Reduction[T] { return reductions[T]() }

@@ -11,13 +11,14 @@ import (
 	"github.com/tenferro-go/tenferro/trace"
 )
 
-// UnaryOp is an elementwise unary operation; alpha is its attribute (0 for
-// operations without one).
+// UnaryOp is an elementwise unary operation; alpha and beta are its
+// attributes (the factor of Scale, the bounds of Clip; ignored by
+// operations without them).
 type UnaryOp[T tf.Scalar] struct {
 	Kind   op.Kind
-	Eager  func(e tf.Engine, alpha T, a *tf.Tensor[T]) (*tf.Tensor[T], error)
-	Into   func(e tf.Engine, dst *tf.Tensor[T], alpha T, a *tf.Tensor[T]) error
-	Traced func(t *trace.Trace, alpha complex128, a trace.Var) (trace.Var, error)
+	Eager  func(e tf.Engine, alpha, beta T, a *tf.Tensor[T]) (*tf.Tensor[T], error)
+	Into   func(e tf.Engine, dst *tf.Tensor[T], alpha, beta T, a *tf.Tensor[T]) error
+	Traced func(t *trace.Trace, alpha, beta complex128, a trace.Var) (trace.Var, error)
 }
 
 // BinaryOp is an elementwise binary operation.
@@ -34,4 +35,18 @@ type Reduction[T tf.Scalar] struct {
 	Eager  func(e tf.Engine, a *tf.Tensor[T], axes ...int) (*tf.Tensor[T], error)
 	Into   func(e tf.Engine, dst, a *tf.Tensor[T], axes ...int) error
 	Traced func(t *trace.Trace, a trace.Var, axes ...int) (trace.Var, error)
+}
+
+// withReal appends, for a real T, the operations of the real-only table
+// of T's precision: f32 and f64 are the tables' accessors, a func() []E
+// for the T they serve.
+func withReal[T tf.Scalar, E any](all []E, f32, f64 any) []E {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return append(all, f32.(func() []E)()...)
+	case float64:
+		return append(all, f64.(func() []E)()...)
+	}
+	return all
 }

@@ -65,8 +65,8 @@ func BenchmarkEval(b *testing.B) {
 			b.SetBytes(int64(3 * 16 * n * n))
 			for b.Loop() {
 				Binary(nil, op.Add, sh, d, x, y)
-				Unary(nil, op.Scale, 2, sh, d, d)
-				Unary(nil, op.Conj, 0, sh, d, d)
+				Unary(nil, op.Scale, Params[complex128]{A: 2}, sh, d, d)
+				Unary(nil, op.Conj, Params[complex128]{}, sh, d, d)
 			}
 		})
 	}

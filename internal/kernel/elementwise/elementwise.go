@@ -65,7 +65,7 @@ type task[T strided.Scalar] struct {
 	l       strided.Layout
 	kind    int
 	k       op.Kind
-	alpha   T
+	p       Params[T] // attributes; p.A is Fill's value
 	d, a, b []T
 	split   int
 }
@@ -91,11 +91,11 @@ func (t *task[T]) run(l *strided.Layout) {
 	}
 	switch t.kind {
 	case kUnary:
-		unaryRun(l, t.k, t.alpha, t.d, t.a)
+		unaryRun(l, t.k, t.p, t.d, t.a)
 	case kBinary:
 		binaryRun(l, t.k, t.d, t.a, t.b)
 	default:
-		fillRun(l, t.alpha, t.d)
+		fillRun(l, t.p.A, t.d)
 	}
 }
 
@@ -150,10 +150,10 @@ func initLayout(l *strided.Layout, op string, shape []int) bool {
 }
 
 // Unary sets dst[i] = k(a[i]) for every multi-index i of shape, where k is
-// an elementwise unary operation of the catalog (alpha is its attribute,
-// the factor of Scale). It panics when the package has no kernel for k
-// (see Supports). See the package comment for preconditions.
-func Unary[T strided.Scalar](r par.Runner, k op.Kind, alpha T, shape []int, dst, a strided.Ref[T]) {
+// an elementwise unary operation of the catalog and p its attributes (the
+// factor of Scale, the bounds of Clip). It panics when the package has no
+// kernel for k (see Supports). See the package comment for preconditions.
+func Unary[T strided.Scalar](r par.Runner, k op.Kind, p Params[T], shape []int, dst, a strided.Ref[T]) {
 	if !Supports(k) || k.Category() == op.Binary {
 		panic("elementwise.Unary: no kernel for " + k.String())
 	}
@@ -164,7 +164,7 @@ func Unary[T strided.Scalar](r par.Runner, k op.Kind, alpha T, shape []int, dst,
 	t.l.Add(dst.Off, dst.Strides)
 	t.l.Add(a.Off, a.Strides)
 	t.l.Normalize()
-	t.kind, t.k, t.alpha, t.d, t.a = kUnary, k, alpha, dst.Data, a.Data
+	t.kind, t.k, t.p, t.d, t.a = kUnary, k, p, dst.Data, a.Data
 	dispatch(r, &t, 2)
 }
 
@@ -196,7 +196,7 @@ func Fill[T strided.Scalar](r par.Runner, shape []int, dst strided.Ref[T], v T) 
 	}
 	t.l.Add(dst.Off, dst.Strides)
 	t.l.Normalize()
-	t.kind, t.alpha, t.d = kFill, v, dst.Data
+	t.kind, t.p.A, t.d = kFill, v, dst.Data
 	dispatch(r, &t, 1)
 }
 
@@ -222,14 +222,14 @@ func fillRun[T strided.Scalar](l *strided.Layout, v T, d []T) {
 	})
 }
 
-func unaryRun[T strided.Scalar](l *strided.Layout, k op.Kind, alpha T, d, a []T) {
+func unaryRun[T strided.Scalar](l *strided.Layout, k op.Kind, p Params[T], d, a []T) {
 	if l.Rank == 0 {
-		unaryRow(k, alpha, 1, d, l.Off[0], 1, a, l.Off[1], 1)
+		unaryRow(k, p, 1, d, l.Off[0], 1, a, l.Off[1], 1)
 		return
 	}
 	n, ds, as := l.Shape[0], l.Strides[0][0], l.Strides[1][0]
 	l.Outer(1, func() {
-		unaryRow(k, alpha, n, d, l.Cur[0], ds, a, l.Cur[1], as)
+		unaryRow(k, p, n, d, l.Cur[0], ds, a, l.Cur[1], as)
 	})
 }
 

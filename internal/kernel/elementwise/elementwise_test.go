@@ -2,6 +2,7 @@ package elementwise
 
 import (
 	"fmt"
+	"math"
 	"math/cmplx"
 	"math/rand/v2"
 	"slices"
@@ -21,13 +22,13 @@ import (
 // brings it under every test below without touching them.
 
 // kernelKinds returns the catalog's operations of the given categories that
-// the package has kernels for, in catalog order; it fails t when there are
-// none (a test over them would check nothing).
-func kernelKinds(t testing.TB, cats ...op.Category) []op.Kind {
+// the package has kernels for and that accept T, in catalog order; it
+// fails t when there are none (a test over them would check nothing).
+func kernelKinds[T strided.Scalar](t testing.TB, cats ...op.Category) []op.Kind {
 	t.Helper()
 	var ks []op.Kind
 	for _, k := range op.Kinds() {
-		if slices.Contains(cats, k.Category()) && Supports(k) {
+		if slices.Contains(cats, k.Category()) && Supports(k) && dtypeOf[T]().In(k.Info().Accept) {
 			ks = append(ks, k)
 		}
 	}
@@ -37,26 +38,55 @@ func kernelKinds(t testing.TB, cats ...op.Category) []op.Kind {
 	return ks
 }
 
-// unaryKinds returns the operations Unary runs: the catalog's unary ones
-// and Copy (category Data).
-func unaryKinds(t testing.TB) []op.Kind { return kernelKinds(t, op.Unary, op.Data) }
+// dtypeOf returns the catalog's dtype of T.
+func dtypeOf[T strided.Scalar]() op.DType {
+	return [...]op.DType{op.Float32, op.Float64, op.Complex64, op.Complex128}[strided.Kind[T]()]
+}
 
-// binaryKinds returns the operations Binary runs.
-func binaryKinds(t testing.TB) []op.Kind { return kernelKinds(t, op.Binary) }
+// unaryKinds returns the operations Unary runs for T: the catalog's unary
+// ones and Copy (category Data).
+func unaryKinds[T strided.Scalar](t testing.TB) []op.Kind {
+	return kernelKinds[T](t, op.Unary, op.Data)
+}
+
+// binaryKinds returns the operations Binary runs for T.
+func binaryKinds[T strided.Scalar](t testing.TB) []op.Kind { return kernelKinds[T](t, op.Binary) }
+
+// arithmetic reports whether k is one of the operations whose rounding
+// error the magnitude model of mag bounds (sums, products, quotients,
+// scalings and the exact ones); the other functions are checked relative
+// to their value.
+func arithmetic(k op.Kind) bool {
+	switch k {
+	case op.Copy, op.Scale, op.Negate, op.Conj, op.Add, op.Sub, op.Mul, op.Div, op.Square:
+		return true
+	}
+	return false
+}
+
+// params returns the attributes the tests pass to unary operation k:
+// alpha for Scale, bounds inside the inputs' range for Clip.
+func params[T strided.Scalar](k op.Kind, alpha T) Params[T] {
+	if k == op.Clip {
+		return Params[T]{A: -0.3, B: 0.4}
+	}
+	return Params[T]{A: alpha}
+}
 
 // ref returns the catalog's reference value of k at x, y (ignored by unary
-// operations) with attribute alpha, for element type T: Info.Ref for
-// complex T; for real T, Info.RefReal when the catalog has one, else the
-// real part of Ref at the real arguments.
-func ref[T strided.Scalar](k op.Kind, x, y, alpha complex128) complex128 {
+// operations) with attributes p, for element type T: Info.Ref for complex
+// T; for real T, Info.RefReal when the catalog has one, else the real part
+// of Ref at the real arguments.
+func ref[T strided.Scalar](k op.Kind, x, y complex128, p Params[T]) complex128 {
 	in := k.Info()
+	a, b := st.C128(p.A), st.C128(p.B)
 	if st.IsComplex[T]() {
-		return in.Ref(x, y, alpha)
+		return in.Ref(x, y, a, b)
 	}
 	if in.RefReal != nil {
-		return complex(in.RefReal(real(x), real(y), real(alpha)), 0)
+		return complex(in.RefReal(real(x), real(y), real(a), real(b)), 0)
 	}
-	return complex(real(in.Ref(complex(real(x), 0), complex(real(y), 0), complex(real(alpha), 0))), 0)
+	return complex(real(in.Ref(complex(real(x), 0), complex(real(y), 0), complex(real(a), 0), 0)), 0)
 }
 
 // mag returns the size of the terms k combines at operands of sizes mx and
@@ -70,37 +100,72 @@ func mag[T strided.Scalar](k op.Kind, mx, my, ma float64) float64 {
 	m := 0.0
 	for _, sx := range [2]float64{1, -1} {
 		for _, sy := range [2]float64{1, -1} {
-			m = max(m, cmplx.Abs(ref[T](k, complex(sx*mx, 0), complex(sy*my, 0), complex(ma, 0))))
+			m = max(m, cmplx.Abs(ref[T](k, complex(sx*mx, 0), complex(sy*my, 0), Params[T]{A: fromC[T](complex(ma, 0))})))
 		}
 	}
 	return m
 }
 
-// expect returns the reference value of k at x, y with attribute alpha
-// and the tolerance of a kernel's result: 2 eps mag, one rounding of that
-// size in the kernel and one in the reference. (For float32 and complex64
-// the reference is exact but for eps64; the kernel's error is at most
-// eps*mag for the real operations and complex sums, and for a complex
-// product at most sqrt(5)*eps*mag in the worst case, below eps*mag in
-// practice.) That is the 2 eps (|x|+|y|) the tests used for Add and Sub
-// before the catalog, and half their 4 eps |result| for Mul and the unary
-// operations.
-func expect[T strided.Scalar](k op.Kind, x, y, alpha T) (want complex128, tol float64) {
-	cx, cy, ca := st.C128(x), st.C128(y), st.C128(alpha)
-	want = ref[T](k, cx, cy, ca)
-	return want, 2 * st.Eps[T]() * mag[T](k, cmplx.Abs(cx), cmplx.Abs(cy), cmplx.Abs(ca))
+// fromC converts c to T (the real part for real T).
+func fromC[T strided.Scalar](c complex128) T {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(float32(real(c))).(T)
+	case float64:
+		return any(real(c)).(T)
+	case complex64:
+		return any(complex64(c)).(T)
+	}
+	return any(c).(T)
 }
 
-// checkUnary checks dst = k(a) with attribute alpha over shape, and that
+// expect returns the reference value of k at x, y with attributes p and
+// the tolerance of a kernel's result. For the arithmetic operations it is
+// 2 eps mag, one rounding of that size in the kernel and one in the
+// reference. (For float32 and complex64 the reference is exact but for
+// eps64; the kernel's error is at most eps*mag for the real operations and
+// complex sums, and for a complex product at most sqrt(5)*eps*mag in the
+// worst case, below eps*mag in practice.) For the other functions it is 4
+// eps |want| (a few units in the last place of the result).
+func expect[T strided.Scalar](k op.Kind, x, y T, p Params[T]) (want complex128, tol float64) {
+	cx, cy := st.C128(x), st.C128(y)
+	want = ref[T](k, cx, cy, p)
+	if !arithmetic(k) {
+		return want, 4 * st.Eps[T]() * cmplx.Abs(want)
+	}
+	return want, 2 * st.Eps[T]() * mag[T](k, cmplx.Abs(cx), cmplx.Abs(cy), cmplx.Abs(st.C128(p.A)))
+}
+
+// close reports whether got is within tol of want, treating equal
+// non-finite parts (NaN against NaN, infinities of one sign) as equal.
+func close(got, want complex128, tol float64) bool {
+	if got == want || st.Close(got, want, tol) {
+		return true
+	}
+	for _, pr := range [2][2]float64{{real(got), real(want)}, {imag(got), imag(want)}} {
+		g, w := pr[0], pr[1]
+		switch {
+		case g == w, g != g && w != w:
+		case math.IsInf(w, 0) || w != w || math.IsInf(g, 0) || g != g:
+			return false
+		case math.Abs(g-w) > tol:
+			return false
+		}
+	}
+	return true
+}
+
+// checkUnary checks dst = k(a) with attributes p over shape, and that
 // dst's guard elements are intact; what names the case.
-func checkUnary[T strided.Scalar](t *testing.T, what string, k op.Kind, alpha T, shape []int, dst, a strided.Ref[T]) {
+func checkUnary[T strided.Scalar](t *testing.T, what string, k op.Kind, p Params[T], shape []int, dst, a strided.Ref[T]) {
 	t.Helper()
 	st.ForEach(shape, func(idx []int) {
 		x := a.Data[st.At(a, idx)]
-		want, tol := expect(k, x, 0, alpha)
+		want, tol := expect(k, x, 0, p)
 		got := st.C128(dst.Data[st.At(dst, idx)])
-		if !st.Close(got, want, tol) {
-			t.Fatalf("%s idx %v: %v(%v, alpha %v) = %v, want %v (tol %g)", what, idx, k, x, alpha, got, want, tol)
+		if !close(got, want, tol) {
+			t.Fatalf("%s idx %v: %v(%v, %v) = %v, want %v (tol %g)", what, idx, k, x, p, got, want, tol)
 		}
 	})
 	if i := st.CheckGuards(dst, shape); i >= 0 {
@@ -114,9 +179,9 @@ func checkBinary[T strided.Scalar](t *testing.T, what string, k op.Kind, shape [
 	t.Helper()
 	st.ForEach(shape, func(idx []int) {
 		x, y := a.Data[st.At(a, idx)], b.Data[st.At(b, idx)]
-		want, tol := expect(k, x, y, 0)
+		want, tol := expect(k, x, y, Params[T]{})
 		got := st.C128(dst.Data[st.At(dst, idx)])
-		if !st.Close(got, want, tol) {
+		if !close(got, want, tol) {
 			t.Fatalf("%s idx %v: %v(%v, %v) = %v, want %v (tol %g)", what, idx, k, x, y, got, want, tol)
 		}
 	})
@@ -152,7 +217,7 @@ func testShapes(rng *rand.Rand) [][]int {
 }
 
 func checkUnaryBinary[T strided.Scalar](t *testing.T, r par.Runner) {
-	unary, binary := unaryKinds(t), binaryKinds(t)
+	unary, binary := unaryKinds[T](t), binaryKinds[T](t)
 	rng := rand.New(rand.NewPCG(3, uint64(strided.Kind[T]())))
 	name := fmt.Sprintf("%T", *new(T))
 	for _, shape := range testShapes(rng) {
@@ -164,8 +229,8 @@ func checkUnaryBinary[T strided.Scalar](t *testing.T, r par.Runner) {
 			alpha := st.Rand[T](rng)
 			for _, k := range unary {
 				dst := st.RandView[T](rng, shape, out)
-				Unary(r, k, alpha, shape, dst, a)
-				checkUnary(t, fmt.Sprintf("%s Unary %v shape %v a %v dst %v", name, k, shape, a.Strides, dst.Strides), k, alpha, shape, dst, a)
+				Unary(r, k, params(k, alpha), shape, dst, a)
+				checkUnary(t, fmt.Sprintf("%s Unary %v shape %v a %v dst %v", name, k, shape, a.Strides, dst.Strides), k, params(k, alpha), shape, dst, a)
 			}
 			for _, k := range binary {
 				dst := st.RandView[T](rng, shape, out)
@@ -187,8 +252,8 @@ func checkUnaryBinary[T strided.Scalar](t *testing.T, r par.Runner) {
 			if !hasZero(a.Strides, shape) {
 				for _, k := range unary {
 					d := clone(a)
-					Unary(r, k, alpha, shape, d, d)
-					checkUnary(t, fmt.Sprintf("%s in-place Unary %v shape %v strides %v", name, k, shape, a.Strides), k, alpha, shape, d, a)
+					Unary(r, k, params(k, alpha), shape, d, d)
+					checkUnary(t, fmt.Sprintf("%s in-place Unary %v shape %v strides %v", name, k, shape, a.Strides), k, params(k, alpha), shape, d, a)
 				}
 				for _, k := range binary {
 					d := clone(a)
@@ -250,7 +315,7 @@ func checkBroadcast[T strided.Scalar](t *testing.T) {
 		{"full,row", full, row}, {"row,full", row, full}, {"row,row", row, row},
 		{"full,scalar", full, scalar}, {"scalar,full", scalar, full}, {"scalar,row", scalar, row},
 	}
-	for _, k := range binaryKinds(t) {
+	for _, k := range binaryKinds[T](t) {
 		for _, shape := range [][]int{{5, 3}, {37, 3}, {300, 2}, {1, 7}} {
 			for _, sp := range specs {
 				for _, ds := range []viewSpec{full, {order: []int{0, 1}, gap: 1}, {order: []int{1, 0}}} {
@@ -285,8 +350,8 @@ func TestCatalogKernels(t *testing.T) {
 			if !Supports(k) {
 				t.Errorf("elementwise catalog operation %v (category %d) has no kernel: add it to ops.go", k, cat)
 			}
-			if k.Info().Ref == nil {
-				t.Errorf("elementwise catalog operation %v has no reference Ref", k)
+			if k.Info().Ref == nil && k.Info().RefReal == nil {
+				t.Errorf("elementwise catalog operation %v has no reference", k)
 			}
 		case Supports(k):
 			t.Errorf("Supports(%v) = true for an operation of category %d", k, cat)
@@ -324,13 +389,13 @@ func TestNoKernelPanics(t *testing.T) {
 	}
 	for _, k := range op.Kinds() {
 		if cat := k.Category(); !Supports(k) || (cat != op.Unary && cat != op.Data) {
-			expectPanic("Unary", k, func() { Unary(nil, k, 1, shape, v, v) })
+			expectPanic("Unary", k, func() { Unary(nil, k, Params[float64]{A: 1}, shape, v, v) })
 		}
 		if !Supports(k) || k.Category() != op.Binary {
 			expectPanic("Binary", k, func() { Binary(nil, k, shape, v, v, v) })
 		}
 	}
-	expectPanic("Unary", op.None, func() { Unary(nil, op.None, 1, shape, v, v) })
+	expectPanic("Unary", op.None, func() { Unary(nil, op.None, Params[float64]{A: 1}, shape, v, v) })
 	expectPanic("Binary", op.None, func() { Binary(nil, op.None, shape, v, v, v) })
 }
 
@@ -341,13 +406,13 @@ func TestAllocs(t *testing.T) {
 	b := strided.Ref[complex128]{Data: make([]complex128, 40), Strides: []int{1, 0, 0}}
 	d := strided.Ref[complex128]{Data: make([]complex128, 6000), Strides: []int{1, 40, 2000}}
 	for _, run := range []par.Runner{nil, r} {
-		for _, k := range binaryKinds(t) {
+		for _, k := range binaryKinds[complex128](t) {
 			if n := testing.AllocsPerRun(20, func() { Binary(run, k, shape, d, a, b) }); n != 0 {
 				t.Errorf("Binary %v (runner %v): %v allocations, want 0", k, run != nil, n)
 			}
 		}
-		for _, k := range unaryKinds(t) {
-			if n := testing.AllocsPerRun(20, func() { Unary(run, k, 2, shape, d, a) }); n != 0 {
+		for _, k := range unaryKinds[complex128](t) {
+			if n := testing.AllocsPerRun(20, func() { Unary(run, k, Params[complex128]{A: 2}, shape, d, a) }); n != 0 {
 				t.Errorf("Unary %v (runner %v): %v allocations, want 0", k, run != nil, n)
 			}
 		}

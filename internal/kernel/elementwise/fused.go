@@ -23,12 +23,15 @@ const (
 	Apply
 )
 
-// Instr is one instruction of a fused program.
+// Instr is one instruction of a fused program. Scalar is Const's value
+// and a unary operation's first attribute, Beta its second (Clip's upper
+// bound).
 type Instr[T strided.Scalar] struct {
 	Op     OpCode
 	Kind   op.Kind
 	Arg    int
 	Scalar T
+	Beta   T
 }
 
 // Limits of fused programs.
@@ -320,7 +323,7 @@ func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog [
 			if final {
 				z = d[off[0] : off[0]+m]
 			}
-			unaryVec(ins.Kind, z, x[:len(z)], ins.Scalar)
+			unaryVec(ins.Kind, z, x[:len(z)], Params[T]{ins.Scalar, ins.Beta})
 			vals[sp-1] = z
 		}
 	}

@@ -14,30 +14,28 @@ import (
 // The dispatch is a switch, not a table of function values, so that the
 // slices passed down stay on the stack.
 
+// Params are the attributes of a unary operation: A is the factor of
+// Scale and the lower bound of Clip, B the upper bound of Clip.
+type Params[T strided.Scalar] struct{ A, B T }
+
 // Supports reports whether the package has a kernel for elementwise
-// catalog operation k (for every element type).
-func Supports(k op.Kind) bool {
-	switch k {
-	case op.Copy, op.Scale, op.Negate, op.Conj, op.Add, op.Sub, op.Mul, op.Div:
-		return true
-	}
-	return false
-}
+// catalog operation k, for the dtypes the catalog accepts for it.
+func Supports(k op.Kind) bool { return k.Valid() && k.Category().IsElementwise() }
 
 // unaryVec sets z[i] = k(x[i]) for i < len(z), with the operation's
-// attribute alpha; len(x) >= len(z) and z may be x itself.
-func unaryVec[T strided.Scalar](k op.Kind, z, x []T, alpha T) {
+// attributes p; len(x) >= len(z) and z may be x itself.
+func unaryVec[T strided.Scalar](k op.Kind, z, x []T, p Params[T]) {
 	switch k {
 	case op.Copy:
 		copy(z, x[:len(z)])
 	case op.Scale:
-		mulVS(z, x, alpha)
+		mulVS(z, x, p.A)
 	case op.Negate:
 		negV(z, x)
 	case op.Conj:
 		conjV(z, x)
 	default:
-		panic("elementwise: no kernel for " + k.String())
+		mathUnary(k, z, x, p)
 	}
 }
 
@@ -57,7 +55,7 @@ func binaryVV[T strided.Scalar](k op.Kind, z, x, y []T) {
 			z[i] = x[i] / y[i]
 		}
 	default:
-		panic("elementwise: no kernel for " + k.String())
+		mathBinary(k, z, x, y)
 	}
 }
 
@@ -76,7 +74,7 @@ func binaryVS[T strided.Scalar](k op.Kind, z, x []T, y T) {
 			z[i] = x[i] / y
 		}
 	default:
-		panic("elementwise: no kernel for " + k.String())
+		mathBinaryVS(k, z, x, y)
 	}
 }
 
@@ -95,7 +93,7 @@ func binarySV[T strided.Scalar](k op.Kind, z []T, x T, y []T) {
 			z[i] = x / y[i]
 		}
 	default:
-		panic("elementwise: no kernel for " + k.String())
+		mathBinarySV(k, z, x, y)
 	}
 }
 
@@ -103,7 +101,7 @@ func binarySV[T strided.Scalar](k op.Kind, z []T, x T, y []T) {
 // cheap ones, for which gathering a row into a buffer would cost more than
 // the operation) and reports whether k has one; the others go through the
 // vector kernels on gathered rows.
-func unaryStrided[T strided.Scalar](k op.Kind, alpha T, n int, d []T, do, ds int, a []T, ao, as int) bool {
+func unaryStrided[T strided.Scalar](k op.Kind, p Params[T], n int, d []T, do, ds int, a []T, ao, as int) bool {
 	switch k {
 	case op.Copy:
 		for range n {
@@ -112,7 +110,7 @@ func unaryStrided[T strided.Scalar](k op.Kind, alpha T, n int, d []T, do, ds int
 		}
 	case op.Scale:
 		for range n {
-			d[do] = alpha * a[ao]
+			d[do] = p.A * a[ao]
 			do, ao = do+ds, ao+as
 		}
 	case op.Negate:

@@ -12,24 +12,24 @@ import (
 const rowBlock = 32
 
 // unaryRow applies k to n elements: d[do+i*ds] = f(a[ao+i*as]).
-func unaryRow[T strided.Scalar](k op.Kind, alpha T, n int, d []T, do, ds int, a []T, ao, as int) {
+func unaryRow[T strided.Scalar](k op.Kind, p Params[T], n int, d []T, do, ds int, a []T, ao, as int) {
 	switch {
 	case ds == 1 && as == 1:
-		unaryVec(k, d[do:do+n], a[ao:ao+n], alpha)
-	case unaryStrided(k, alpha, n, d, do, ds, a, ao, as):
+		unaryVec(k, d[do:do+n], a[ao:ao+n], p)
+	case unaryStrided(k, p, n, d, do, ds, a, ao, as):
 	case ds == 1:
 		// Gather the input into the destination row, then update it in
 		// place.
 		row := d[do : do+n]
 		gather(row, a, ao, as, 0, n, 1)
-		unaryVec(k, row, row, alpha)
+		unaryVec(k, row, row, p)
 	default:
 		var buf [rowBlock]T
 		for lo := 0; lo < n; lo += rowBlock {
 			m := min(rowBlock, n-lo)
 			x := buf[:m]
 			gather(x, a, ao+lo*as, as, 0, m, 1)
-			unaryVec(k, x, x, alpha)
+			unaryVec(k, x, x, p)
 			scatter(d, x, do+lo*ds, ds, 0, m, 1)
 		}
 	}

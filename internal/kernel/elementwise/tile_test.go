@@ -104,7 +104,7 @@ func checkTiled[T strided.Scalar](t *testing.T, r par.Runner) {
 	rng := rand.New(rand.NewPCG(11, uint64(strided.Kind[T]())))
 	name := fmt.Sprintf("%T", *new(T))
 	for ci, tc := range tileCases() {
-		for _, k := range binaryKinds(t) {
+		for _, k := range binaryKinds[T](t) {
 			dst := makeView[T](rng, tc.shape, tc.d)
 			a := dst
 			if !tc.inPlace {
@@ -142,7 +142,7 @@ func TestTiledParallel(t *testing.T) {
 func TestTiledRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	ext := []int{2, 3, 5, 7, 16, 17}
-	kinds := binaryKinds(t)
+	kinds := binaryKinds[float64](t)
 	tiled, n := 0, 0
 	for range 200 {
 		shape := st.RandShape(rng, 2+rng.IntN(4), ext)
@@ -177,7 +177,7 @@ func TestTiledAllocs(t *testing.T) {
 		t.Fatal("layout does not take the tiled path")
 	}
 	for _, run := range []par.Runner{nil, r} {
-		for _, k := range binaryKinds(t) {
+		for _, k := range binaryKinds[complex128](t) {
 			if n := testing.AllocsPerRun(20, func() { Binary(run, k, shape, d, a, b) }); n != 0 {
 				t.Errorf("Binary tiled %v (runner %v): %v allocations, want 0", k, run != nil, n)
 			}

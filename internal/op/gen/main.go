@@ -54,6 +54,8 @@ func constraint(k op.Kind) string {
 	switch k.Info().Accept {
 	case op.Numbers:
 		return "Scalar"
+	case op.Floats:
+		return "Float"
 	case op.AllDTypes:
 		return "Elem"
 	}
@@ -86,6 +88,31 @@ var intoDoc = map[op.Category]string{
 	op.Reduction: "dst must not overlap a.",
 }
 
+// signature holds the parameter lists of one generated operation: the
+// eager form's, the Into form's, and the arguments passed to the shared
+// body (elementwise.go in package tenferro).
+type signature struct{ eager, into, body, traced, record string }
+
+func signatureOf(k op.Kind) signature {
+	in := k.Info()
+	switch {
+	case in.Category == op.Unary && in.Attr == op.AlphaAttr:
+		return signature{"alpha T, a *Tensor[T]", "dst *Tensor[T], alpha T, a *Tensor[T]", "alpha, 0",
+			"alpha complex128, a Var", "op.Attrs{Alpha: alpha}, a"}
+	case in.Category == op.Unary && in.Attr == op.BoundsAttr:
+		return signature{"a *Tensor[T], lo, hi T", "dst, a *Tensor[T], lo, hi T", "lo, hi",
+			"a Var, lo, hi float64", "op.Attrs{Alpha: complex(lo, 0), Beta: complex(hi, 0)}, a"}
+	case in.Category == op.Unary:
+		return signature{"a *Tensor[T]", "dst, a *Tensor[T]", "0, 0", "a Var", "op.Attrs{}, a"}
+	case in.Category == op.Binary:
+		return signature{"a, b *Tensor[T]", "dst, a, b *Tensor[T]", "", "a, b Var", "op.Attrs{}, a, b"}
+	case in.Category == op.Reduction:
+		return signature{"a *Tensor[T], axes ...int", "dst, a *Tensor[T], axes ...int", "", "a Var, axes ...int", "op.Attrs{Axes: axes}, a"}
+	}
+	log.Fatalf("gen: %v: no wrapper for category %d and attribute %d", k, in.Category, in.Attr)
+	return signature{}
+}
+
 func eager() []byte {
 	var b bytes.Buffer
 	b.WriteString(header + "package tenferro\n\nimport \"github.com/tenferro-go/tenferro/internal/op\"\n\n")
@@ -93,30 +120,25 @@ func eager() []byte {
 		in := k.Info()
 		c := constraint(k)
 		name, into := in.Name, in.Into
+		sig := signatureOf(k)
 		comment(&b, name+" "+in.Doc+". "+categoryDoc[in.Category])
 		comment(&b, "The result's storage comes from e's buffer pool; Release it when done, or use ["+into+"].")
-		switch {
-		case in.Category == op.Unary && in.Attr == op.AlphaAttr:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, alpha T, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.%s, alpha, a) }\n\n", name, c, name)
-		case in.Category == op.Unary:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.%s, 0, a) }\n\n", name, c, name)
-		case in.Category == op.Binary:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.%s, a, b) }\n\n", name, c, name)
-		case in.Category == op.Reduction:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, a *Tensor[T], axes ...int) (*Tensor[T], error) { return reduce(e, op.%s, a, axes) }\n\n", name, c, name)
-		default:
-			log.Fatalf("gen: %v: no wrapper for category %d", k, in.Category)
+		switch in.Category {
+		case op.Unary:
+			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) (*Tensor[T], error) { return unary(e, op.%s, %s, a) }\n\n", name, c, sig.eager, name, sig.body)
+		case op.Binary:
+			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) (*Tensor[T], error) { return binary(e, op.%s, a, b) }\n\n", name, c, sig.eager, name)
+		case op.Reduction:
+			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) (*Tensor[T], error) { return reduce(e, op.%s, a, axes) }\n\n", name, c, sig.eager, name)
 		}
 		comment(&b, into+" is the Into form of ["+name+"]: it writes the result into dst, which has the result's shape and distinct elements; "+intoDoc[in.Category]+" See Destinations in the package documentation.")
-		switch {
-		case in.Category == op.Unary && in.Attr == op.AlphaAttr:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, dst *Tensor[T], alpha T, a *Tensor[T]) error { return unaryInto(e, op.%s, alpha, dst, a) }\n\n", into, c, name)
-		case in.Category == op.Unary:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.%s, 0, dst, a) }\n\n", into, c, name)
-		case in.Category == op.Binary:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, dst, a, b *Tensor[T]) error { return binaryInto(e, op.%s, dst, a, b) }\n\n", into, c, name)
-		case in.Category == op.Reduction:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, dst, a *Tensor[T], axes ...int) error { return reduceInto(e, op.%s, dst, a, axes) }\n\n", into, c, name)
+		switch in.Category {
+		case op.Unary:
+			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) error { return unaryInto(e, op.%s, %s, dst, a) }\n\n", into, c, sig.into, name, sig.body)
+		case op.Binary:
+			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) error { return binaryInto(e, op.%s, dst, a, b) }\n\n", into, c, sig.into, name)
+		case op.Reduction:
+			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) error { return reduceInto(e, op.%s, dst, a, axes) }\n\n", into, c, sig.into, name)
 		}
 	}
 	return b.Bytes()
@@ -128,17 +150,9 @@ func traced() []byte {
 	for _, k := range generated() {
 		in := k.Info()
 		name := in.Name
+		sig := signatureOf(k)
 		comment(&b, name+" records tenferro."+name+": it "+in.Doc+". "+categoryDoc[in.Category])
-		switch {
-		case in.Category == op.Unary && in.Attr == op.AlphaAttr:
-			fmt.Fprintf(&b, "func (t *Trace) %s(alpha complex128, a Var) (Var, error) { return t.record(op.%s, op.Attrs{Alpha: alpha}, a) }\n\n", name, name)
-		case in.Category == op.Unary:
-			fmt.Fprintf(&b, "func (t *Trace) %s(a Var) (Var, error) { return t.record(op.%s, op.Attrs{}, a) }\n\n", name, name)
-		case in.Category == op.Binary:
-			fmt.Fprintf(&b, "func (t *Trace) %s(a, b Var) (Var, error) { return t.record(op.%s, op.Attrs{}, a, b) }\n\n", name, name)
-		case in.Category == op.Reduction:
-			fmt.Fprintf(&b, "func (t *Trace) %s(a Var, axes ...int) (Var, error) { return t.record(op.%s, op.Attrs{Axes: axes}, a) }\n\n", name, name)
-		}
+		fmt.Fprintf(&b, "func (t *Trace) %s(%s) (Var, error) { return t.record(op.%s, %s) }\n\n", name, sig.traced, name, sig.record)
 	}
 	return b.Bytes()
 }
@@ -154,42 +168,68 @@ import (
 )
 
 `)
-	var unary, binary, reduction []op.Kind
-	for _, k := range generated() {
-		switch k.Info().Category {
-		case op.Unary:
-			unary = append(unary, k)
-		case op.Binary:
-			binary = append(binary, k)
-		case op.Reduction:
-			reduction = append(reduction, k)
-		}
+	// Each table has a part for every arithmetic dtype and a part for the
+	// real ones, which the generic accessor appends for real T.
+	type part struct {
+		name, typ, constraint string
+		cat                   op.Category
+		set                   op.DTypeSet
 	}
-	b.WriteString("// UnaryOps lists the generated elementwise unary operations.\nfunc UnaryOps[T tf.Scalar]() []UnaryOp[T] {\n\treturn []UnaryOp[T]{\n")
-	for _, k := range unary {
-		n := k.Info().Name
-		if k.Info().Attr == op.AlphaAttr {
-			fmt.Fprintf(&b, "\t\t{op.%s, tf.%s[T], tf.%sInto[T], (*trace.Trace).%s},\n", n, n, n, n)
-			continue
+	for _, p := range []part{
+		{"unaryOps", "UnaryOp", "Scalar", op.Unary, op.Numbers}, {"floatUnaryOps", "UnaryOp", "Float", op.Unary, op.Floats},
+		{"binaryOps", "BinaryOp", "Scalar", op.Binary, op.Numbers}, {"floatBinaryOps", "BinaryOp", "Float", op.Binary, op.Floats},
+		{"reductions", "Reduction", "Scalar", op.Reduction, op.Numbers},
+	} {
+		fmt.Fprintf(&b, "func %s[T tf.%s]() []%s[T] {\n\treturn []%s[T]{\n", p.name, p.constraint, p.typ, p.typ)
+		for _, k := range generated() {
+			in := k.Info()
+			if in.Category != p.cat || in.Accept != p.set {
+				continue
+			}
+			b.WriteString(tableEntry(k))
 		}
-		fmt.Fprintf(&b, `		{op.%[1]s,
-			func(e tf.Engine, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.%[1]s(e, a) },
-			func(e tf.Engine, dst *tf.Tensor[T], _ T, a *tf.Tensor[T]) error { return tf.%[1]sInto(e, dst, a) },
-			func(t *trace.Trace, _ complex128, a trace.Var) (trace.Var, error) { return t.%[1]s(a) }},
+		b.WriteString("\t}\n}\n\n")
+	}
+	b.WriteString(`// UnaryOps lists the generated elementwise unary operations that accept T.
+func UnaryOps[T tf.Scalar]() []UnaryOp[T] {
+	return withReal[T](unaryOps[T](), floatUnaryOps[float32], floatUnaryOps[float64])
+}
+
+// BinaryOps lists the generated elementwise binary operations that accept T.
+func BinaryOps[T tf.Scalar]() []BinaryOp[T] {
+	return withReal[T](binaryOps[T](), floatBinaryOps[float32], floatBinaryOps[float64])
+}
+
+// Reductions lists the generated reductions.
+func Reductions[T tf.Scalar]() []Reduction[T] { return reductions[T]() }
+`)
+	return b.Bytes()
+}
+
+// tableEntry is one row of an optest table: the operation's kind and its
+// eager, Into and traced forms adapted to the table's function types.
+func tableEntry(k op.Kind) string {
+	in := k.Info()
+	n := in.Name
+	switch {
+	case in.Category == op.Unary && in.Attr == op.AlphaAttr:
+		return fmt.Sprintf(`		{op.%[1]s,
+			func(e tf.Engine, alpha, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.%[1]s(e, alpha, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], alpha, _ T, a *tf.Tensor[T]) error { return tf.%[1]sInto(e, dst, alpha, a) },
+			func(t *trace.Trace, alpha, _ complex128, a trace.Var) (trace.Var, error) { return t.%[1]s(alpha, a) }},
+`, n)
+	case in.Category == op.Unary && in.Attr == op.BoundsAttr:
+		return fmt.Sprintf(`		{op.%[1]s,
+			func(e tf.Engine, lo, hi T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.%[1]s(e, a, lo, hi) },
+			func(e tf.Engine, dst *tf.Tensor[T], lo, hi T, a *tf.Tensor[T]) error { return tf.%[1]sInto(e, dst, a, lo, hi) },
+			func(t *trace.Trace, lo, hi complex128, a trace.Var) (trace.Var, error) { return t.%[1]s(a, real(lo), real(hi)) }},
+`, n)
+	case in.Category == op.Unary:
+		return fmt.Sprintf(`		{op.%[1]s,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.%[1]s(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.%[1]sInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.%[1]s(a) }},
 `, n)
 	}
-	b.WriteString("\t}\n}\n\n")
-	b.WriteString("// BinaryOps lists the generated elementwise binary operations.\nfunc BinaryOps[T tf.Scalar]() []BinaryOp[T] {\n\treturn []BinaryOp[T]{\n")
-	for _, k := range binary {
-		n := k.Info().Name
-		fmt.Fprintf(&b, "\t\t{op.%s, tf.%s[T], tf.%sInto[T], (*trace.Trace).%s},\n", n, n, n, n)
-	}
-	b.WriteString("\t}\n}\n\n")
-	b.WriteString("// Reductions lists the generated reductions.\nfunc Reductions[T tf.Scalar]() []Reduction[T] {\n\treturn []Reduction[T]{\n")
-	for _, k := range reduction {
-		n := k.Info().Name
-		fmt.Fprintf(&b, "\t\t{op.%s, tf.%s[T], tf.%sInto[T], (*trace.Trace).%s},\n", n, n, n, n)
-	}
-	b.WriteString("\t}\n}\n")
-	return b.Bytes()
+	return fmt.Sprintf("\t\t{op.%s, tf.%s[T], tf.%sInto[T], (*trace.Trace).%s},\n", n, n, n, n)
 }

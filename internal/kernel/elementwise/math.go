@@ -1,0 +1,259 @@
+package elementwise
+
+import (
+	"math"
+	"math/cmplx"
+
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/op"
+	"github.com/tenferro-go/tenferro/internal/op/scalar"
+)
+
+// The vector loops of the elementwise functions beyond arithmetic: one
+// generic loop per dtype class, float32 evaluated through the float64
+// definition and rounded once. The scalar definitions are those of the
+// catalog (math, math/cmplx and package scalar), so these loops only add
+// the iteration.
+
+// realFunc returns the float64 function of unary operation k, or nil.
+func realFunc(k op.Kind) func(float64) float64 {
+	switch k {
+	case op.Sqrt:
+		return math.Sqrt
+	case op.Exp:
+		return math.Exp
+	case op.Expm1:
+		return math.Expm1
+	case op.Log:
+		return math.Log
+	case op.Log1p:
+		return math.Log1p
+	case op.Sin:
+		return math.Sin
+	case op.Cos:
+		return math.Cos
+	case op.Tan:
+		return math.Tan
+	case op.Tanh:
+		return math.Tanh
+	case op.Sinh:
+		return math.Sinh
+	case op.Cosh:
+		return math.Cosh
+	case op.Asin:
+		return math.Asin
+	case op.Acos:
+		return math.Acos
+	case op.Atan:
+		return math.Atan
+	case op.Sigmoid:
+		return scalar.Sigmoid
+	case op.Gelu:
+		return scalar.Gelu
+	case op.Floor:
+		return math.Floor
+	case op.Ceil:
+		return math.Ceil
+	case op.Round:
+		return math.RoundToEven
+	case op.Trunc:
+		return math.Trunc
+	}
+	return nil
+}
+
+// complexFunc returns the complex128 function of unary operation k, or nil.
+func complexFunc(k op.Kind) func(complex128) complex128 {
+	switch k {
+	case op.Sqrt:
+		return cmplx.Sqrt
+	case op.Exp:
+		return cmplx.Exp
+	case op.Expm1:
+		return scalar.CExpm1
+	case op.Log:
+		return cmplx.Log
+	case op.Log1p:
+		return scalar.CLog1p
+	case op.Sin:
+		return cmplx.Sin
+	case op.Cos:
+		return cmplx.Cos
+	case op.Tan:
+		return cmplx.Tan
+	case op.Tanh:
+		return cmplx.Tanh
+	case op.Sinh:
+		return cmplx.Sinh
+	case op.Cosh:
+		return cmplx.Cosh
+	case op.Asin:
+		return cmplx.Asin
+	case op.Acos:
+		return cmplx.Acos
+	case op.Atan:
+		return cmplx.Atan
+	case op.Sign:
+		return scalar.CSign
+	case op.Rsqrt:
+		return func(z complex128) complex128 { return 1 / cmplx.Sqrt(z) }
+	}
+	return nil
+}
+
+// realFunc2 returns the float64 function of binary operation k, or nil.
+func realFunc2(k op.Kind) func(x, y float64) float64 {
+	switch k {
+	case op.Pow:
+		return math.Pow
+	case op.Maximum:
+		return scalar.Maximum
+	case op.Minimum:
+		return scalar.Minimum
+	case op.Atan2:
+		return math.Atan2
+	case op.Hypot:
+		return math.Hypot
+	}
+	return nil
+}
+
+// mathUnary sets z[i] = k(x[i]) for the operations of this file (and the
+// cheap ones that are not arithmetic: Square, Reciprocal, Sign, Rsqrt,
+// Relu, Clip); len(x) >= len(z).
+func mathUnary[T strided.Scalar](k op.Kind, z, x []T, p Params[T]) {
+	switch zz := any(z).(type) {
+	case []float64:
+		floatUnary(k, zz, any(x).([]float64)[:len(z)], any(p.A).(float64), any(p.B).(float64))
+	case []float32:
+		floatUnary(k, zz, any(x).([]float32)[:len(z)], any(p.A).(float32), any(p.B).(float32))
+	case []complex128:
+		complexUnary(k, zz, any(x).([]complex128)[:len(z)])
+	case []complex64:
+		complexUnary(k, zz, any(x).([]complex64)[:len(z)])
+	}
+}
+
+func floatUnary[F float32 | float64](k op.Kind, z, x []F, a, b F) {
+	switch k {
+	case op.Square:
+		for i, v := range x {
+			z[i] = v * v
+		}
+	case op.Reciprocal:
+		for i, v := range x {
+			z[i] = 1 / v
+		}
+	case op.Rsqrt:
+		for i, v := range x {
+			z[i] = F(1 / math.Sqrt(float64(v)))
+		}
+	case op.Sign:
+		for i, v := range x {
+			z[i] = F(scalar.Sign(float64(v)))
+		}
+	case op.Relu:
+		for i, v := range x {
+			z[i] = F(scalar.Relu(float64(v)))
+		}
+	case op.Clip:
+		for i, v := range x {
+			z[i] = F(scalar.Clip(float64(v), float64(a), float64(b)))
+		}
+	default:
+		f := realFunc(k)
+		if f == nil {
+			panic("elementwise: no kernel for " + k.String())
+		}
+		for i, v := range x {
+			z[i] = F(f(float64(v)))
+		}
+	}
+}
+
+func complexUnary[C complex64 | complex128](k op.Kind, z, x []C) {
+	switch k {
+	case op.Square:
+		for i, v := range x {
+			z[i] = v * v
+		}
+	case op.Reciprocal:
+		for i, v := range x {
+			z[i] = 1 / v
+		}
+	default:
+		f := complexFunc(k)
+		if f == nil {
+			panic("elementwise: no complex kernel for " + k.String())
+		}
+		for i, v := range x {
+			z[i] = C(f(complex128(v)))
+		}
+	}
+}
+
+// mathBinary sets z[i] = k(x[i], y[i]) for the binary operations of this
+// file; len(x), len(y) >= len(z).
+func mathBinary[T strided.Scalar](k op.Kind, z, x, y []T) {
+	switch zz := any(z).(type) {
+	case []float64:
+		floatBinary(k, zz, any(x).([]float64)[:len(z)], any(y).([]float64)[:len(z)])
+	case []float32:
+		floatBinary(k, zz, any(x).([]float32)[:len(z)], any(y).([]float32)[:len(z)])
+	case []complex128:
+		complexPow(zz, any(x).([]complex128)[:len(z)], any(y).([]complex128)[:len(z)], k)
+	case []complex64:
+		complexPow(zz, any(x).([]complex64)[:len(z)], any(y).([]complex64)[:len(z)], k)
+	}
+}
+
+func floatBinary[F float32 | float64](k op.Kind, z, x, y []F) {
+	f := realFunc2(k)
+	if f == nil {
+		panic("elementwise: no kernel for " + k.String())
+	}
+	for i := range z {
+		z[i] = F(f(float64(x[i]), float64(y[i])))
+	}
+}
+
+func complexPow[C complex64 | complex128](z, x, y []C, k op.Kind) {
+	if k != op.Pow {
+		panic("elementwise: no complex kernel for " + k.String())
+	}
+	for i := range z {
+		z[i] = C(cmplx.Pow(complex128(x[i]), complex128(y[i])))
+	}
+}
+
+// mathBinaryVS sets z[i] = k(x[i], y) for a broadcast y: Pow by 2 is a
+// product; the others evaluate k per element.
+func mathBinaryVS[T strided.Scalar](k op.Kind, z, x []T, y T) {
+	if k == op.Pow && y == 2 {
+		x = x[:len(z)]
+		for i, v := range x {
+			z[i] = v * v
+		}
+		return
+	}
+	var buf [rowBlock]T
+	for i := range buf {
+		buf[i] = y
+	}
+	for lo := 0; lo < len(z); lo += rowBlock {
+		hi := min(lo+rowBlock, len(z))
+		mathBinary(k, z[lo:hi], x[lo:hi], buf[:hi-lo])
+	}
+}
+
+// mathBinarySV sets z[i] = k(x, y[i]) for a broadcast x.
+func mathBinarySV[T strided.Scalar](k op.Kind, z []T, x T, y []T) {
+	var buf [rowBlock]T
+	for i := range buf {
+		buf[i] = x
+	}
+	for lo := 0; lo < len(z); lo += rowBlock {
+		hi := min(lo+rowBlock, len(z))
+		mathBinary(k, z[lo:hi], buf[:hi-lo], y[lo:hi])
+	}
+}

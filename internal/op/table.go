@@ -1,0 +1,127 @@
+package op
+
+import (
+	"math"
+	"math/cmplx"
+
+	"github.com/tenferro-go/tenferro/internal/op/scalar"
+)
+
+// The catalog: one entry per operation. Elementwise entries give the math
+// in Doc (it leads the generated doc comments) and the value of one
+// element in Ref/RefReal.
+var catalog = [NumKinds]Info{
+	Copy: {Name: "Copy", Into: "CopyInto", Category: Data, Args: []string{"a"}, Accept: AllDTypes,
+		Doc: "returns a compact column-major copy of a",
+		Ref: func(x, _, _, _ complex128) complex128 { return x }},
+
+	// Arithmetic.
+	Scale:  unaryC("Scale", "returns alpha·a elementwise", func(x, a complex128) complex128 { return a * x }, nil).withAttr(AlphaAttr),
+	Negate: unaryC("Negate", "returns -a elementwise", func(x, _ complex128) complex128 { return -x }, nil),
+	Conj: unaryC("Conj", "returns the complex conjugate of a elementwise (a copy for real dtypes)",
+		func(x, _ complex128) complex128 { return cmplx.Conj(x) }, nil),
+	Add: binaryC("Add", "returns a + b elementwise", func(x, y complex128) complex128 { return x + y }, nil).commutative(),
+	Sub: binaryC("Sub", "returns a - b elementwise", func(x, y complex128) complex128 { return x - y }, nil),
+	Mul: binaryC("Mul", "returns the Hadamard product a·b elementwise",
+		func(x, y complex128) complex128 { return x * y }, nil).commutative(),
+	Div: binaryC("Div", "returns a / b elementwise (IEEE division: x/0 is ±Inf, 0/0 is NaN)",
+		func(x, y complex128) complex128 { return x / y }, nil),
+	Pow: binaryC("Pow", "returns a**b elementwise: math.Pow for real dtypes (a negative base with a non-integer exponent gives NaN, as in NumPy) and the principal value e^(b·log a) for complex ones (0**0 is 1)",
+		cmplx.Pow, math.Pow),
+	Maximum: binaryR("Maximum", "returns the larger of a and b elementwise, NaN where either is NaN (NumPy's maximum)", scalar.Maximum).commutative(),
+	Minimum: binaryR("Minimum", "returns the smaller of a and b elementwise, NaN where either is NaN (NumPy's minimum)", scalar.Minimum).commutative(),
+	Atan2:   binaryR("Atan2", "returns the angle atan2(a, b) in [-π, π] of the point (b, a) elementwise (math.Atan2)", math.Atan2),
+	Hypot:   binaryR("Hypot", "returns sqrt(a² + b²) elementwise without undue overflow (math.Hypot)", math.Hypot).commutative(),
+
+	// Powers and signs.
+	Sqrt: unaryC("Sqrt", "returns the square root of a elementwise (NaN for negative reals; the principal root for complex)",
+		f1(cmplx.Sqrt), math.Sqrt),
+	Rsqrt: unaryC("Rsqrt", "returns 1/sqrt(a) elementwise",
+		func(x, _ complex128) complex128 { return 1 / cmplx.Sqrt(x) }, func(x float64) float64 { return 1 / math.Sqrt(x) }),
+	Square:     unaryC("Square", "returns a·a elementwise", func(x, _ complex128) complex128 { return x * x }, nil),
+	Reciprocal: unaryC("Reciprocal", "returns 1/a elementwise", func(x, _ complex128) complex128 { return 1 / x }, nil),
+	Sign: unaryC("Sign", "returns the sign of a elementwise: -1, 0 or 1 for reals (±0 and NaN unchanged), a/|a| for complex (0 for 0)",
+		f1(scalar.CSign), scalar.Sign),
+
+	// Exponentials and logarithms.
+	Exp:   unaryC("Exp", "returns e^a elementwise", f1(cmplx.Exp), math.Exp),
+	Expm1: unaryC("Expm1", "returns e^a - 1 elementwise, accurate for small |a|", f1(scalar.CExpm1), math.Expm1),
+	Log:   unaryC("Log", "returns the natural logarithm of a elementwise (-Inf at 0, NaN for negative reals; the principal value for complex)", f1(cmplx.Log), math.Log),
+	Log1p: unaryC("Log1p", "returns log(1 + a) elementwise, accurate for small |a|", f1(scalar.CLog1p), math.Log1p),
+
+	// Trigonometric and hyperbolic functions.
+	Sin:  unaryC("Sin", "returns sin(a) elementwise", f1(cmplx.Sin), math.Sin),
+	Cos:  unaryC("Cos", "returns cos(a) elementwise", f1(cmplx.Cos), math.Cos),
+	Tan:  unaryC("Tan", "returns tan(a) elementwise", f1(cmplx.Tan), math.Tan),
+	Tanh: unaryC("Tanh", "returns tanh(a) elementwise", f1(cmplx.Tanh), math.Tanh),
+	Sinh: unaryC("Sinh", "returns sinh(a) elementwise", f1(cmplx.Sinh), math.Sinh),
+	Cosh: unaryC("Cosh", "returns cosh(a) elementwise", f1(cmplx.Cosh), math.Cosh),
+	Asin: unaryC("Asin", "returns arcsin(a) elementwise (NaN outside [-1, 1] for reals; the principal value for complex)", f1(cmplx.Asin), math.Asin),
+	Acos: unaryC("Acos", "returns arccos(a) elementwise (NaN outside [-1, 1] for reals; the principal value for complex)", f1(cmplx.Acos), math.Acos),
+	Atan: unaryC("Atan", "returns arctan(a) elementwise", f1(cmplx.Atan), math.Atan),
+
+	// Activations and rounding (real dtypes).
+	Sigmoid: unaryR("Sigmoid", "returns the logistic function 1/(1+e^-a) elementwise", scalar.Sigmoid),
+	Relu:    unaryR("Relu", "returns max(a, 0) elementwise (NaN stays NaN)", scalar.Relu),
+	Gelu:    unaryR("Gelu", "returns the Gaussian error linear unit a·Φ(a) = a/2·(1+erf(a/√2)) elementwise", scalar.Gelu),
+	Floor:   unaryR("Floor", "returns the largest integer <= a elementwise", math.Floor),
+	Ceil:    unaryR("Ceil", "returns the smallest integer >= a elementwise", math.Ceil),
+	Round:   unaryR("Round", "returns a rounded to the nearest integer elementwise, halves to even (NumPy's round)", math.RoundToEven),
+	Trunc:   unaryR("Trunc", "returns a rounded toward zero elementwise", math.Trunc),
+	Clip: {Name: "Clip", Category: Unary, Args: []string{"a"}, Attr: BoundsAttr, Accept: Floats, Generated: true,
+		Doc:     "returns min(max(a, lo), hi) elementwise (NumPy's clip: NaN stays NaN, lo > hi gives hi)",
+		RefReal: func(x, _, lo, hi float64) float64 { return scalar.Clip(x, lo, hi) }},
+
+	Sum: {Name: "Sum", Category: Reduction, Args: []string{"a"}, Attr: AxesAttr, Accept: Numbers, Generated: true,
+		Doc: "returns the sum of a over the given axes (any order, negative axes count from the end; none means every axis, giving a rank-0 tensor); the result has a's shape without those axes",
+		Ref: func(x, y, _, _ complex128) complex128 { return x + y }},
+	Matmul: {Name: "Matmul", Category: Contraction, Args: []string{"a", "b"}, Accept: Numbers},
+	Einsum: {Name: "Einsum", Category: Contraction, Attr: SubscriptsAttr, Accept: Numbers},
+	Permute: {Name: "Permute", Category: Structural, Args: []string{"a"}, Attr: PermAttr, Accept: AllDTypes,
+		Doc: "returns a with its axes reordered: axis d of the result is axis perm[d] of a"},
+	Reshape: {Name: "Reshape", Category: Structural, Args: []string{"a"}, Attr: ShapeAttr, Accept: AllDTypes,
+		Doc: "returns a with a new shape and the same column-major element order"},
+}
+
+// unaryC is a generated elementwise unary entry for every arithmetic
+// dtype: ref(x, alpha) for complex inputs, re(x) for real ones (nil: the
+// real part of ref).
+func unaryC(name, doc string, ref func(x, alpha complex128) complex128, re func(float64) float64) Info {
+	in := Info{Name: name, Category: Unary, Args: []string{"a"}, Accept: Numbers, Generated: true, Doc: doc,
+		Ref: func(x, _, a, _ complex128) complex128 { return ref(x, a) }}
+	if re != nil {
+		in.RefReal = func(x, _, _, _ float64) float64 { return re(x) }
+	}
+	return in
+}
+
+// unaryR is a generated elementwise unary entry for real dtypes only.
+func unaryR(name, doc string, re func(float64) float64) Info {
+	return Info{Name: name, Category: Unary, Args: []string{"a"}, Accept: Floats, Generated: true, Doc: doc,
+		RefReal: func(x, _, _, _ float64) float64 { return re(x) }}
+}
+
+// binaryC is a generated elementwise binary entry for every arithmetic
+// dtype (re nil: the real part of ref for real inputs).
+func binaryC(name, doc string, ref func(x, y complex128) complex128, re func(x, y float64) float64) Info {
+	in := Info{Name: name, Category: Binary, Args: []string{"a", "b"}, Accept: Numbers, Generated: true, Doc: doc,
+		Ref: func(x, y, _, _ complex128) complex128 { return ref(x, y) }}
+	if re != nil {
+		in.RefReal = func(x, y, _, _ float64) float64 { return re(x, y) }
+	}
+	return in
+}
+
+// binaryR is a generated elementwise binary entry for real dtypes only.
+func binaryR(name, doc string, re func(x, y float64) float64) Info {
+	return Info{Name: name, Category: Binary, Args: []string{"a", "b"}, Accept: Floats, Generated: true, Doc: doc,
+		RefReal: func(x, y, _, _ float64) float64 { return re(x, y) }}
+}
+
+// f1 adapts a one-argument complex function to unaryC's reference.
+func f1(f func(complex128) complex128) func(x, _ complex128) complex128 {
+	return func(x, _ complex128) complex128 { return f(x) }
+}
+
+func (in Info) withAttr(a Attr) Info { in.Attr = a; return in }
+func (in Info) commutative() Info    { in.Commutative = true; return in }
