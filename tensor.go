@@ -391,18 +391,3 @@ func copyStrided[T Elem](dst, src *Tensor[T]) {
 		}
 	}
 }
-
-// String formats small tensors fully and large ones by shape only.
-func (t *Tensor[T]) String() string {
-	if t == nil {
-		return "Tensor(nil)"
-	}
-	if !t.Valid() {
-		return fmt.Sprintf("Tensor[%v](released)", t.DType())
-	}
-	if t.Len() > 64 {
-		return fmt.Sprintf("Tensor[%v]%v", t.DType(), t.v.Shape)
-	}
-	c, _ := t.Clone()
-	return fmt.Sprintf("Tensor[%v]%v%v", t.DType(), t.v.Shape, c.st.Buf())
-}
