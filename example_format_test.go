@@ -86,3 +86,44 @@ func ExampleValue_Format() {
 	//  [false  true]]
 	// Value(empty)
 }
+
+// AllClose applies |a − b| <= atol + rtol·|b| to every element; NaN is
+// never close and shapes must match.
+func ExampleAllClose() {
+	a, _ := tf.FromRowMajor([]float64{1, 100, math.Inf(1)}, 3)
+	b, _ := tf.FromRowMajor([]float64{1 + 1e-9, 100.001, math.Inf(1)}, 3)
+	ok, _ := tf.AllClose(a, b, 1e-5, 1e-8)
+	fmt.Println(ok)
+	ok, _ = tf.AllClose(a, b, 1e-9, 1e-8) // 0.001 > 1e-8 + 1e-9·100.001
+	fmt.Println(ok)
+	n, _ := tf.FromRowMajor([]float64{math.NaN()}, 1)
+	ok, _ = tf.AllClose(n, n, 1, 1)
+	fmt.Println(ok)
+	c, _ := tf.Zeros[float64](3, 1)
+	_, err := tf.AllClose(a, c, 1e-5, 1e-8)
+	fmt.Println(err)
+	// Output:
+	// true
+	// false
+	// false
+	// tenferro: AllClose: b: shape mismatch: expected shape [3] (the shape of a; no broadcasting), got shape [3 1]
+}
+
+// Equal compares by logical index, whatever the layouts.
+func ExampleEqual() {
+	a, _ := tf.FromRowMajor([]int64{1, 2, 3, 4}, 2, 2)
+	at, _ := a.Transpose()
+	att, _ := at.Clone() // compact copy of the transpose
+	b, _ := tf.FromRowMajor([]int64{1, 3, 2, 4}, 2, 2)
+	eq, _ := tf.Equal(att, b)
+	fmt.Println(eq)
+	eq, _ = tf.Equal(a, b)
+	fmt.Println(eq)
+	r, _ := a.Reshape(4)
+	eq, err := tf.Equal(a, r) // different shapes: not equal, no error
+	fmt.Println(eq, err)
+	// Output:
+	// true
+	// false
+	// false <nil>
+}
