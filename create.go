@@ -1,0 +1,258 @@
+package tenferro
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/op"
+)
+
+// Creation routines. Each returns a new compact column-major tensor that
+// owns fresh memory (no pool, no aliasing), validates its shape as [Zeros]
+// does (ErrShape for negative extents or more than 2^46 elements,
+// ErrMemory beyond [DefaultMemoryBudget]) and accepts zero-size shapes.
+// Float64 expressions are written with explicit conversions so that no
+// platform fuses them into multiply-adds: the same arguments give the same
+// bits on every architecture.
+
+// Eye returns the n×m matrix with ones on the main diagonal and zeros
+// elsewhere (true and false for bool): element (i, j) is 1 when i == j.
+// It is EyeK(n, m, 0).
+func Eye[T Elem](n, m int) (*Tensor[T], error) { return eye[T]("Eye", n, m, 0) }
+
+// EyeK returns the n×m matrix with ones on the k-th diagonal and zeros
+// elsewhere (true and false for bool), as NumPy's eye(n, m, k): element
+// (i, j) is 1 when j - i == k.
+// k > 0 is above the main diagonal, k < 0 below; a diagonal that lies
+// outside the matrix (k >= m or k <= -n) gives all zeros.
+func EyeK[T Elem](n, m, k int) (*Tensor[T], error) { return eye[T]("EyeK", n, m, k) }
+
+// Identity returns the n×n identity matrix. It is Eye(n, n).
+func Identity[T Elem](n int) (*Tensor[T], error) { return eye[T]("Identity", n, n, 0) }
+
+func eye[T Elem](name string, n, m, k int) (*Tensor[T], error) {
+	shape := []int{n, m}
+	size, err := checkNew[T](name, shape)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]T, size)
+	if k < m && k > -n { // the diagonal meets the matrix; -k and m-k fit in int
+		// Rows i in [max(0, -k), min(n, m-k)), column j = i+k, stored at i + n*j.
+		lo, hi := max(0, -k), min(n, m-k)
+		v := one[T]()
+		for i := lo; i < hi; i++ {
+			buf[i+n*(i+k)] = v
+		}
+	}
+	return wrap(backend.NewStorage(buf, nil), shape), nil
+}
+
+// fillReal sets buf[i] to f(i) rounded once to T: the real part, with a
+// zero imaginary part, for complex T. The int64 case serves ArangeN, whose
+// values are exact integers.
+func fillReal[T Scalar | int64](buf []T, f func(i int) float64) {
+	switch b := any(buf).(type) {
+	case []float32:
+		for i := range b {
+			b[i] = float32(f(i))
+		}
+	case []float64:
+		for i := range b {
+			b[i] = f(i)
+		}
+	case []complex64:
+		for i := range b {
+			b[i] = complex(float32(f(i)), 0)
+		}
+	case []complex128:
+		for i := range b {
+			b[i] = complex(f(i), 0)
+		}
+	case []int64:
+		for i := range b {
+			b[i] = int64(f(i))
+		}
+	}
+}
+
+// finite returns an ErrArgument naming arg of function name when x is NaN
+// or infinite.
+func finite(name, arg string, x float64) error {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return newError(name, arg, "a finite number", fmt.Sprint(x), ErrArgument)
+	}
+	return nil
+}
+
+// Arange returns the vector of values start + i*step for
+// i = 0, 1, ..., n-1, where n = ceil((stop - start)/step): the numbers of
+// the half-open interval from start towards stop in steps of step, as
+// NumPy's arange for floating-point arguments. An empty interval
+// (stop <= start for a positive step, stop >= start for a negative one)
+// gives an empty vector; a quotient that underflows to zero although
+// stop != start counts as one element when positive, as in NumPy.
+//
+// Each value is computed as start + i*step in float64 (never by repeated
+// addition) and rounded once to T; complex T gets a zero imaginary part.
+// NumPy multiplies i by the rounded difference (start+step) - start
+// instead of step, so its values can differ from these by a few units in
+// the last place; its float32 arange also works in float32 throughout.
+// As NumPy warns, a non-integer step can put a last value within rounding
+// of stop, or leave it out: use [Linspace] when the endpoint matters.
+//
+// Errors: ErrArgument for a NaN or infinite argument and for step 0;
+// ErrShape when the count exceeds 2^46; ErrMemory beyond the budget.
+func Arange[T Scalar](start, stop, step float64) (*Tensor[T], error) {
+	const name = "Arange"
+	for _, a := range [...]struct {
+		arg string
+		x   float64
+	}{{"start", start}, {"stop", stop}, {"step", step}} {
+		if err := finite(name, a.arg, a.x); err != nil {
+			return nil, err
+		}
+	}
+	if step == 0 {
+		return nil, newError(name, "step", "a non-zero step", "0", ErrArgument)
+	}
+	q := (stop - start) / step
+	var n int
+	switch {
+	case q == 0 && stop != start: // (stop-start)/step underflowed
+		if !math.Signbit(q) {
+			n = 1
+		}
+	case !(q <= op.MaxElements): // also catches an overflowed stop-start
+		return nil, newError(name, "stop", "at most 2^46 elements",
+			fmt.Sprintf("%g elements from start %g, stop %g, step %g", math.Ceil(q), start, stop, step), ErrShape)
+	case q > 0:
+		n = int(math.Ceil(q))
+	}
+	shape := []int{n}
+	if _, err := checkNew[T](name, shape); err != nil {
+		return nil, err
+	}
+	buf := make([]T, n)
+	fillReal(buf, func(i int) float64 { return start + float64(float64(i)*step) })
+	return wrap(backend.NewStorage(buf, nil), shape), nil
+}
+
+// ArangeN returns the vector 0, 1, ..., n-1 (empty for n == 0). Values
+// beyond 2^24 are rounded to the nearest float32 for float32 and
+// complex64; complex T gets a zero imaginary part. int64 gives an index
+// vector. Negative n is ErrShape.
+func ArangeN[T Scalar | int64](n int) (*Tensor[T], error) {
+	shape := []int{n}
+	if _, err := checkNew[T]("ArangeN", shape); err != nil {
+		return nil, err
+	}
+	buf := make([]T, n)
+	fillReal(buf, func(i int) float64 { return float64(i) })
+	return wrap(backend.NewStorage(buf, nil), shape), nil
+}
+
+// linspaceFunc returns element i of NumPy's linspace(start, stop, n,
+// endpoint) in float64, for finite start and stop and n >= 0. With
+// div = n-1 (endpoint) or n (no endpoint) and delta = stop - start, the
+// value is i*step + start with step = delta/div; (i/div)*delta + start
+// when that step underflows to 0; i*delta + start when div == 0. With
+// endpoint and n > 1 the last element is stop exactly. Where delta
+// overflows (finite arguments of opposite signs near the float64 limit),
+// step is stop/div - start/div instead, which NumPy does not do (it
+// returns infinities and NaNs there).
+func linspaceFunc(start, stop float64, n int, endpoint bool) func(i int) float64 {
+	div := n
+	if endpoint {
+		div = n - 1
+	}
+	delta := stop - start
+	last := -1
+	if endpoint && n > 1 {
+		last = n - 1
+	}
+	at := func(i int) float64 { return float64(float64(i)*delta) + start }
+	if div > 0 {
+		d := float64(div)
+		step := delta / d
+		if math.IsInf(delta, 0) {
+			step = stop/d - start/d
+		}
+		if step == 0 {
+			at = func(i int) float64 { return float64(float64(i)/d*delta) + start }
+		} else {
+			at = func(i int) float64 { return float64(float64(i)*step) + start }
+		}
+	}
+	return func(i int) float64 {
+		if i == last {
+			return stop
+		}
+		return at(i)
+	}
+}
+
+// linspaceArgs validates the arguments shared by Linspace and Logspace.
+func linspaceArgs[T Scalar](name string, start, stop float64, n int) ([]int, error) {
+	if err := finite(name, "start", start); err != nil {
+		return nil, err
+	}
+	if err := finite(name, "stop", stop); err != nil {
+		return nil, err
+	}
+	shape := []int{n}
+	if _, err := checkNew[T](name, shape); err != nil {
+		return nil, err
+	}
+	return shape, nil
+}
+
+// Linspace returns n evenly spaced values from start to stop, as NumPy's
+// linspace(start, stop, n, endpoint): with endpoint the values are
+// start + i*(stop-start)/(n-1) for i = 0..n-1 and the last one is stop
+// exactly (after rounding to T); without it they are
+// start + i*(stop-start)/n, which leaves stop out. n == 1 gives [start]
+// and n == 0 an empty vector.
+//
+// The step is computed once as NumPy does (step = (stop-start)/div, then
+// i*step + start in float64, with NumPy's fallback when step underflows)
+// and each value is rounded once to T, so float64 results equal NumPy's
+// bit for bit and float32 ones equal NumPy's linspace(..., dtype=float32).
+// Complex T gets a zero imaginary part.
+//
+// Errors: ErrArgument for a NaN or infinite start or stop; ErrShape for
+// negative n; ErrMemory beyond the budget.
+func Linspace[T Scalar](start, stop float64, n int, endpoint bool) (*Tensor[T], error) {
+	shape, err := linspaceArgs[T]("Linspace", start, stop, n)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]T, n)
+	fillReal(buf, linspaceFunc(start, stop, n, endpoint))
+	return wrap(backend.NewStorage(buf, nil), shape), nil
+}
+
+// Logspace returns base**y for y = Linspace(start, stop, n, endpoint), as
+// NumPy's logspace: n values spaced evenly on a logarithmic scale from
+// base**start to base**stop (base**stop included when endpoint). Powers
+// are math.Pow in float64 rounded once to T (so they may differ from
+// NumPy's C pow by an ulp); a result beyond the range of T is ±Inf, and a
+// negative base gives NaN for non-integer exponents, as math.Pow does.
+// Complex T gets a zero imaginary part.
+//
+// Errors: ErrArgument for a NaN or infinite start, stop or base; ErrShape
+// for negative n; ErrMemory beyond the budget.
+func Logspace[T Scalar](start, stop float64, n int, endpoint bool, base float64) (*Tensor[T], error) {
+	shape, err := linspaceArgs[T]("Logspace", start, stop, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := finite("Logspace", "base", base); err != nil {
+		return nil, err
+	}
+	buf := make([]T, n)
+	y := linspaceFunc(start, stop, n, endpoint)
+	fillReal(buf, func(i int) float64 { return math.Pow(base, y(i)) })
+	return wrap(backend.NewStorage(buf, nil), shape), nil
+}
