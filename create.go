@@ -3,6 +3,7 @@ package tenferro
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/internal/op"
@@ -254,5 +255,176 @@ func Logspace[T Scalar](start, stop float64, n int, endpoint bool, base float64)
 	buf := make([]T, n)
 	y := linspaceFunc(start, stop, n, endpoint)
 	fillReal(buf, func(i int) float64 { return math.Pow(base, y(i)) })
+	return wrap(backend.NewStorage(buf, nil), shape), nil
+}
+
+// newPCG returns the generator of seed that Rand, RandN and RandUniform
+// draw from.
+func newPCG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x74656e66)) }
+
+// Rand returns a new compact tensor of pseudo-random values uniform in
+// [0, 1) (both parts for complex T), reproducible from seed. The stream is
+// PCG seeded with (seed, 0x7465_6e66) and consumed in column-major order.
+func Rand[T Scalar](seed uint64, shape ...int) (*Tensor[T], error) {
+	n, err := checkNew[T]("Rand", shape)
+	if err != nil {
+		return nil, err
+	}
+	r := newPCG(seed)
+	buf := make([]T, n)
+	FillRand(r, buf)
+	return wrap(backend.NewStorage(buf, nil), shape), nil
+}
+
+// FillRand fills buf with values uniform in [0, 1) drawn from r (both parts
+// for complex T).
+func FillRand[T Scalar](r *rand.Rand, buf []T) {
+	switch b := any(buf).(type) {
+	case []float32:
+		for i := range b {
+			b[i] = r.Float32()
+		}
+	case []float64:
+		for i := range b {
+			b[i] = r.Float64()
+		}
+	case []complex64:
+		for i := range b {
+			b[i] = complex(r.Float32(), r.Float32())
+		}
+	case []complex128:
+		for i := range b {
+			b[i] = complex(r.Float64(), r.Float64())
+		}
+	}
+}
+
+// RandN returns a new compact tensor of pseudo-random standard normal
+// values, reproducible from seed: N(0, 1) for real T, and for complex T
+// the standard complex normal, whose real and imaginary parts are
+// independent N(0, 1/2) so that E[z] = 0 and E|z|² = 1 (PyTorch's randn
+// convention for complex dtypes).
+//
+// The values are reproducible: the generator is math/rand/v2's PCG seeded
+// with rand.NewPCG(seed, 0x74656e66) (the stream constant spells "tenf"),
+// as for [Rand], and elements are filled in column-major order (the order
+// of [Tensor.Data]) as [FillRandN] fills a buffer: one NormFloat64 draw
+// per real element, two per complex element. The tests pin the first
+// values, so a change of generator, order or scaling cannot pass unseen.
+func RandN[T Scalar](seed uint64, shape ...int) (*Tensor[T], error) {
+	n, err := checkNew[T]("RandN", shape)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]T, n)
+	FillRandN(newPCG(seed), buf)
+	return wrap(backend.NewStorage(buf, nil), shape), nil
+}
+
+// FillRandN fills buf, in order, with standard normal values drawn from r:
+// r.NormFloat64() per real element (rounded to float32 for float32), and
+// for complex T two draws per element, real part then imaginary part,
+// each multiplied by √½ (then rounded to float32 for complex64), so that
+// E|z|² = 1.
+func FillRandN[T Scalar](r *rand.Rand, buf []T) {
+	const h = 1 / math.Sqrt2
+	switch b := any(buf).(type) {
+	case []float32:
+		for i := range b {
+			b[i] = float32(r.NormFloat64())
+		}
+	case []float64:
+		for i := range b {
+			b[i] = r.NormFloat64()
+		}
+	case []complex64:
+		for i := range b {
+			re := float32(r.NormFloat64() * h)
+			b[i] = complex(re, float32(r.NormFloat64()*h))
+		}
+	case []complex128:
+		for i := range b {
+			re := r.NormFloat64() * h
+			b[i] = complex(re, r.NormFloat64()*h)
+		}
+	}
+}
+
+// RandUniform returns a new compact tensor of pseudo-random values
+// uniform in [lo, hi) (both parts for complex T), reproducible from seed.
+// Each value is lo + (hi-lo)*u in float64, rounded to T, for the u in
+// [0, 1) that [Rand] would put there (Float32 draws for float32 and
+// complex64, Float64 draws otherwise; same stream, same order), so
+// RandUniform(seed, 0, 1, shape...) equals Rand(seed, shape...). A value
+// that rounding carries up to hi is replaced by the largest T below hi,
+// so every value v satisfies T(lo) <= v < T(hi).
+//
+// Errors: ErrArgument when lo or hi is NaN or infinite (in float64 or once
+// rounded to T), when T(lo) >= T(hi) (the interval is empty in T) or when
+// hi - lo overflows; ErrShape and ErrMemory as for [Zeros].
+func RandUniform[T Scalar](seed uint64, lo, hi float64, shape ...int) (*Tensor[T], error) {
+	const name = "RandUniform"
+	if err := finite(name, "lo", lo); err != nil {
+		return nil, err
+	}
+	if err := finite(name, "hi", hi); err != nil {
+		return nil, err
+	}
+	single := DTypeOf[T]().Real() == Float32
+	l, h := lo, hi
+	if single {
+		l, h = float64(float32(lo)), float64(float32(hi))
+	}
+	if err := finite(name, "lo", l); err != nil {
+		return nil, err
+	}
+	if err := finite(name, "hi", h); err != nil {
+		return nil, err
+	}
+	if !(l < h) {
+		return nil, newError(name, "hi", fmt.Sprintf("hi > lo = %g in %v", l, DTypeOf[T]().Real()), fmt.Sprint(h), ErrArgument)
+	}
+	width := hi - lo
+	if math.IsInf(width, 0) {
+		return nil, newError(name, "hi", "hi - lo within the float64 range", fmt.Sprintf("lo %g, hi %g", lo, hi), ErrArgument)
+	}
+	n, err := checkNew[T](name, shape)
+	if err != nil {
+		return nil, err
+	}
+	r := newPCG(seed)
+	buf := make([]T, n)
+	if single {
+		below := math.Nextafter32(float32(h), float32(math.Inf(-1)))
+		part := func() float32 {
+			v := float32(lo + float64(width*float64(r.Float32())))
+			return min(v, below)
+		}
+		switch b := any(buf).(type) {
+		case []float32:
+			for i := range b {
+				b[i] = part()
+			}
+		case []complex64:
+			for i := range b {
+				re := part()
+				b[i] = complex(re, part())
+			}
+		}
+	} else {
+		below := math.Nextafter(h, math.Inf(-1))
+		part := func() float64 { return min(lo+float64(width*r.Float64()), below) }
+		switch b := any(buf).(type) {
+		case []float64:
+			for i := range b {
+				b[i] = part()
+			}
+		case []complex128:
+			for i := range b {
+				re := part()
+				b[i] = complex(re, part())
+			}
+		}
+	}
 	return wrap(backend.NewStorage(buf, nil), shape), nil
 }

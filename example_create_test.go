@@ -2,6 +2,8 @@ package tenferro_test
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 
 	tf "github.com/tenferro-go/tenferro"
 )
@@ -71,4 +73,50 @@ func ExampleLogspace() {
 	db, _ := b.Data()
 	fmt.Println(da, db)
 	// Output: [1 10 100 1000] [1 2 4 8]
+}
+
+func ExampleRand() {
+	x, _ := tf.Rand[float64](1, 2, 2)
+	d, _ := x.Data()
+	fmt.Printf("%.4f\n", d)
+	// Output: [0.7880 0.5244 0.3918 0.9718]
+}
+
+func ExampleFillRand() {
+	// The stream of Rand(1, ...), continued across two buffers.
+	r := rand.New(rand.NewPCG(1, 0x74656e66))
+	a, b := make([]float64, 2), make([]float64, 2)
+	tf.FillRand(r, a)
+	tf.FillRand(r, b)
+	fmt.Printf("%.4f %.4f\n", a, b)
+	// Output: [0.7880 0.5244] [0.3918 0.9718]
+}
+
+func ExampleRandN() {
+	x, _ := tf.RandN[float64](1, 4)
+	d, _ := x.Data()
+	fmt.Printf("%.4f\n", d)
+	// A complex element takes two draws, each scaled by √½.
+	z, _ := tf.RandN[complex128](1, 1)
+	v, _ := z.At(0)
+	fmt.Printf("%.4f %.4f\n", real(v)*math.Sqrt2, imag(v)*math.Sqrt2)
+	// Output:
+	// [0.7054 -0.8449 -1.1642 -1.4708]
+	// 0.7054 -0.8449
+}
+
+func ExampleFillRandN() {
+	r := rand.New(rand.NewPCG(1, 0x74656e66))
+	buf := make([]float32, 3)
+	tf.FillRandN(r, buf)
+	fmt.Printf("%.4f\n", buf)
+	// Output: [0.7054 -0.8449 -1.1642]
+}
+
+func ExampleRandUniform() {
+	// The draws of Rand(1, 4) mapped to [-1, 1).
+	x, _ := tf.RandUniform[float64](1, -1, 1, 4)
+	d, _ := x.Data()
+	fmt.Printf("%.4f\n", d)
+	// Output: [0.5761 0.0488 -0.2163 0.9437]
 }

@@ -2,7 +2,6 @@ package tenferro
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/internal/op"
@@ -169,43 +168,6 @@ func Ones[T Elem](shape ...int) (*Tensor[T], error) {
 		return nil, err
 	}
 	return full(one[T](), n, shape), nil
-}
-
-// Rand returns a new compact tensor of pseudo-random values uniform in
-// [0, 1) (both parts for complex T), reproducible from seed. The stream is
-// PCG seeded with (seed, 0x7465_6e66) and consumed in column-major order.
-func Rand[T Scalar](seed uint64, shape ...int) (*Tensor[T], error) {
-	n, err := checkNew[T]("Rand", shape)
-	if err != nil {
-		return nil, err
-	}
-	r := rand.New(rand.NewPCG(seed, 0x74656e66))
-	buf := make([]T, n)
-	FillRand(r, buf)
-	return wrap(backend.NewStorage(buf, nil), shape), nil
-}
-
-// FillRand fills buf with values uniform in [0, 1) drawn from r (both parts
-// for complex T).
-func FillRand[T Scalar](r *rand.Rand, buf []T) {
-	switch b := any(buf).(type) {
-	case []float32:
-		for i := range b {
-			b[i] = r.Float32()
-		}
-	case []float64:
-		for i := range b {
-			b[i] = r.Float64()
-		}
-	case []complex64:
-		for i := range b {
-			b[i] = complex(r.Float32(), r.Float32())
-		}
-	case []complex128:
-		for i := range b {
-			b[i] = complex(r.Float64(), r.Float64())
-		}
-	}
 }
 
 // check reports ErrReleased (naming op and arg) when t's storage was
