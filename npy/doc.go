@@ -12,12 +12,13 @@
 //
 // # Element types
 //
-// The supported dtypes are little-endian float32, float64, complex64 and
-// complex128 ('<f4', '<f8', '<c8', '<c16'; a descr with the '|' mark or no
-// byte-order mark is read as little-endian). Big-endian, integer, boolean,
+// The supported dtypes are little-endian float32, float64, complex64,
+// complex128 and int64 ('<f4', '<f8', '<c8', '<c16', '<i8'; a descr with
+// the '|' mark or no byte-order mark is read as little-endian) and bool
+// ('|b1', one byte that must be 0 or 1). Big-endian, other integer,
 // string, object and structured dtypes are rejected with [ErrUnsupported]
 // and a message naming the dtype. Data comes back as a []float32,
-// []float64, []complex64 or []complex128 in [Array.Data].
+// []float64, []complex64, []complex128, []int64 or []bool in [Array.Data].
 //
 // # Layout
 //

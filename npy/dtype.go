@@ -11,14 +11,21 @@ const (
 	Float64                     // descr '<f8', Go float64
 	Complex64                   // descr '<c8', Go complex64 (two float32)
 	Complex128                  // descr '<c16', Go complex128 (two float64)
+	Int64                       // descr '<i8', Go int64 (two's complement)
+	Bool                        // descr '|b1', Go bool (one byte, 0 or 1)
 )
+
+// supported lists the descr strings accepted, for error messages.
+const supported = "supported: <f4 <f8 <c8 <c16 <i8 |b1"
 
 // Size returns the number of bytes of one element, or 0 for an invalid DType.
 func (d DType) Size() int {
 	switch d {
+	case Bool:
+		return 1
 	case Float32:
 		return 4
-	case Float64, Complex64:
+	case Float64, Complex64, Int64:
 		return 8
 	case Complex128:
 		return 16
@@ -37,6 +44,10 @@ func (d DType) Descr() string {
 		return "<c8"
 	case Complex128:
 		return "<c16"
+	case Int64:
+		return "<i8"
+	case Bool:
+		return "|b1"
 	}
 	return ""
 }
@@ -52,6 +63,10 @@ func (d DType) String() string {
 		return "complex64"
 	case Complex128:
 		return "complex128"
+	case Int64:
+		return "int64"
+	case Bool:
+		return "bool"
 	}
 	return fmt.Sprintf("DType(%d)", uint8(d))
 }
@@ -67,13 +82,18 @@ func dtypeOf(data any) (DType, int, bool) {
 		return Complex64, len(s), true
 	case []complex128:
 		return Complex128, len(s), true
+	case []int64:
+		return Int64, len(s), true
+	case []bool:
+		return Bool, len(s), true
 	}
 	return 0, 0, false
 }
 
 // parseDescr maps a descr string to a DType. Accepted: the little-endian
-// codes "<f4", "<f8", "<c8", "<c16", the same codes with the "|" (no byte
-// order) mark or with no mark at all, both read as little-endian. Anything
+// codes "<f4", "<f8", "<c8", "<c16", "<i8" and the boolean "|b1" (also
+// NumPy's one-character "?"), each with the "<" or "|" mark or with no mark
+// at all, all read as little-endian. Anything
 // else is an ErrUnsupported (or ErrFormat for a string that is no dtype at
 // all) naming the dtype and why.
 func parseDescr(s string) (DType, error) {
@@ -83,9 +103,9 @@ func parseDescr(s string) (DType, error) {
 		case '<', '|':
 			code = code[1:]
 		case '>', '!':
-			return 0, readErr(ErrUnsupported, fmt.Sprintf("dtype %q is big-endian; supported: <f4 <f8 <c8 <c16", s))
+			return 0, readErr(ErrUnsupported, fmt.Sprintf("dtype %q is big-endian; %s", s, supported))
 		case '=':
-			return 0, readErr(ErrUnsupported, fmt.Sprintf("dtype %q has native byte order of an unknown writer; supported: <f4 <f8 <c8 <c16", s))
+			return 0, readErr(ErrUnsupported, fmt.Sprintf("dtype %q has native byte order of an unknown writer; %s", s, supported))
 		}
 	}
 	switch code {
@@ -97,12 +117,16 @@ func parseDescr(s string) (DType, error) {
 		return Complex64, nil
 	case "c16":
 		return Complex128, nil
+	case "i8":
+		return Int64, nil
+	case "b1", "?":
+		return Bool, nil
 	}
 	kind := "unknown"
 	if code != "" {
 		switch code[0] {
 		case 'i':
-			kind = "signed integer"
+			kind = "signed integer of this width"
 		case 'u':
 			kind = "unsigned integer"
 		case 'b', '?':
@@ -124,5 +148,5 @@ func parseDescr(s string) (DType, error) {
 	if kind == "unknown" {
 		return 0, readErr(ErrFormat, fmt.Sprintf("header 'descr' %q is not a dtype", s))
 	}
-	return 0, readErr(ErrUnsupported, fmt.Sprintf("dtype %q (%s); supported: <f4 <f8 <c8 <c16", s, kind))
+	return 0, readErr(ErrUnsupported, fmt.Sprintf("dtype %q (%s); %s", s, kind, supported))
 }

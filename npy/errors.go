@@ -14,8 +14,8 @@ var (
 	// wrongly typed values, negative extents.
 	ErrFormat = errors.New("malformed npy data")
 	// ErrUnsupported reports a well-formed stream this package does not
-	// handle: an unknown format version, a big-endian, integer, object,
-	// string or structured dtype.
+	// handle: an unknown format version, a big-endian, object, string or
+	// structured dtype, an integer dtype other than int64.
 	ErrUnsupported = errors.New("unsupported npy feature")
 	// ErrTooLarge reports a header over the header cap, or data whose byte
 	// count overflows or exceeds the configured maximum.

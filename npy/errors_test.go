@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -73,9 +74,15 @@ func TestReadErrors(t *testing.T) {
 		{"deep nesting", raw(1, 0, "{'descr': "+strings.Repeat("(", 40)+strings.Repeat(")", 40)+"}", nil), nil, ErrFormat, "nested deeper"},
 		{"big-endian", raw(1, 0, hdr("'>f8'", "False", "(2,)"), f8x2), nil, ErrUnsupported, "\">f8\" is big-endian"},
 		{"native order", raw(1, 0, hdr("'=f8'", "False", "(2,)"), f8x2), nil, ErrUnsupported, "native byte order"},
-		{"int32", raw(1, 0, hdr("'<i4'", "False", "(2,)"), f8x2), nil, ErrUnsupported, "\"<i4\" (signed integer)"},
+		{"int32", raw(1, 0, hdr("'<i4'", "False", "(2,)"), f8x2), nil, ErrUnsupported, "\"<i4\" (signed integer of this width)"},
+		{"int64 big-endian", raw(1, 0, hdr("'>i8'", "False", "(2,)"), f8x2), nil, ErrUnsupported, "\">i8\" is big-endian"},
 		{"uint8", raw(1, 0, hdr("'|u1'", "False", "(2,)"), f8x2), nil, ErrUnsupported, "unsigned integer"},
-		{"bool", raw(1, 0, hdr("'|b1'", "False", "(2,)"), f8x2), nil, ErrUnsupported, "boolean"},
+		{"bool of width 2", raw(1, 0, hdr("'|b2'", "False", "(2,)"), f8x2), nil, ErrUnsupported, "boolean"},
+		{"bool byte 2", raw(1, 0, hdr("'|b1'", "False", "(4,)"), []byte{0, 1, 2, 1}), nil, ErrFormat, "bool element 2 is the byte 0x02, expected 0 or 1"},
+		{"bool byte 0xff", raw(1, 0, hdr("'|b1'", "True", "(1, 1)"), []byte{0xff}), nil, ErrFormat, "bool element 0 is the byte 0xff"},
+		{"bool truncated", raw(1, 0, hdr("'|b1'", "False", "(5,)"), []byte{0, 1, 1}), nil, ErrTruncated, "only 3 remain"},
+		{"int64 truncated", raw(1, 0, hdr("'<i8'", "False", "(3,)"), f8x2), nil, ErrTruncated, "only 16 remain"},
+		{"int64 over MaxBytes", raw(1, 0, hdr("'<i8'", "False", "(2,)"), f8x2), []ReadOption{MaxBytes(15)}, ErrTooLarge, "shape [2] of int64 needs 16 bytes"},
 		{"object", raw(1, 0, hdr("'|O'", "False", "(2,)"), f8x2), nil, ErrUnsupported, "Python object"},
 		{"unicode", raw(1, 0, hdr("'<U3'", "False", "(2,)"), f8x2), nil, ErrUnsupported, "string"},
 		{"half", raw(1, 0, hdr("'<f2'", "False", "(2,)"), f8x2), nil, ErrUnsupported, "\"<f2\""},
@@ -170,6 +177,37 @@ func TestReadAccepts(t *testing.T) {
 			if binary.LittleEndian.Uint64(d[8*(i%6):]) != mathBits(got[i]) {
 				t.Errorf("%s: element %d differs", c.name, i)
 			}
+		}
+	}
+}
+
+// TestReadAcceptsIntBool covers the spellings of the int64 and bool descr
+// strings: NumPy writes '<i8' and '|b1'; the other marks, no mark and the
+// one-character code '?' name the same types.
+func TestReadAcceptsIntBool(t *testing.T) {
+	ints := []int64{0, -1, 1<<63 - 1, -1 << 63, 42, -7}
+	var id []byte
+	for _, v := range ints {
+		id = binary.LittleEndian.AppendUint64(id, uint64(v))
+	}
+	bools := []bool{false, true, true, false, true, false}
+	bd := []byte{0, 1, 1, 0, 1, 0}
+	for _, descr := range []string{"'<i8'", "'i8'", "'|i8'", "'|b1'", "'b1'", "'<b1'", "'?'"} {
+		isInt := strings.Contains(descr, "i8")
+		d, want := bd, any(bools)
+		if isInt {
+			d, want = id, any(ints)
+		}
+		a, err := Read(bytes.NewReader(raw(1, 0, hdr(descr, "False", "(6,)"), d)))
+		if err != nil {
+			t.Errorf("%s: %v", descr, err)
+			continue
+		}
+		if wantDT := map[bool]DType{true: Int64, false: Bool}[isInt]; a.DType != wantDT {
+			t.Errorf("%s: DType %s, want %s", descr, a.DType, wantDT)
+		}
+		if !reflect.DeepEqual(a.Data, want) {
+			t.Errorf("%s: data %v, want %v", descr, a.Data, want)
 		}
 	}
 }

@@ -20,9 +20,22 @@ func FuzzRead(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(ok.Bytes())
+	ok.Reset()
+	if err := Write(&ok, []int{2, 2}, []int64{-1, 1 << 62, 3, -1 << 63}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(ok.Bytes())
+	ok.Reset()
+	if err := WriteArray(&ok, &Array{Shape: []int{3, 1}, Data: []bool{true, false, true}}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(ok.Bytes())
+	f.Add(raw(1, 0, hdr("'|b1'", "False", "(3,)"), []byte{1, 2, 0}))
 	for _, h := range []string{
 		hdr("'<f4'", "False", "()"),
 		hdr("'<c16'", "True", "(2, 0, 3)"),
+		hdr("'?'", "True", "(4, 4)"),
+		hdr("'<i8'", "False", "(2,)"),
 		"{'shape': (1,), 'descr': \"<f8\", 'fortran_order': True}",
 		"{'descr': '<f8', 'fortran_order': False, 'shape': (2, -1), }",
 		"{'descr': '>f8', 'fortran_order': False, 'shape': (2,), }",

@@ -317,7 +317,7 @@ func parseHeader(text string) (header, error) {
 			s, ok := val.(string)
 			if !ok {
 				if _, isList := val.(pyList); isList {
-					return header{}, readErr(ErrUnsupported, "structured dtype (header 'descr' is a list); supported: <f4 <f8 <c8 <c16")
+					return header{}, readErr(ErrUnsupported, "structured dtype (header 'descr' is a list); "+supported)
 				}
 				return header{}, readErr(ErrFormat, fmt.Sprintf("header 'descr' must be a str, got %s", pyTypeName(val)))
 			}

@@ -21,6 +21,10 @@ func (a *Array) ColumnMajor() any {
 		return rowToColMajor(d, a.Shape)
 	case []complex128:
 		return rowToColMajor(d, a.Shape)
+	case []int64:
+		return rowToColMajor(d, a.Shape)
+	case []bool:
+		return rowToColMajor(d, a.Shape)
 	}
 	return a.Data
 }

@@ -12,8 +12,8 @@ import (
 
 // Array is an array read from or written to a .npy file.
 //
-// Data is a []float32, []float64, []complex64 or []complex128 (matching
-// DType) of length product(Shape), in the file's order: column-major (first
+// Data is a []float32, []float64, []complex64, []complex128, []int64 or
+// []bool (matching DType) of length product(Shape), in the file's order: column-major (first
 // index fastest) when Fortran is true, row-major (last index fastest, NumPy's
 // C order) otherwise. For rank 0 and 1 the two orders coincide. Use
 // [Array.ColumnMajor] to get column-major data regardless of the file's order.
@@ -88,6 +88,43 @@ const chunkBytes = 1 << 20
 // chunk before it reports ErrTruncated. Read consumes exactly the header and
 // data bytes from r; trailing bytes are left unread.
 func Read(r io.Reader, opts ...ReadOption) (*Array, error) {
+	h, err := readHeader(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	a := &Array{DType: h.dtype, Shape: h.shape, Fortran: h.fortran}
+	switch h.dtype {
+	case Float32:
+		a.Data, err = readData[float32](r, h)
+	case Float64:
+		a.Data, err = readData[float64](r, h)
+	case Complex64:
+		a.Data, err = readData[complex64](r, h)
+	case Complex128:
+		a.Data, err = readData[complex128](r, h)
+	case Int64:
+		a.Data, err = readData[int64](r, h)
+	case Bool:
+		a.Data, err = readData[bool](r, h)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// dataHeader is a validated header with the element count of its data,
+// whose byte size is within the MaxBytes limit. known reports that the
+// reader was checked to hold that many bytes.
+type dataHeader struct {
+	header
+	count int
+	known bool
+}
+
+// readHeader reads and validates everything before the data, in the order
+// documented at [Read], and leaves r at the first data byte.
+func readHeader(r io.Reader, opts []ReadOption) (dataHeader, error) {
 	cfg := readConfig{maxBytes: DefaultMaxBytes, maxHeader: DefaultMaxHeaderBytes}
 	for _, o := range opts {
 		o(&cfg)
@@ -96,76 +133,62 @@ func Read(r io.Reader, opts ...ReadOption) (*Array, error) {
 	if n, err := io.ReadFull(r, pre[:8]); err != nil {
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			if string(pre[:min(n, 6)]) == string(magic[:min(n, 6)]) {
-				return nil, &Error{Op: "read", Kind: ErrTruncated, Msg: fmt.Sprintf("preamble: got %d of 8 bytes", n), Err: err}
+				return dataHeader{}, &Error{Op: "read", Kind: ErrTruncated, Msg: fmt.Sprintf("preamble: got %d of 8 bytes", n), Err: err}
 			}
-			return nil, readErr(ErrFormat, fmt.Sprintf("bad magic string %q, expected \"\\x93NUMPY\"", pre[:min(n, 6)]))
+			return dataHeader{}, readErr(ErrFormat, fmt.Sprintf("bad magic string %q, expected \"\\x93NUMPY\"", pre[:min(n, 6)]))
 		}
-		return nil, &Error{Op: "read", Msg: "preamble", Err: err}
+		return dataHeader{}, &Error{Op: "read", Msg: "preamble", Err: err}
 	}
 	if [6]byte(pre[:6]) != magic {
-		return nil, readErr(ErrFormat, fmt.Sprintf("bad magic string %q, expected \"\\x93NUMPY\"", pre[:6]))
+		return dataHeader{}, readErr(ErrFormat, fmt.Sprintf("bad magic string %q, expected \"\\x93NUMPY\"", pre[:6]))
 	}
 	major, minor := pre[6], pre[7]
 	var hlen uint64
 	switch {
 	case major == 1 && minor == 0:
 		if n, err := io.ReadFull(r, pre[8:10]); err != nil {
-			return nil, &Error{Op: "read", Kind: ErrTruncated, Msg: fmt.Sprintf("header length: got %d of 2 bytes", n), Err: err}
+			return dataHeader{}, &Error{Op: "read", Kind: ErrTruncated, Msg: fmt.Sprintf("header length: got %d of 2 bytes", n), Err: err}
 		}
 		hlen = uint64(binary.LittleEndian.Uint16(pre[8:10]))
 	case (major == 2 || major == 3) && minor == 0:
 		var b [4]byte
 		if n, err := io.ReadFull(r, b[:]); err != nil {
-			return nil, &Error{Op: "read", Kind: ErrTruncated, Msg: fmt.Sprintf("header length: got %d of 4 bytes", n), Err: err}
+			return dataHeader{}, &Error{Op: "read", Kind: ErrTruncated, Msg: fmt.Sprintf("header length: got %d of 4 bytes", n), Err: err}
 		}
 		hlen = uint64(binary.LittleEndian.Uint32(b[:]))
 	default:
-		return nil, readErr(ErrUnsupported, fmt.Sprintf("format version %d.%d; supported: 1.0, 2.0, 3.0", major, minor))
+		return dataHeader{}, readErr(ErrUnsupported, fmt.Sprintf("format version %d.%d; supported: 1.0, 2.0, 3.0", major, minor))
 	}
 	if hlen > uint64(max(cfg.maxHeader, 0)) {
-		return nil, readErr(ErrTooLarge, fmt.Sprintf("header length %d exceeds the cap of %d bytes", hlen, cfg.maxHeader))
+		return dataHeader{}, readErr(ErrTooLarge, fmt.Sprintf("header length %d exceeds the cap of %d bytes", hlen, cfg.maxHeader))
 	}
 	hbuf := make([]byte, hlen)
 	if n, err := io.ReadFull(r, hbuf); err != nil {
-		return nil, &Error{Op: "read", Kind: ErrTruncated, Msg: fmt.Sprintf("header: got %d of %d bytes", n, hlen), Err: err}
+		return dataHeader{}, &Error{Op: "read", Kind: ErrTruncated, Msg: fmt.Sprintf("header: got %d of %d bytes", n, hlen), Err: err}
 	}
 	h, err := parseHeader(string(hbuf))
 	if err != nil {
-		return nil, err
+		return dataHeader{}, err
 	}
 	count, ok := elementCount(h.shape)
 	size := int64(h.dtype.Size())
 	if !ok || int64(count) > math.MaxInt64/size {
-		return nil, readErr(ErrTooLarge, fmt.Sprintf("shape %v: element count overflows", h.shape))
+		return dataHeader{}, readErr(ErrTooLarge, fmt.Sprintf("shape %v: element count overflows", h.shape))
 	}
 	nbytes := int64(count) * size
 	if nbytes > cfg.maxBytes {
-		return nil, readErr(ErrTooLarge, fmt.Sprintf("shape %v of %s needs %d bytes, over the limit of %d", h.shape, h.dtype, nbytes, cfg.maxBytes))
+		return dataHeader{}, readErr(ErrTooLarge, fmt.Sprintf("shape %v of %s needs %d bytes, over the limit of %d", h.shape, h.dtype, nbytes, cfg.maxBytes))
 	}
 	known := false
 	if s, isSeeker := r.(io.Seeker); isSeeker && nbytes > 0 && regular(r) {
 		if rem, ok := remaining(s); ok {
 			if rem < nbytes {
-				return nil, readErr(ErrTruncated, fmt.Sprintf("data: shape %v of %s needs %d bytes, only %d remain", h.shape, h.dtype, nbytes, rem))
+				return dataHeader{}, readErr(ErrTruncated, fmt.Sprintf("data: shape %v of %s needs %d bytes, only %d remain", h.shape, h.dtype, nbytes, rem))
 			}
 			known = true
 		}
 	}
-	a := &Array{DType: h.dtype, Shape: h.shape, Fortran: h.fortran}
-	switch h.dtype {
-	case Float32:
-		a.Data, err = readData[float32](r, count, 4, known)
-	case Float64:
-		a.Data, err = readData[float64](r, count, 8, known)
-	case Complex64:
-		a.Data, err = readData[complex64](r, count, 8, known)
-	case Complex128:
-		a.Data, err = readData[complex128](r, count, 16, known)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return a, nil
+	return dataHeader{header: h, count: count, known: known}, nil
 }
 
 // regular reports whether r's size can be trusted for the remaining-bytes
@@ -200,59 +223,86 @@ func remaining(s io.Seeker) (int64, bool) {
 }
 
 type element interface {
-	float32 | float64 | complex64 | complex128
+	float32 | float64 | complex64 | complex128 | int64 | bool
 }
 
-// readData reads n little-endian elements of size bytes each. With known
-// set, the caller has checked that the bytes are there and the result is
-// allocated at once; otherwise data is gathered chunk by chunk.
-func readData[T element](r io.Reader, n, size int, known bool) ([]T, error) {
+// direct reports whether elements of the given size are stored in memory
+// exactly as in the file: on a little-endian host every element type is,
+// and one-byte elements (bool) are on any host.
+func direct(size int) bool { return littleEndianHost || size == 1 }
+
+// readData reads the h.count little-endian elements of h's data. When
+// h.known is set the caller has checked that the bytes are there and the
+// result is allocated at once; otherwise data is gathered chunk by chunk.
+// bool data is checked to hold only the bytes 0 and 1.
+func readData[T element](r io.Reader, h dataHeader) ([]T, error) {
+	var z T
+	n, size := h.count, int(unsafe.Sizeof(z))
 	perChunk := chunkBytes / size
-	if known || n <= perChunk {
-		dst := make([]T, n)
-		if littleEndianHost {
+	var dst []T
+	if h.known || n <= perChunk {
+		dst = make([]T, n)
+		if direct(size) {
 			if err := fill(r, asBytes(dst), 0, n*size); err != nil {
 				return nil, err
 			}
-			return dst, nil
+		} else {
+			buf := make([]byte, min(n, perChunk)*size)
+			for done := 0; done < n; {
+				m := min(n-done, perChunk)
+				if err := fill(r, buf[:m*size], done*size, n*size); err != nil {
+					return nil, err
+				}
+				decode(dst[done:done+m], buf[:m*size])
+				done += m
+			}
 		}
-		buf := make([]byte, min(n, perChunk)*size)
+	} else {
+		var chunks [][]T
+		var buf []byte
+		if !direct(size) {
+			buf = make([]byte, perChunk*size)
+		}
 		for done := 0; done < n; {
 			m := min(n-done, perChunk)
-			if err := fill(r, buf[:m*size], done*size, n*size); err != nil {
-				return nil, err
+			c := make([]T, m)
+			if direct(size) {
+				if err := fill(r, asBytes(c), done*size, n*size); err != nil {
+					return nil, err
+				}
+			} else {
+				if err := fill(r, buf[:m*size], done*size, n*size); err != nil {
+					return nil, err
+				}
+				decode(c, buf[:m*size])
 			}
-			decode(dst[done:done+m], buf[:m*size])
+			chunks = append(chunks, c)
 			done += m
 		}
-		return dst, nil
-	}
-	var chunks [][]T
-	var buf []byte
-	if !littleEndianHost {
-		buf = make([]byte, perChunk*size)
-	}
-	for done := 0; done < n; {
-		m := min(n-done, perChunk)
-		c := make([]T, m)
-		if littleEndianHost {
-			if err := fill(r, asBytes(c), done*size, n*size); err != nil {
-				return nil, err
-			}
-		} else {
-			if err := fill(r, buf[:m*size], done*size, n*size); err != nil {
-				return nil, err
-			}
-			decode(c, buf[:m*size])
+		dst = make([]T, 0, n)
+		for _, c := range chunks {
+			dst = append(dst, c...)
 		}
-		chunks = append(chunks, c)
-		done += m
 	}
-	dst := make([]T, 0, n)
-	for _, c := range chunks {
-		dst = append(dst, c...)
+	if b, ok := any(dst).([]bool); ok {
+		if err := checkBools(b); err != nil {
+			return nil, err
+		}
 	}
 	return dst, nil
+}
+
+// checkBools reports an ErrFormat for the first element of b whose byte is
+// neither 0 nor 1 (NumPy writes only those; other bytes are no Go bool). It
+// inspects the bytes only, so b's elements are never read as bools before
+// they are known to be valid.
+func checkBools(b []bool) error {
+	for i, c := range asBytes(b) {
+		if c > 1 {
+			return readErr(ErrFormat, fmt.Sprintf("data: bool element %d is the byte 0x%02x, expected 0 or 1", i, c))
+		}
+	}
+	return nil
 }
 
 // fill reads len(b) bytes, reporting a short read as ErrTruncated with the
@@ -274,8 +324,9 @@ func fill(r io.Reader, b []byte, done, total int) error {
 var littleEndianHost = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // asBytes views the memory of s as bytes. The element types are plain
-// IEEE 754 values (complex as real then imaginary part) with no padding, so
-// on a little-endian host this is exactly their .npy encoding.
+// IEEE 754 values (complex as real then imaginary part), two's complement
+// integers or one-byte bools, with no padding, so on a little-endian host
+// this is exactly their .npy encoding.
 func asBytes[T element](s []T) []byte {
 	if len(s) == 0 {
 		return nil
@@ -284,8 +335,8 @@ func asBytes[T element](s []T) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(z)))
 }
 
-// decode converts little-endian bytes to elements; len(src) must be
-// len(dst) times the element size.
+// decode converts little-endian bytes to elements of more than one byte;
+// len(src) must be len(dst) times the element size.
 func decode[T element](dst []T, src []byte) {
 	le := binary.LittleEndian
 	switch d := any(dst).(type) {
@@ -305,7 +356,12 @@ func decode[T element](dst []T, src []byte) {
 		for i := range d {
 			d[i] = complex(math.Float64frombits(le.Uint64(src[16*i:])), math.Float64frombits(le.Uint64(src[16*i+8:])))
 		}
+	case []int64:
+		for i := range d {
+			d[i] = int64(le.Uint64(src[8*i:]))
+		}
 	}
+	// bool needs no case: one-byte elements always take the direct path.
 }
 
 // ReadFile reads one array from the .npy file at path; see [Read].

@@ -20,7 +20,7 @@ var testShapes = [][]int{
 	{2, 3, 5}, {2, 0, 3}, {1, 1, 1}, {3, 1, 4, 2}, {2, 3, 1, 2, 3},
 }
 
-var allDTypes = []DType{Float32, Float64, Complex64, Complex128}
+var allDTypes = []DType{Float32, Float64, Complex64, Complex128, Int64, Bool}
 
 // randomData returns n random elements of dt, including awkward values.
 func randomData(rng *rand.Rand, dt DType, n int) any {
@@ -59,6 +59,25 @@ func randomData(rng *rand.Rand, dt DType, n int) any {
 		s := make([]complex128, n)
 		for i := range s {
 			s[i] = complex(f(), f())
+		}
+		return s
+	case Int64:
+		s := make([]int64, n)
+		for i := range s {
+			switch rng.IntN(8) {
+			case 0:
+				s[i] = -1 << 63
+			case 1:
+				s[i] = 1<<63 - 1
+			default:
+				s[i] = int64(rng.Uint64())
+			}
+		}
+		return s
+	case Bool:
+		s := make([]bool, n)
+		for i := range s {
+			s[i] = rng.IntN(2) == 1
 		}
 		return s
 	}
@@ -219,29 +238,42 @@ func TestStreamLarge(t *testing.T) { bothPaths(t, testStreamLarge) }
 
 func testStreamLarge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	n := 3*chunkBytes/16 + 5
-	if testing.Short() {
-		n = chunkBytes/16 + 3
-	}
-	data := randomData(rng, Complex128, n)
-	var buf bytes.Buffer
-	if err := Write(&buf, []int{n}, data); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range []io.Reader{bytes.NewReader(buf.Bytes()), plainReader{bytes.NewReader(buf.Bytes())}} {
-		a, err := Read(r)
-		if err != nil {
+	for _, dt := range []DType{Complex128, Int64, Bool} {
+		n := 3*chunkBytes/dt.Size() + 5
+		if testing.Short() {
+			n = chunkBytes/dt.Size() + 3
+		}
+		data := randomData(rng, dt, n)
+		var buf bytes.Buffer
+		if err := Write(&buf, []int{n}, data); err != nil {
 			t.Fatal(err)
 		}
-		if !sameBits(a.Data, data) {
-			t.Fatal("data differs")
+		for _, r := range []io.Reader{bytes.NewReader(buf.Bytes()), plainReader{bytes.NewReader(buf.Bytes())}} {
+			a, err := Read(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameBits(a.Data, data) {
+				t.Fatalf("%s: data differs", dt)
+			}
 		}
-	}
-	// Truncated by one byte in the last chunk.
-	short := buf.Bytes()[:buf.Len()-1]
-	for _, r := range []io.Reader{bytes.NewReader(short), plainReader{bytes.NewReader(short)}} {
-		if _, err := Read(r); !errors.Is(err, ErrTruncated) {
-			t.Fatalf("got %v, want ErrTruncated", err)
+		// Truncated by one byte in the last chunk.
+		short := buf.Bytes()[:buf.Len()-1]
+		for _, r := range []io.Reader{bytes.NewReader(short), plainReader{bytes.NewReader(short)}} {
+			if _, err := Read(r); !errors.Is(err, ErrTruncated) {
+				t.Fatalf("%s: got %v, want ErrTruncated", dt, err)
+			}
+		}
+		if dt != Bool {
+			continue
+		}
+		// A byte that is no bool in the last chunk.
+		bad := bytes.Clone(buf.Bytes())
+		bad[len(bad)-2] = 7
+		for _, r := range []io.Reader{bytes.NewReader(bad), plainReader{bytes.NewReader(bad)}} {
+			if _, err := Read(r); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), fmt.Sprintf("bool element %d is the byte 0x07", n-2)) {
+				t.Fatalf("got %v, want ErrFormat for element %d", err, n-2)
+			}
 		}
 	}
 }

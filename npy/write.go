@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"unsafe"
 )
 
 // headerAlign is the alignment of the data start that Write guarantees.
@@ -14,12 +15,12 @@ const headerAlign = 64
 // Write writes data, given in column-major order (first index fastest), as a
 // .npy array of the given shape to w.
 //
-// data must be a []float32, []float64, []complex64 or []complex128 of length
-// product(shape); an empty shape writes a 0-d array of one element. The file
-// is written in Fortran order ('fortran_order': True for rank 2 and more;
-// rank 0 and 1 are written as C order, as NumPy does, since both orders
-// coincide), so no transpose is needed and NumPy loads an array equal to the
-// column-major data. The format is version 1.0 with the header padded with
+// data must be a []float32, []float64, []complex64, []complex128, []int64
+// or []bool of length product(shape); an empty shape writes a 0-d array of
+// one element. The file is written in Fortran order ('fortran_order': True
+// for rank 2 and more; rank 0 and 1 are written as C order, as NumPy does,
+// since both orders coincide), so no transpose is needed and NumPy loads an
+// array equal to the column-major data. The format is version 1.0 with the header padded with
 // spaces and ended by a newline so that the data starts at a multiple of 64
 // bytes; a header that would not fit in version 1.0 (rank in the thousands)
 // is written as version 2.0. Write does not retain data.
@@ -66,7 +67,7 @@ func WriteFile(path string, shape []int, dataColMajor any) error {
 func validate(shape []int, data any) (DType, error) {
 	dt, n, ok := dtypeOf(data)
 	if !ok {
-		return 0, writeErr(ErrArgument, fmt.Sprintf("data of type %T, expected []float32, []float64, []complex64 or []complex128", data))
+		return 0, writeErr(ErrArgument, fmt.Sprintf("data of type %T, expected []float32, []float64, []complex64, []complex128, []int64 or []bool", data))
 	}
 	for i, d := range shape {
 		if d < 0 {
@@ -88,6 +89,29 @@ func writeArray(w io.Writer, shape []int, fortran bool, data any) error {
 	if err != nil {
 		return err
 	}
+	buf := headerBytes(dt, fortran, shape, lenOf(data))
+	switch d := data.(type) {
+	case []float32:
+		return encodeTo(w, buf, d)
+	case []float64:
+		return encodeTo(w, buf, d)
+	case []complex64:
+		return encodeTo(w, buf, d)
+	case []complex128:
+		return encodeTo(w, buf, d)
+	case []int64:
+		return encodeTo(w, buf, d)
+	case []bool:
+		return encodeTo(w, buf, d)
+	}
+	return nil
+}
+
+// headerBytes returns the preamble and padded header of an array of n
+// elements of dt with the given (validated) shape, in Fortran order when
+// fortran is set and the rank is at least 2. On hosts that must convert
+// the data its capacity leaves room to stage it (up to 1 MiB in all).
+func headerBytes(dt DType, fortran bool, shape []int, n int) []byte {
 	if len(shape) < 2 {
 		fortran = false
 	}
@@ -101,8 +125,8 @@ func writeArray(w io.Writer, shape []int, fortran bool, data any) error {
 	total := (pre + len(text) + 1 + headerAlign - 1) / headerAlign * headerAlign
 	hlen := total - pre
 	capacity := total
-	if !littleEndianHost {
-		capacity = max(total, min(chunkBytes, total+dt.Size()*lenOf(data)))
+	if !direct(dt.Size()) {
+		capacity = max(total, min(chunkBytes, total+dt.Size()*n))
 	}
 	buf := make([]byte, total, capacity)
 	copy(buf, magic[:])
@@ -117,17 +141,7 @@ func writeArray(w io.Writer, shape []int, fortran bool, data any) error {
 		buf[i] = ' '
 	}
 	buf[total-1] = '\n'
-	switch d := data.(type) {
-	case []float32:
-		return encodeTo(w, buf, d, 4)
-	case []float64:
-		return encodeTo(w, buf, d, 8)
-	case []complex64:
-		return encodeTo(w, buf, d, 8)
-	case []complex128:
-		return encodeTo(w, buf, d, 16)
-	}
-	return nil
+	return buf
 }
 
 func lenOf(data any) int {
@@ -135,14 +149,19 @@ func lenOf(data any) int {
 	return n
 }
 
-// encodeTo writes buf (the header) followed by src in little-endian form,
-// staging at most cap(buf) bytes at a time in buf. cap(buf) is at least 64,
-// so every round makes progress.
-func encodeTo[T element](w io.Writer, buf []byte, src []T, size int) error {
-	if littleEndianHost {
+// encodeTo writes buf (the header, or nothing) followed by src in
+// little-endian form, staging at most cap(buf) bytes at a time in buf when
+// src must be converted. cap(buf) is at least 64 (a header is), so every
+// round after the first makes progress.
+func encodeTo[T element](w io.Writer, buf []byte, src []T) error {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	if direct(size) {
 		// The memory of src is its encoding: write the header, then src.
-		if _, err := w.Write(buf); err != nil {
-			return &Error{Op: "write", Msg: "write", Err: err}
+		if len(buf) > 0 {
+			if _, err := w.Write(buf); err != nil {
+				return &Error{Op: "write", Msg: "write", Err: err}
+			}
 		}
 		if len(src) > 0 {
 			if _, err := w.Write(asBytes(src)); err != nil {
@@ -168,7 +187,8 @@ func encodeTo[T element](w io.Writer, buf []byte, src []T, size int) error {
 	}
 }
 
-// encode appends the little-endian bytes of src to dst, which has room.
+// encode appends the little-endian bytes of src, whose elements are wider
+// than one byte, to dst, which has room.
 func encode[T element](dst []byte, src []T) []byte {
 	le := binary.LittleEndian
 	switch s := any(src).(type) {
@@ -190,6 +210,11 @@ func encode[T element](dst []byte, src []T) []byte {
 			dst = le.AppendUint64(dst, math.Float64bits(real(v)))
 			dst = le.AppendUint64(dst, math.Float64bits(imag(v)))
 		}
+	case []int64:
+		for _, v := range s {
+			dst = le.AppendUint64(dst, uint64(v))
+		}
 	}
+	// bool needs no case: one-byte elements always take the direct path.
 	return dst
 }
