@@ -27,6 +27,20 @@
 // transpose and which NumPy loads as the same array. [Read] returns data in
 // the file's order; [Array.ColumnMajor] converts C-order data.
 //
+// # Tensors
+//
+// [ReadTensor] and [ReadTensorFile] load an array as a compact column-major
+// tenferro.Tensor whose element (i, j, ...) is NumPy's a[i, j, ...],
+// whatever the file's order; the file's dtype must be T's exactly (a
+// mismatch is an [ErrArgument] that also matches tenferro.ErrDType).
+// [ReadValue] and [ReadValueFile] load any supported dtype as a
+// tenferro.Value. [WriteTensor], [WriteTensorFile], [WriteValue] and
+// [WriteValueFile] write a tensor or any view of one (transposed, sliced,
+// broadcast, ...) in Fortran order, gathering strided views through their
+// strides, so that np.load returns an array with the same logical
+// contents. The dtypes correspond one to one: float32, float64, complex64,
+// complex128, int64 and bool.
+//
 // # Untrusted input
 //
 // [Read] validates every field before acting on it and never allocates from
@@ -36,5 +50,6 @@
 // with what remains in a seekable reader or collected in bounded chunks
 // from a stream. All errors are [*Error] values that match one of the
 // sentinel kinds [ErrFormat], [ErrUnsupported], [ErrTooLarge],
-// [ErrTruncated] (and [ErrArgument] for writing) under [errors.Is].
+// [ErrTruncated] (and [ErrArgument] for writing, and for a ReadTensor
+// whose T is not the file's dtype) under [errors.Is].
 package npy

@@ -23,9 +23,10 @@ var (
 	// ErrTruncated reports a stream that ends before the header or the data
 	// it announces.
 	ErrTruncated = errors.New("npy data truncated")
-	// ErrArgument reports an invalid argument passed to a writing function:
-	// unsupported element type, negative extent, or a data length that does
-	// not match the shape.
+	// ErrArgument reports an invalid argument passed to a writing function
+	// (unsupported element type, negative extent, a data length that does
+	// not match the shape, a nil, zero or released tensor) or a type
+	// argument of ReadTensor that is not the file's dtype.
 	ErrArgument = errors.New("invalid npy argument")
 )
 

@@ -2,13 +2,20 @@ package npy
 
 import (
 	"bytes"
+	"errors"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/tenferro-go/tenferro"
 )
 
 // FuzzRead feeds arbitrary bytes to Read, through a seekable and a plain
 // reader. Read must never panic, must agree between the two readers, and
 // whatever it accepts must have consistent shape and data and survive a
-// write/read round trip. MaxBytes keeps allocation bounded.
+// write/read round trip; ReadValue must accept the same inputs (bar shapes
+// no tensor can have) with the same data. MaxBytes keeps allocation
+// bounded.
 func FuzzRead(f *testing.F) {
 	var ok bytes.Buffer
 	if err := Write(&ok, []int{2, 3}, []float64{1, 2, 3, 4, 5, 6}); err != nil {
@@ -43,6 +50,8 @@ func FuzzRead(f *testing.F) {
 		"{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4), }",
 		"{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000,), }",
 		"{'descr': '<f8', 'fortran_order': False, 'shape': (2L, 1_0), }",
+		"{'descr': '<f8', 'fortran_order': False, 'shape': (0, 1125899906842624), }",
+		"{'descr': '<f8', 'fortran_order': True, 'shape': (" + strings.Repeat("1,", 33) + "), }",
 		"{'descr': '<f8' 'fortran_order': False}",
 		"{'descr': '<f8', 'descr': '<f8'}",
 		"{'descr': ((((((((((((((((((((",
@@ -63,9 +72,14 @@ func FuzzRead(f *testing.F) {
 		if (err == nil) != (err2 == nil) {
 			t.Fatalf("seekable and plain readers disagree: %v vs %v", err, err2)
 		}
+		v, errV := ReadValue(plainReader{bytes.NewReader(in)}, opts...)
 		if err != nil {
+			if errV == nil {
+				t.Fatalf("ReadValue accepted what Read rejects (%v)", err)
+			}
 			return
 		}
+		checkValue(t, a, v, errV, opts)
 		n, okCount := elementCount(a.Shape)
 		if !okCount || lenOf(a.Data) != n || a.Len() != n {
 			t.Fatalf("shape %v but %d elements", a.Shape, lenOf(a.Data))
@@ -88,4 +102,29 @@ func FuzzRead(f *testing.F) {
 			t.Fatal("round trip changed the data")
 		}
 	})
+}
+
+// checkValue checks that ReadValue made of an input what Read did: the
+// same shape and, in column-major order, the same data, which WriteValue
+// writes back unchanged. Only shapes no tensor can have may be refused.
+func checkValue(t *testing.T, a *Array, v tenferro.Value, err error, opts []ReadOption) {
+	t.Helper()
+	if err != nil {
+		if !errors.Is(err, ErrUnsupported) || len(a.Shape) <= tenferro.MaxRank && slices.Max(append([]int{0}, a.Shape...)) <= 1<<46 {
+			t.Fatalf("ReadValue refused a %s %v array: %v", a.DType, a.Shape, err)
+		}
+		return
+	}
+	d, err := v.Data()
+	if err != nil || !slices.Equal(v.Shape(), a.Shape) || !sameBits(d, a.ColumnMajor()) {
+		t.Fatalf("ReadValue: shape %v (%v), want %v, or data differs", v.Shape(), err, a.Shape)
+	}
+	var out bytes.Buffer
+	if err := WriteValue(&out, v); err != nil {
+		t.Fatalf("WriteValue: %v", err)
+	}
+	b, err := Read(&out, opts...)
+	if err != nil || !sameBits(b.ColumnMajor(), d) {
+		t.Fatalf("WriteValue round trip: %v, or data differs", err)
+	}
 }

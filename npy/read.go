@@ -88,7 +88,7 @@ const chunkBytes = 1 << 20
 // chunk before it reports ErrTruncated. Read consumes exactly the header and
 // data bytes from r; trailing bytes are left unread.
 func Read(r io.Reader, opts ...ReadOption) (*Array, error) {
-	h, err := readHeader(r, opts)
+	h, err := readHeader(r, opts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -123,8 +123,10 @@ type dataHeader struct {
 }
 
 // readHeader reads and validates everything before the data, in the order
-// documented at [Read], and leaves r at the first data byte.
-func readHeader(r io.Reader, opts []ReadOption) (dataHeader, error) {
+// documented at [Read], and leaves r at the first data byte. A non-nil
+// check runs on the parsed header right after the dtype check, before the
+// element count and the size of the data are looked at.
+func readHeader(r io.Reader, opts []ReadOption, check func(header) error) (dataHeader, error) {
 	cfg := readConfig{maxBytes: DefaultMaxBytes, maxHeader: DefaultMaxHeaderBytes}
 	for _, o := range opts {
 		o(&cfg)
@@ -169,6 +171,11 @@ func readHeader(r io.Reader, opts []ReadOption) (dataHeader, error) {
 	h, err := parseHeader(string(hbuf))
 	if err != nil {
 		return dataHeader{}, err
+	}
+	if check != nil {
+		if err := check(h); err != nil {
+			return dataHeader{}, err
+		}
 	}
 	count, ok := elementCount(h.shape)
 	size := int64(h.dtype.Size())
@@ -366,10 +373,16 @@ func decode[T element](dst []T, src []byte) {
 
 // ReadFile reads one array from the .npy file at path; see [Read].
 func ReadFile(path string, opts ...ReadOption) (*Array, error) {
+	return readFile(path, func(r io.Reader) (*Array, error) { return Read(r, opts...) })
+}
+
+// readFile opens path, reads it with read and closes it.
+func readFile[R any](path string, read func(io.Reader) (R, error)) (R, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{Op: "read", Msg: "open", Err: err}
+		var zero R
+		return zero, &Error{Op: "read", Msg: "open", Err: err}
 	}
 	defer f.Close()
-	return Read(f, opts...)
+	return read(f)
 }

@@ -49,11 +49,17 @@ func WriteFile(path string, shape []int, dataColMajor any) error {
 	if _, err := validate(shape, dataColMajor); err != nil {
 		return err
 	}
+	return writeFile(path, func(w io.Writer) error { return Write(w, shape, dataColMajor) })
+}
+
+// writeFile creates (or truncates) path, writes it with write and closes
+// it, reporting a failed close.
+func writeFile(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return &Error{Op: "write", Msg: "create", Err: err}
 	}
-	if err := Write(f, shape, dataColMajor); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}
