@@ -89,8 +89,8 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "einsum", err)
 	}
 	defer res.Release()
-	if err := writeValue(*outFile, res); err != nil {
-		fmt.Fprintf(stderr, "tenferro einsum: %v\n", err)
+	if err := npy.WriteValueFile(*outFile, res); err != nil {
+		fmt.Fprintf(stderr, "tenferro einsum: %v %s: %v\n", errOutput, *outFile, err)
 		return 1
 	}
 	return 0
@@ -183,32 +183,15 @@ func readPathFile(name string) ([][2]int, error) {
 }
 
 // loadValue reads a .npy file of at most maxBytes of data as a
-// column-major tensor of the same shape: element (i, j, ...) equals
-// NumPy's a[i, j, ...] whatever the file's order.
+// column-major tensor of the same shape (element (i, j, ...) equals NumPy's
+// a[i, j, ...] whatever the file's order) of one of the arithmetic dtypes
+// einsum takes.
 func loadValue(name string, maxBytes int64) (tf.Value, error) {
-	a, err := npy.ReadFile(name, npy.MaxBytes(max(maxBytes, 0)))
-	if err != nil {
-		return tf.Value{}, err
+	v, err := npy.ReadValueFile(name, npy.MaxBytes(max(maxBytes, 0)))
+	if err == nil && !v.DType().IsNumber() {
+		return tf.Value{}, fmt.Errorf("%s: dtype %v, expected f32, f64, c64 or c128", name, v.DType())
 	}
-	switch d := a.ColumnMajor().(type) {
-	case []float32:
-		return wrapSlice(d, a.Shape)
-	case []float64:
-		return wrapSlice(d, a.Shape)
-	case []complex64:
-		return wrapSlice(d, a.Shape)
-	case []complex128:
-		return wrapSlice(d, a.Shape)
-	}
-	return tf.Value{}, fmt.Errorf("%s: unsupported element type %v", name, a.DType)
-}
-
-func wrapSlice[T tf.Scalar](d []T, shape []int) (tf.Value, error) {
-	t, err := tf.FromSlice(d, shape...)
-	if err != nil {
-		return tf.Value{}, err
-	}
-	return tf.ValueOf(t), nil
+	return v, err
 }
 
 // promoteAll converts every value to the common dtype NumPy would pick.
@@ -258,21 +241,6 @@ func einsumTyped[T tf.Scalar](e tf.Engine, subscripts string, opts []tf.Option, 
 		return tf.Value{}, err
 	}
 	return tf.ValueOf(r), nil
-}
-
-// writeValue writes a compact value as a Fortran-order .npy file.
-func writeValue(name string, v tf.Value) error {
-	if !v.Valid() {
-		return fmt.Errorf("%w: empty result", errOutput)
-	}
-	data, err := v.Data()
-	if err != nil {
-		return err
-	}
-	if err := npy.WriteFile(name, v.Shape(), data); err != nil {
-		return fmt.Errorf("%w %s: %v", errOutput, name, err)
-	}
-	return nil
 }
 
 // letterSubscripts returns subscripts whose labels are all letters, as
