@@ -49,13 +49,13 @@ func AllClose[T Scalar](a, b *Tensor[T], rtol, atol float64) (bool, error) {
 	}), nil
 }
 
-// Equal reports whether a and b have the same shape and equal elements at
+// ArrayEqual reports whether a and b have the same shape and equal elements at
 // every index, with Go's ==: NaN equals nothing, not even NaN, and -0
 // equals +0 (NumPy's array_equal). Tensors of different shapes are not
-// equal; that is a result, not an error. a and b may be any views. Equal
+// equal; that is a result, not an error. a and b may be any views. ArrayEqual
 // reads the elements in place and allocates nothing.
-func Equal[T Elem](a, b *Tensor[T]) (bool, error) {
-	if err := checkPair("Equal", a, b); err != nil {
+func ArrayEqual[T Elem](a, b *Tensor[T]) (bool, error) {
+	if err := checkPair("ArrayEqual", a, b); err != nil {
 		return false, err
 	}
 	if !equalInts(a.v.Shape, b.v.Shape) {

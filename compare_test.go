@@ -168,13 +168,13 @@ func testCompareViews[T Scalar](t *testing.T) {
 				if got {
 					closes++
 				}
-				eq, err := Equal(pair[0], pair[1])
+				eq, err := ArrayEqual(pair[0], pair[1])
 				if want := refEqual(pair[0], pair[1]); err != nil || eq != want {
-					t.Fatalf("%v %s trial %d: Equal = %v, %v; want %v", DTypeOf[T](), name, trial, eq, err, want)
+					t.Fatalf("%v %s trial %d: ArrayEqual = %v, %v; want %v", DTypeOf[T](), name, trial, eq, err, want)
 				}
 			}
-			if ok, err := Equal(a, must(a.Clone())); !ok || err != nil {
-				t.Fatalf("%v %s: view not Equal to its clone: %v", DTypeOf[T](), name, err)
+			if ok, err := ArrayEqual(a, must(a.Clone())); !ok || err != nil {
+				t.Fatalf("%v %s: view not ArrayEqual to its clone: %v", DTypeOf[T](), name, err)
 			}
 		}
 	}
@@ -196,14 +196,14 @@ func TestCompareLayouts(t *testing.T) {
 	x := rowMajor(2, 3, 4)
 	p := must(x.Permute(2, 0, 1))
 	q := must(p.Clone())
-	if ok, _ := Equal(p, q); !ok {
+	if ok, _ := ArrayEqual(p, q); !ok {
 		t.Fatal("permuted view differs from its clone")
 	}
 	rev := must(must(x.Reverse(0)).Reverse(0))
-	if ok, _ := Equal(rev, x); !ok {
+	if ok, _ := ArrayEqual(rev, x); !ok {
 		t.Fatal("double reverse differs")
 	}
-	if ok, _ := Equal(must(x.Reverse(1)), x); ok {
+	if ok, _ := ArrayEqual(must(x.Reverse(1)), x); ok {
 		t.Fatal("reversed axis reported equal")
 	}
 	if ok, _ := AllClose(must(x.Reverse(2)), x, 0, 0.5); ok {
@@ -212,63 +212,63 @@ func TestCompareLayouts(t *testing.T) {
 	// A broadcast view equals a materialized repetition of its values.
 	col := must(FromRowMajor([]float64{1, 2, 3}, 3, 1))
 	rep := must(FromRowMajor([]float64{1, 1, 2, 2, 3, 3}, 3, 2))
-	if ok, _ := Equal(must(col.Broadcast(3, 2)), rep); !ok {
+	if ok, _ := ArrayEqual(must(col.Broadcast(3, 2)), rep); !ok {
 		t.Fatal("broadcast view differs from its repetition")
 	}
 	// Same shape, different transposition: compared by index, not storage.
 	sq := rowMajor(3, 3)
-	if ok, _ := Equal(must(sq.Transpose()), sq); ok {
+	if ok, _ := ArrayEqual(must(sq.Transpose()), sq); ok {
 		t.Fatal("transpose of a non-symmetric matrix reported equal")
 	}
 }
 
-func TestEqual(t *testing.T) {
+func TestArrayEqual(t *testing.T) {
 	nan := must(FromRowMajor([]float64{1, math.NaN()}, 2))
-	if ok, err := Equal(nan, nan); ok || err != nil {
+	if ok, err := ArrayEqual(nan, nan); ok || err != nil {
 		t.Errorf("NaN equal to itself: %v %v", ok, err)
 	}
 	z := must(FromRowMajor([]float64{0, math.Inf(1)}, 2))
 	nz := must(FromRowMajor([]float64{math.Copysign(0, -1), math.Inf(1)}, 2))
-	if ok, err := Equal(z, nz); !ok || err != nil {
+	if ok, err := ArrayEqual(z, nz); !ok || err != nil {
 		t.Errorf("-0 and +0 unequal: %v %v", ok, err)
 	}
 	cn := must(FromRowMajor([]complex64{complex(1, float32(math.NaN()))}, 1))
-	if ok, _ := Equal(cn, cn); ok {
+	if ok, _ := ArrayEqual(cn, cn); ok {
 		t.Error("complex NaN equal to itself")
 	}
 	b1 := must(FromRowMajor([]bool{true, false, true}, 3))
 	b2 := must(FromRowMajor([]bool{true, false, false}, 3))
-	if ok, _ := Equal(b1, b1); !ok {
+	if ok, _ := ArrayEqual(b1, b1); !ok {
 		t.Error("bool tensor unequal to itself")
 	}
-	if ok, _ := Equal(b1, b2); ok {
+	if ok, _ := ArrayEqual(b1, b2); ok {
 		t.Error("different bool tensors equal")
 	}
 	i1 := must(FromRowMajor([]int64{math.MaxInt64, math.MinInt64}, 1, 2))
 	i2 := must(FromRowMajor([]int64{math.MaxInt64, math.MinInt64 + 1}, 1, 2))
-	if ok, _ := Equal(i1, i2); ok {
+	if ok, _ := ArrayEqual(i1, i2); ok {
 		t.Error("int64 tensors differing by one are equal")
 	}
-	if ok, _ := Equal(i1, must(i1.Clone())); !ok {
+	if ok, _ := ArrayEqual(i1, must(i1.Clone())); !ok {
 		t.Error("int64 tensor unequal to its clone")
 	}
 	// Shapes that differ make unequal tensors, not errors, even when
 	// empty or when the element counts agree.
 	for _, s := range [][2][]int{{{2, 3}, {3, 2}}, {{6}, {6, 1}}, {{}, {1}}, {{0}, {0, 3}}, {{2, 0}, {0, 2}}} {
 		a, b := must(Zeros[float64](s[0]...)), must(Zeros[float64](s[1]...))
-		if ok, err := Equal(a, b); ok || err != nil {
-			t.Errorf("Equal of shapes %v and %v: %v, %v", s[0], s[1], ok, err)
+		if ok, err := ArrayEqual(a, b); ok || err != nil {
+			t.Errorf("ArrayEqual of shapes %v and %v: %v, %v", s[0], s[1], ok, err)
 		}
 	}
 	e1, e2 := must(Zeros[float64](0, 3)), must(Zeros[float64](0, 3))
-	if ok, err := Equal(e1, e2); !ok || err != nil {
+	if ok, err := ArrayEqual(e1, e2); !ok || err != nil {
 		t.Errorf("empty tensors unequal: %v", err)
 	}
 	if ok, err := AllClose(e1, e2, 0, 0); !ok || err != nil {
 		t.Errorf("empty tensors not close: %v", err)
 	}
 	s1, s2 := must(Full(2.0)), must(Full(2.0))
-	if ok, _ := Equal(s1, s2); !ok {
+	if ok, _ := ArrayEqual(s1, s2); !ok {
 		t.Error("0-d tensors unequal")
 	}
 }
@@ -297,8 +297,8 @@ func TestCompareErrors(t *testing.T) {
 			if ok, err := AllClose(a, b, 0, 0); ok || !errors.Is(err, c.kind) || !strings.Contains(err.Error(), "AllClose: "+arg+":") {
 				t.Errorf("AllClose with %s %s: %v, %v", c.name, arg, ok, err)
 			}
-			if ok, err := Equal(a, b); ok || !errors.Is(err, c.kind) || !strings.Contains(err.Error(), "Equal: "+arg+":") {
-				t.Errorf("Equal with %s %s: %v, %v", c.name, arg, ok, err)
+			if ok, err := ArrayEqual(a, b); ok || !errors.Is(err, c.kind) || !strings.Contains(err.Error(), "ArrayEqual: "+arg+":") {
+				t.Errorf("ArrayEqual with %s %s: %v, %v", c.name, arg, ok, err)
 			}
 		}
 	}
@@ -323,7 +323,7 @@ func TestCompareErrors(t *testing.T) {
 	}
 }
 
-// AllClose and Equal read in place: no allocation, whatever the layout.
+// AllClose and ArrayEqual read in place: no allocation, whatever the layout.
 func TestCompareAllocs(t *testing.T) {
 	x := rowMajor(6, 5, 4, 3, 2)
 	a := must(x.Permute(4, 2, 0, 3, 1))
@@ -334,7 +334,7 @@ func TestCompareAllocs(t *testing.T) {
 		if ok, _ := AllClose(a, b, 1e-12, 0); !ok {
 			panic("not close")
 		}
-		if ok, _ := Equal(c, d); !ok {
+		if ok, _ := ArrayEqual(c, d); !ok {
 			panic("not equal")
 		}
 	}); n != 0 {

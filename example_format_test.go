@@ -109,18 +109,18 @@ func ExampleAllClose() {
 	// tenferro: AllClose: b: shape mismatch: expected shape [3] (the shape of a; no broadcasting), got shape [3 1]
 }
 
-// Equal compares by logical index, whatever the layouts.
-func ExampleEqual() {
+// ArrayEqual compares by logical index, whatever the layouts.
+func ExampleArrayEqual() {
 	a, _ := tf.FromRowMajor([]int64{1, 2, 3, 4}, 2, 2)
 	at, _ := a.Transpose()
 	att, _ := at.Clone() // compact copy of the transpose
 	b, _ := tf.FromRowMajor([]int64{1, 3, 2, 4}, 2, 2)
-	eq, _ := tf.Equal(att, b)
+	eq, _ := tf.ArrayEqual(att, b)
 	fmt.Println(eq)
-	eq, _ = tf.Equal(a, b)
+	eq, _ = tf.ArrayEqual(a, b)
 	fmt.Println(eq)
 	r, _ := a.Reshape(4)
-	eq, err := tf.Equal(a, r) // different shapes: not equal, no error
+	eq, err := tf.ArrayEqual(a, r) // different shapes: not equal, no error
 	fmt.Println(eq, err)
 	// Output:
 	// true

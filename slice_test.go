@@ -100,3 +100,17 @@ func TestSliceSemantics(t *testing.T) {
 		}
 	}
 }
+
+// TestDataOfEmptyView: an empty view at an offset past its storage has no
+// elements and Data returns an empty slice, not a panic.
+func TestDataOfEmptyView(t *testing.T) {
+	b, _ := Zeros[float64](4, 0)
+	v, err := b.Slice(0, 3, -5, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := v.Data()
+	if err != nil || len(d) != 0 {
+		t.Errorf("Data of an empty view: %v, %v", d, err)
+	}
+}

@@ -263,6 +263,11 @@ func (t *Tensor[T]) Data() ([]T, error) {
 		return nil, newError("Data", "t", "a compact column-major tensor", fmt.Sprintf("strides %v for shape %v", t.v.Strides, t.v.Shape), ErrLayout)
 	}
 	n := t.Len()
+	if n == 0 {
+		// An empty view may carry any offset (a slice past the end of its
+		// axis): it has no elements to share.
+		return []T{}, nil
+	}
 	return t.st.Buf()[t.v.Off : t.v.Off+n : t.v.Off+n], nil
 }
 

@@ -68,6 +68,7 @@ func ExamplePrepared_Run() {
 	_, err := pp.Run(tf.ValueOf(w))
 	fmt.Println(err)
 	// Output:
-	// Tensor[f32][][6]
+	// Tensor[f32] ()
+	// 6
 	// tenferro: Run: inputs[0]: shape mismatch: expected f32 [3], got f32 [2]
 }
