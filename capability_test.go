@@ -37,6 +37,12 @@ type copyCore struct{}
 func (copyCore) Alloc(n int) *backend.Storage[float64] {
 	return backend.NewStorage(make([]float64, n), nil)
 }
+func (copyCore) Fill(dst *backend.View[float64], v float64) error {
+	for i := range dst.Shape[0] {
+		dst.Data[dst.Off+i*dst.Strides[0]] = v
+	}
+	return nil
+}
 func (copyCore) Copy(dst, src *backend.View[float64]) error {
 	for i := range dst.Shape[0] {
 		dst.Data[dst.Off+i*dst.Strides[0]] = src.Data[src.Off+i*src.Strides[0]]

@@ -56,7 +56,7 @@ func unaryInto[T Scalar](e Engine, k op.Kind, alpha, beta T, dst, a *Tensor[T]) 
 }
 
 // binaryShape validates the operands of binary operation name.
-func binaryShape[T Scalar](name string, a, b *Tensor[T], buf []int) ([]int, error) {
+func binaryShape[T Elem](name string, a, b *Tensor[T], buf []int) ([]int, error) {
 	if err := a.check(name, "a"); err != nil {
 		return nil, err
 	}

@@ -480,6 +480,288 @@ func ClipInto[T Float](e Engine, dst, a *Tensor[T], lo, hi T) error {
 	return unaryInto(e, op.Clip, lo, hi, dst, a)
 }
 
+// Abs returns the absolute value |a| elementwise; for complex inputs the
+// modulus sqrt(re² + im²), computed without undue overflow, as a real
+// tensor. The result's element type R is the real type of T (float64 for
+// float64 and complex128, float32 for float32 and complex64), given as the
+// first type argument: for example Abs[float64](e, z) for a complex128 z.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [AbsInto].
+func Abs[R Float, T Scalar](e Engine, a *Tensor[T]) (*Tensor[R], error) {
+	return toReal[R](e, op.Abs, a)
+}
+
+// AbsInto is the Into form of [Abs]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself when T
+// is real. See Destinations in the package documentation.
+func AbsInto[R Float, T Scalar](e Engine, dst *Tensor[R], a *Tensor[T]) error {
+	return toRealInto(e, op.Abs, dst, a)
+}
+
+// Real returns the real part of a elementwise, as a real tensor (a copy for
+// real inputs). The result's element type R is the real type of T (float64
+// for float64 and complex128, float32 for float32 and complex64), given as
+// the first type argument: for example Abs[float64](e, z) for a complex128
+// z.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [RealInto].
+func Real[R Float, T Scalar](e Engine, a *Tensor[T]) (*Tensor[R], error) {
+	return toReal[R](e, op.Real, a)
+}
+
+// RealInto is the Into form of [Real]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself when T
+// is real. See Destinations in the package documentation.
+func RealInto[R Float, T Scalar](e Engine, dst *Tensor[R], a *Tensor[T]) error {
+	return toRealInto(e, op.Real, dst, a)
+}
+
+// Imag returns the imaginary part of a elementwise, as a real tensor (zeros
+// for real inputs, whatever their values). The result's element type R is
+// the real type of T (float64 for float64 and complex128, float32 for
+// float32 and complex64), given as the first type argument: for example
+// Abs[float64](e, z) for a complex128 z.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ImagInto].
+func Imag[R Float, T Scalar](e Engine, a *Tensor[T]) (*Tensor[R], error) {
+	return toReal[R](e, op.Imag, a)
+}
+
+// ImagInto is the Into form of [Imag]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself when T
+// is real. See Destinations in the package documentation.
+func ImagInto[R Float, T Scalar](e Engine, dst *Tensor[R], a *Tensor[T]) error {
+	return toRealInto(e, op.Imag, dst, a)
+}
+
+// Angle returns the argument atan2(im, re) of a elementwise in [-π, π],
+// as a real tensor (for real inputs 0, or π for negative numbers and -0).
+// The result's element type R is the real type of T (float64 for float64
+// and complex128, float32 for float32 and complex64), given as the first
+// type argument: for example Abs[float64](e, z) for a complex128 z.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [AngleInto].
+func Angle[R Float, T Scalar](e Engine, a *Tensor[T]) (*Tensor[R], error) {
+	return toReal[R](e, op.Angle, a)
+}
+
+// AngleInto is the Into form of [Angle]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a itself
+// when T is real. See Destinations in the package documentation.
+func AngleInto[R Float, T Scalar](e Engine, dst *Tensor[R], a *Tensor[T]) error {
+	return toRealInto(e, op.Angle, dst, a)
+}
+
+// IsNaN reports elementwise whether a is NaN (for complex inputs, whether
+// either part is). The result is a bool tensor of a's shape.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [IsNaNInto].
+func IsNaN[T Scalar](e Engine, a *Tensor[T]) (*Tensor[bool], error) { return predicate(e, op.IsNaN, a) }
+
+// IsNaNInto is the Into form of [IsNaN]: it writes the result into dst,
+// which has the result's shape and distinct elements; its storage is never
+// an input's (the element types differ). See Destinations in the package
+// documentation.
+func IsNaNInto[T Scalar](e Engine, dst *Tensor[bool], a *Tensor[T]) error {
+	return predicateInto(e, op.IsNaN, dst, a)
+}
+
+// IsInf reports elementwise whether a is infinite (for complex inputs,
+// whether either part is). The result is a bool tensor of a's shape.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [IsInfInto].
+func IsInf[T Scalar](e Engine, a *Tensor[T]) (*Tensor[bool], error) { return predicate(e, op.IsInf, a) }
+
+// IsInfInto is the Into form of [IsInf]: it writes the result into dst,
+// which has the result's shape and distinct elements; its storage is never
+// an input's (the element types differ). See Destinations in the package
+// documentation.
+func IsInfInto[T Scalar](e Engine, dst *Tensor[bool], a *Tensor[T]) error {
+	return predicateInto(e, op.IsInf, dst, a)
+}
+
+// IsFinite reports elementwise whether a is finite: neither infinite nor
+// NaN (for complex inputs, both parts). The result is a bool tensor of a's
+// shape.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [IsFiniteInto].
+func IsFinite[T Scalar](e Engine, a *Tensor[T]) (*Tensor[bool], error) {
+	return predicate(e, op.IsFinite, a)
+}
+
+// IsFiniteInto is the Into form of [IsFinite]: it writes the result into
+// dst, which has the result's shape and distinct elements; its storage is
+// never an input's (the element types differ). See Destinations in the
+// package documentation.
+func IsFiniteInto[T Scalar](e Engine, dst *Tensor[bool], a *Tensor[T]) error {
+	return predicateInto(e, op.IsFinite, dst, a)
+}
+
+// Equal reports elementwise whether a == b (IEEE: NaN equals nothing). a
+// and b broadcast as in NumPy (see Broadcasting in the package
+// documentation). The result is a bool tensor.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [EqualInto].
+func Equal[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[bool], error) {
+	return compare(e, op.Equal, a, b)
+}
+
+// EqualInto is the Into form of [Equal]: it writes the result into dst,
+// which has the result's shape and distinct elements; its storage is never
+// an input's (the element types differ). See Destinations in the package
+// documentation.
+func EqualInto[T Scalar](e Engine, dst *Tensor[bool], a, b *Tensor[T]) error {
+	return compareInto(e, op.Equal, dst, a, b)
+}
+
+// NotEqual reports elementwise whether a != b (true wherever either is
+// NaN). a and b broadcast as in NumPy (see Broadcasting in the package
+// documentation). The result is a bool tensor.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [NotEqualInto].
+func NotEqual[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[bool], error) {
+	return compare(e, op.NotEqual, a, b)
+}
+
+// NotEqualInto is the Into form of [NotEqual]: it writes the result into
+// dst, which has the result's shape and distinct elements; its storage is
+// never an input's (the element types differ). See Destinations in the
+// package documentation.
+func NotEqualInto[T Scalar](e Engine, dst *Tensor[bool], a, b *Tensor[T]) error {
+	return compareInto(e, op.NotEqual, dst, a, b)
+}
+
+// Less reports elementwise whether a < b (false wherever either is NaN). a
+// and b broadcast as in NumPy (see Broadcasting in the package
+// documentation). The result is a bool tensor.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [LessInto].
+func Less[T Float](e Engine, a, b *Tensor[T]) (*Tensor[bool], error) {
+	return compare(e, op.Less, a, b)
+}
+
+// LessInto is the Into form of [Less]: it writes the result into dst, which
+// has the result's shape and distinct elements; its storage is never an
+// input's (the element types differ). See Destinations in the package
+// documentation.
+func LessInto[T Float](e Engine, dst *Tensor[bool], a, b *Tensor[T]) error {
+	return compareInto(e, op.Less, dst, a, b)
+}
+
+// LessEqual reports elementwise whether a <= b (false wherever either is
+// NaN). a and b broadcast as in NumPy (see Broadcasting in the package
+// documentation). The result is a bool tensor.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [LessEqualInto].
+func LessEqual[T Float](e Engine, a, b *Tensor[T]) (*Tensor[bool], error) {
+	return compare(e, op.LessEqual, a, b)
+}
+
+// LessEqualInto is the Into form of [LessEqual]: it writes the result into
+// dst, which has the result's shape and distinct elements; its storage is
+// never an input's (the element types differ). See Destinations in the
+// package documentation.
+func LessEqualInto[T Float](e Engine, dst *Tensor[bool], a, b *Tensor[T]) error {
+	return compareInto(e, op.LessEqual, dst, a, b)
+}
+
+// Greater reports elementwise whether a > b (false wherever either is NaN).
+// a and b broadcast as in NumPy (see Broadcasting in the package
+// documentation). The result is a bool tensor.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [GreaterInto].
+func Greater[T Float](e Engine, a, b *Tensor[T]) (*Tensor[bool], error) {
+	return compare(e, op.Greater, a, b)
+}
+
+// GreaterInto is the Into form of [Greater]: it writes the result into dst,
+// which has the result's shape and distinct elements; its storage is never
+// an input's (the element types differ). See Destinations in the package
+// documentation.
+func GreaterInto[T Float](e Engine, dst *Tensor[bool], a, b *Tensor[T]) error {
+	return compareInto(e, op.Greater, dst, a, b)
+}
+
+// GreaterEqual reports elementwise whether a >= b (false wherever either is
+// NaN). a and b broadcast as in NumPy (see Broadcasting in the package
+// documentation). The result is a bool tensor.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [GreaterEqualInto].
+func GreaterEqual[T Float](e Engine, a, b *Tensor[T]) (*Tensor[bool], error) {
+	return compare(e, op.GreaterEqual, a, b)
+}
+
+// GreaterEqualInto is the Into form of [GreaterEqual]: it writes the result
+// into dst, which has the result's shape and distinct elements; its storage
+// is never an input's (the element types differ). See Destinations in the
+// package documentation.
+func GreaterEqualInto[T Float](e Engine, dst *Tensor[bool], a, b *Tensor[T]) error {
+	return compareInto(e, op.GreaterEqual, dst, a, b)
+}
+
+// LogicalNot returns !a elementwise.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [LogicalNotInto].
+func LogicalNot(e Engine, a *Tensor[bool]) (*Tensor[bool], error) {
+	return logical(e, op.LogicalNot, a, nil)
+}
+
+// LogicalNotInto is the Into form of [LogicalNot]: it writes the result
+// into dst, which has the result's shape and distinct elements; dst may be
+// a itself (an in-place update). See Destinations in the package
+// documentation.
+func LogicalNotInto(e Engine, dst, a *Tensor[bool]) error {
+	return logicalInto(e, op.LogicalNot, dst, a, nil)
+}
+
+// LogicalAnd returns a && b elementwise. a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [LogicalAndInto].
+func LogicalAnd(e Engine, a, b *Tensor[bool]) (*Tensor[bool], error) {
+	return logical(e, op.LogicalAnd, a, b)
+}
+
+// LogicalAndInto is the Into form of [LogicalAnd]: it writes the result
+// into dst, which has the result's shape and distinct elements; dst may be
+// a or b itself (an in-place update). See Destinations in the package
+// documentation.
+func LogicalAndInto(e Engine, dst, a, b *Tensor[bool]) error {
+	return logicalInto(e, op.LogicalAnd, dst, a, b)
+}
+
+// LogicalOr returns a || b elementwise. a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [LogicalOrInto].
+func LogicalOr(e Engine, a, b *Tensor[bool]) (*Tensor[bool], error) {
+	return logical(e, op.LogicalOr, a, b)
+}
+
+// LogicalOrInto is the Into form of [LogicalOr]: it writes the result into
+// dst, which has the result's shape and distinct elements; dst may be a or
+// b itself (an in-place update). See Destinations in the package
+// documentation.
+func LogicalOrInto(e Engine, dst, a, b *Tensor[bool]) error {
+	return logicalInto(e, op.LogicalOr, dst, a, b)
+}
+
+// LogicalXor returns a != b elementwise (exclusive or). a and b broadcast
+// as in NumPy (see Broadcasting in the package documentation).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [LogicalXorInto].
+func LogicalXor(e Engine, a, b *Tensor[bool]) (*Tensor[bool], error) {
+	return logical(e, op.LogicalXor, a, b)
+}
+
+// LogicalXorInto is the Into form of [LogicalXor]: it writes the result
+// into dst, which has the result's shape and distinct elements; dst may be
+// a or b itself (an in-place update). See Destinations in the package
+// documentation.
+func LogicalXorInto(e Engine, dst, a, b *Tensor[bool]) error {
+	return logicalInto(e, op.LogicalXor, dst, a, b)
+}
+
 // Sum returns the sum of a over the given axes (any order, negative axes
 // count from the end; none means every axis, giving a rank-0 tensor); the
 // result has a's shape without those axes.

@@ -88,6 +88,8 @@ type Core[T Elem] interface {
 	Alloc(n int) *Storage[T]
 	// Copy sets dst = src elementwise (equal shapes).
 	Copy(dst, src *View[T]) error
+	// Fill sets every element of dst to v.
+	Fill(dst *View[T], v T) error
 }
 
 // Elementwise runs the catalog's elementwise operations (categories Unary
@@ -101,6 +103,15 @@ type Elementwise[T Elem] interface {
 	// as NumPy broadcasts: their axes align with dst's last axes, and a
 	// missing leading axis or an extent of 1 repeats along dst's extent.
 	Binary(k op.Kind, dst, x, y *View[T]) error
+	// Predicate sets dst = k(x) elementwise for the predicates (IsNaN,
+	// IsInf, IsFinite). dst has x's shape.
+	Predicate(k op.Kind, dst *View[bool], x *View[T]) error
+	// Compare sets dst = x k y elementwise for the comparisons (Equal,
+	// NotEqual, Less, ...), x and y broadcast against dst as in Binary.
+	Compare(k op.Kind, dst *View[bool], x, y *View[T]) error
+	// Where sets dst = mask ? x : y elementwise, the three broadcast
+	// against dst as in Binary.
+	Where(dst *View[T], mask *View[bool], x, y *View[T]) error
 }
 
 // Reduction runs the catalog's reductions.

@@ -39,6 +39,7 @@ import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/internal/par"
 	"github.com/tenferro-go/tenferro/team"
@@ -55,6 +56,11 @@ type Engine struct {
 	optErr error // the first invalid option, returned by New and Begin
 	plans  *PlanCache
 	gemmWS *gemm.Workspace // made on first use
+	// Room for the strides of kernel arguments built per call by the
+	// kernels of every dtype (Fill's stride-0 source, Where's and the
+	// logical operations' broadcast inputs).
+	fillStrides [strided.MaxRank]int
+	dataStrides [3][strided.MaxRank]int
 
 	// The kernels of each dtype, and kernels[dt]: a *backend.Kernels[T]
 	// listing them.

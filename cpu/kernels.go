@@ -20,7 +20,7 @@ type data[T backend.Elem] struct {
 }
 
 func (k *data[T]) init(e *Engine) *backend.Kernels[T] {
-	k.e, k.ks = e, backend.Kernels[T]{Core: k}
+	k.e, k.ks = e, backend.Kernels[T]{Core: k, Elementwise: k}
 	return &k.ks
 }
 
@@ -84,6 +84,72 @@ func (k *data[T]) Copy(dst, src *backend.View[T]) error {
 	return nil
 }
 
+// Fill implements backend.Core: a copy from v read with stride 0 along
+// every axis.
+func (k *data[T]) Fill(dst *backend.View[T], v T) error {
+	one := [1]T{v}
+	st := &k.e.fillStrides
+	permute.Copy(k.e.runner, dst.Shape, ref(dst), strided.Ref[T]{Data: one[:], Strides: st[:len(dst.Shape)]})
+	return nil
+}
+
+// Unary implements backend.Elementwise for int64 and bool: LogicalNot of
+// a bool tensor.
+func (k *data[T]) Unary(kind op.Kind, _, _ T, dst, x *backend.View[T]) error {
+	d, a, ok := boolViews(dst, x)
+	if !ok || kind != op.LogicalNot {
+		return unsupported("Unary", kind)
+	}
+	elementwise.Logical(k.e.runner, kind, d.Shape, ref(d), ref(a), ref(a))
+	return nil
+}
+
+// Binary implements backend.Elementwise for int64 and bool: the logical
+// operations of bool tensors.
+func (k *data[T]) Binary(kind op.Kind, dst, x, y *backend.View[T]) error {
+	d, a, ok := boolViews(dst, x)
+	_, b, _ := boolViews(dst, y)
+	if !ok || !elementwise.IsLogical(kind) || kind == op.LogicalNot {
+		return unsupported("Binary", kind)
+	}
+	shape := d.Shape
+	st := &k.e.dataStrides
+	elementwise.Logical(k.e.runner, kind, shape, ref(d), broadcastRef(a, shape, st[0][:]), broadcastRef(b, shape, st[1][:]))
+	return nil
+}
+
+// boolViews reports whether T is bool and returns the views as such.
+func boolViews[T backend.Elem](dst, x *backend.View[T]) (*backend.View[bool], *backend.View[bool], bool) {
+	d, ok := any(dst).(*backend.View[bool])
+	if !ok {
+		return nil, nil, false
+	}
+	return d, any(x).(*backend.View[bool]), true
+}
+
+// Predicate implements backend.Elementwise: int64 and bool have none.
+func (k *data[T]) Predicate(kind op.Kind, _ *backend.View[bool], _ *backend.View[T]) error {
+	return unsupported("Predicate", kind)
+}
+
+// Compare implements backend.Elementwise: int64 and bool have none.
+func (k *data[T]) Compare(kind op.Kind, _ *backend.View[bool], _, _ *backend.View[T]) error {
+	return unsupported("Compare", kind)
+}
+
+// Where implements backend.Elementwise.
+func (k *data[T]) Where(dst *backend.View[T], mask *backend.View[bool], x, y *backend.View[T]) error {
+	return where(k.e, dst, mask, x, y)
+}
+
+// where runs Select with every input read at dst's shape.
+func where[T backend.Elem](e *Engine, dst *backend.View[T], mask *backend.View[bool], x, y *backend.View[T]) error {
+	shape := dst.Shape
+	st := &e.dataStrides
+	elementwise.Select(e.runner, shape, ref(dst), broadcastRef(mask, shape, st[0][:]), broadcastRef(x, shape, st[1][:]), broadcastRef(y, shape, st[2][:]))
+	return nil
+}
+
 func unsupported(name string, kind op.Kind) error {
 	return tf.Errorf(tf.ErrUnsupported, name, "op", "an operation the CPU engine implements", "%v", kind)
 }
@@ -109,6 +175,33 @@ func (k *numeric[T]) Binary(kind op.Kind, dst, x, y *backend.View[T]) error {
 	elementwise.Binary(e.runner, kind, shape, ref(dst), broadcastRef(x, shape, sx), broadcastRef(y, shape, sy))
 	return nil
 }
+
+// Predicate implements backend.Elementwise.
+func (k *numeric[T]) Predicate(kind op.Kind, dst *backend.View[bool], x *backend.View[T]) error {
+	if !elementwise.IsPredicate(kind) {
+		return unsupported("Predicate", kind)
+	}
+	elementwise.Predicate(k.e.runner, kind, dst.Shape, ref(dst), ref(x))
+	return nil
+}
+
+// Compare implements backend.Elementwise.
+func (k *numeric[T]) Compare(kind op.Kind, dst *backend.View[bool], x, y *backend.View[T]) error {
+	if !elementwise.IsComparison(kind) || (kind != op.Equal && kind != op.NotEqual && isComplex[T]()) {
+		return unsupported("Compare", kind)
+	}
+	shape := dst.Shape
+	st := &k.sc().strides
+	elementwise.Compare(k.e.runner, kind, shape, ref(dst), broadcastRef(x, shape, st[0][:len(shape)]), broadcastRef(y, shape, st[1][:len(shape)]))
+	return nil
+}
+
+// Where implements backend.Elementwise.
+func (k *numeric[T]) Where(dst *backend.View[T], mask *backend.View[bool], x, y *backend.View[T]) error {
+	return where(k.e, dst, mask, x, y)
+}
+
+func isComplex[T backend.Elem]() bool { return backend.DTypeOf[T]().IsComplex() }
 
 // broadcastRef describes v read at shape, NumPy's way: v's axes align
 // with the last axes of shape, and missing leading axes and axes where v

@@ -385,12 +385,20 @@ type nopCore[T backend.Elem] struct{}
 
 func (nopCore[T]) Alloc(n int) *backend.Storage[T]      { return backend.NewStorage(make([]T, n), nil) }
 func (nopCore[T]) Copy(dst, src *backend.View[T]) error { return nil }
+func (nopCore[T]) Fill(dst *backend.View[T], v T) error { return nil }
 
 // nopUnfused adds every capability but Fusion.
 type nopUnfused[T backend.Number] struct{ nopCore[T] }
 
 func (nopUnfused[T]) Unary(op.Kind, T, T, *backend.View[T], *backend.View[T]) error { return nil }
 func (nopUnfused[T]) Binary(op.Kind, *backend.View[T], *backend.View[T], *backend.View[T]) error {
+	return nil
+}
+func (nopUnfused[T]) Predicate(op.Kind, *backend.View[bool], *backend.View[T]) error { return nil }
+func (nopUnfused[T]) Compare(op.Kind, *backend.View[bool], *backend.View[T], *backend.View[T]) error {
+	return nil
+}
+func (nopUnfused[T]) Where(*backend.View[T], *backend.View[bool], *backend.View[T], *backend.View[T]) error {
 	return nil
 }
 func (nopUnfused[T]) Reduce(op.Kind, *backend.View[T], *backend.View[T], uint64) error { return nil }

@@ -79,16 +79,20 @@ func WithEinsumOptions(o einsum.Options) Option { return func(c *config) { c.ein
 type opcode uint8
 
 const (
-	cmdMatmul opcode = iota // dst = a·b
-	cmdEinsum               // dst = einsum(plan, args)
-	cmdBinary               // dst = kind(a, b)
-	cmdUnary                // dst = kind(a) with attributes alpha, beta
-	cmdReduce               // dst = kind over mask of a
-	cmdFused                // dst = code(args)
-	cmdCopy                 // dst = a
+	cmdMatmul    opcode = iota // dst = a·b
+	cmdEinsum                  // dst = einsum(plan, args)
+	cmdBinary                  // dst = kind(a, b)
+	cmdUnary                   // dst = kind(a) with attributes alpha, beta
+	cmdReduce                  // dst = kind over mask of a
+	cmdFused                   // dst = code(args)
+	cmdCopy                    // dst = a
+	cmdPredicate               // dst (bool) = kind(a)
+	cmdCompare                 // dst (bool) = a kind b
+	cmdWhere                   // dst = mask ? a : b
+	cmdReal                    // dst (real) = kind(a): Abs, Real, Imag, Angle
 )
 
-var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "fused", "copy"}
+var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "fused", "copy", "predicate", "compare", "where", "real"}
 
 // command is one step of a program. dst and args are value ids.
 type command struct {
@@ -400,6 +404,15 @@ func (c *compiler) schedule() error {
 			for _, a := range nd.Attrs.Axes {
 				cmd.mask |= 1 << uint(a)
 			}
+		case cat == op.Select:
+			cmd.op = cmdWhere
+		case (cat == op.Unary || cat == op.Binary) && nd.Op.Info().Result == op.BoolDType:
+			cmd.op = cmdPredicate
+			if cat == op.Binary {
+				cmd.op = cmdCompare
+			}
+		case cat == op.Unary && nd.Op.Info().Result == op.RealDType:
+			cmd.op = cmdReal
 		case cat == op.Unary || cat == op.Binary:
 			if c.inner != nil && c.hasInner(id) {
 				code, leaves, n := c.fusedCode(id)

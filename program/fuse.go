@@ -22,8 +22,7 @@ import (
 func (c *compiler) fuse() {
 	c.inner = make([]bool, c.n)
 	ew := func(id int) bool {
-		cat := c.g.Node(id).Op.Category()
-		return c.live[id] && c.canon[id] == id && (cat == op.Unary || cat == op.Binary)
+		return c.live[id] && c.canon[id] == id && fusable(c.g.Node(id).Op)
 	}
 	consumer := make([]int, c.n)
 	for i := range consumer {
@@ -141,4 +140,12 @@ func (c *compiler) fusedCode(id int) (code []backend.FusedInstr, leaves []int, o
 	}
 	emit(id)
 	return code, leaves, ops
+}
+
+// fusable reports whether operation k may be part of a fused tree: an
+// elementwise operation on numbers whose result has its inputs' dtype
+// (fused kernels run in one dtype).
+func fusable(k op.Kind) bool {
+	in := k.Info()
+	return (in.Category == op.Unary || in.Category == op.Binary) && in.Result == op.SameDType && in.Accept&op.Numbers != 0
 }

@@ -80,7 +80,7 @@ func Prepare(p *Program, e tf.Engine) (*Prepared, error) {
 		}
 	}
 	for i, c := range p.cmds {
-		s, err := b.dtype(p.vals[c.dst].dt).step(b, &c)
+		s, err := b.dtype(stepDType(p, &c)).step(b, &c)
 		if err != nil {
 			return nil, tf.WrapError(name, "command "+strconv.Itoa(i), err)
 		}
@@ -93,6 +93,19 @@ func Prepare(p *Program, e tf.Engine) (*Prepared, error) {
 		pp.outputs = append(pp.outputs, b.dtype(p.vals[id].dt).binder(b, id))
 	}
 	return pp, nil
+}
+
+// stepDType is the dtype whose builder makes command c's step: its
+// inputs' for the commands whose result has another dtype (predicates,
+// comparisons, complex parts, Where's values), else its result's.
+func stepDType(p *Program, c *command) tf.DType {
+	switch c.op {
+	case cmdPredicate, cmdCompare, cmdReal:
+		return p.vals[c.args[0]].dt
+	case cmdWhere:
+		return p.vals[c.args[1]].dt
+	}
+	return p.vals[c.dst].dt
 }
 
 // preparer holds the register files of one Prepare, made per dtype on

@@ -82,15 +82,32 @@ func (dataBuilder[T]) binder(b *preparer, id int) binder {
 }
 
 func (dataBuilder[T]) step(b *preparer, c *command) (step, error) {
-	if c.op != cmdCopy {
-		return nil, tf.Errorf(tf.ErrUnsupported, "Prepare", "command", "a copy for "+tf.DTypeOf[T]().String(), "%s", opcodeNames[c.op])
-	}
-	core, err := kernels(b, "storage", func(ks *backend.Kernels[T]) backend.Core[T] { return ks.Core })
-	if err != nil {
-		return nil, err
-	}
 	r := regs[T](b)
-	return &copyStep[T]{core, r.at(c.dst), r.at(c.args[0])}, nil
+	switch {
+	case c.op == cmdCopy:
+		core, err := kernels(b, "storage", func(ks *backend.Kernels[T]) backend.Core[T] { return ks.Core })
+		if err != nil {
+			return nil, err
+		}
+		return &copyStep[T]{core, r.at(c.dst), r.at(c.args[0])}, nil
+	case c.op == cmdWhere:
+		k, err := kernels(b, "elementwise kernels", func(ks *backend.Kernels[T]) backend.Elementwise[T] { return ks.Elementwise })
+		if err != nil {
+			return nil, err
+		}
+		return &whereStep[T]{k, r.at(c.dst), regs[bool](b).at(c.args[0]), r.at(c.args[1]), r.at(c.args[2])}, nil
+	case (c.op == cmdUnary || c.op == cmdBinary) && tf.DTypeOf[T]() == tf.Bool:
+		// The logical operations.
+		k, err := kernels(b, "elementwise kernels", func(ks *backend.Kernels[T]) backend.Elementwise[T] { return ks.Elementwise })
+		if err != nil {
+			return nil, err
+		}
+		if c.op == cmdUnary {
+			return &logicalStep[T]{k, c.kind, r.at(c.dst), r.at(c.args[0]), nil}, nil
+		}
+		return &logicalStep[T]{k, c.kind, r.at(c.dst), r.at(c.args[0]), r.at(c.args[1])}, nil
+	}
+	return nil, tf.Errorf(tf.ErrUnsupported, "Prepare", "command", "a copy or Where for "+tf.DTypeOf[T]().String(), "%s", opcodeNames[c.op])
 }
 
 // numberBuilder builds the programs of an arithmetic dtype.
@@ -101,8 +118,20 @@ type numberBuilder[T backend.Number] struct {
 func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 	r := regs[T](b)
 	switch c.op {
-	case cmdCopy:
+	case cmdCopy, cmdWhere:
 		return nb.dataBuilder.step(b, c)
+	case cmdPredicate, cmdCompare:
+		k, err := kernels(b, "elementwise kernels", func(ks *backend.Kernels[T]) backend.Elementwise[T] { return ks.Elementwise })
+		if err != nil {
+			return nil, err
+		}
+		dst := regs[bool](b).at(c.dst)
+		if c.op == cmdPredicate {
+			return &predicateStep[T]{k, c.kind, dst, r.at(c.args[0])}, nil
+		}
+		return &compareStep[T]{k, c.kind, dst, r.at(c.args[0]), r.at(c.args[1])}, nil
+	case cmdReal:
+		return realStep[T](b, c)
 	case cmdUnary, cmdBinary:
 		k, err := kernels(b, "elementwise kernels", func(ks *backend.Kernels[T]) backend.Elementwise[T] { return ks.Elementwise })
 		if err != nil {

@@ -36,3 +36,7 @@ func (t *Trace) Reshape(a Var, shape ...int) (Var, error) {
 // Copy records a compact copy of a (the identity on values; a compiled
 // program materializes it as a copy).
 func (t *Trace) Copy(a Var) (Var, error) { return t.record(op.Copy, op.Attrs{}, a) }
+
+// Where records tenferro.Where: a where mask (a bool Var) is true and b
+// elsewhere, the three broadcast against each other as in NumPy.
+func (t *Trace) Where(mask, a, b Var) (Var, error) { return t.record(op.Where, op.Attrs{}, mask, a, b) }

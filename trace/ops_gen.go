@@ -157,6 +157,87 @@ func (t *Trace) Clip(a Var, lo, hi float64) (Var, error) {
 	return t.record(op.Clip, op.Attrs{Alpha: complex(lo, 0), Beta: complex(hi, 0)}, a)
 }
 
+// Abs records tenferro.Abs: it returns the absolute value |a| elementwise;
+// for complex inputs the modulus sqrt(re² + im²), computed without undue
+// overflow, as a real tensor.
+func (t *Trace) Abs(a Var) (Var, error) { return t.record(op.Abs, op.Attrs{}, a) }
+
+// Real records tenferro.Real: it returns the real part of a elementwise, as
+// a real tensor (a copy for real inputs).
+func (t *Trace) Real(a Var) (Var, error) { return t.record(op.Real, op.Attrs{}, a) }
+
+// Imag records tenferro.Imag: it returns the imaginary part of a
+// elementwise, as a real tensor (zeros for real inputs, whatever their
+// values).
+func (t *Trace) Imag(a Var) (Var, error) { return t.record(op.Imag, op.Attrs{}, a) }
+
+// Angle records tenferro.Angle: it returns the argument atan2(im, re) of a
+// elementwise in [-π, π], as a real tensor (for real inputs 0, or π for
+// negative numbers and -0).
+func (t *Trace) Angle(a Var) (Var, error) { return t.record(op.Angle, op.Attrs{}, a) }
+
+// IsNaN records tenferro.IsNaN: it reports elementwise whether a is NaN
+// (for complex inputs, whether either part is).
+func (t *Trace) IsNaN(a Var) (Var, error) { return t.record(op.IsNaN, op.Attrs{}, a) }
+
+// IsInf records tenferro.IsInf: it reports elementwise whether a is
+// infinite (for complex inputs, whether either part is).
+func (t *Trace) IsInf(a Var) (Var, error) { return t.record(op.IsInf, op.Attrs{}, a) }
+
+// IsFinite records tenferro.IsFinite: it reports elementwise whether a is
+// finite: neither infinite nor NaN (for complex inputs, both parts).
+func (t *Trace) IsFinite(a Var) (Var, error) { return t.record(op.IsFinite, op.Attrs{}, a) }
+
+// Equal records tenferro.Equal: it reports elementwise whether a == b
+// (IEEE: NaN equals nothing). a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
+func (t *Trace) Equal(a, b Var) (Var, error) { return t.record(op.Equal, op.Attrs{}, a, b) }
+
+// NotEqual records tenferro.NotEqual: it reports elementwise whether a != b
+// (true wherever either is NaN). a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
+func (t *Trace) NotEqual(a, b Var) (Var, error) { return t.record(op.NotEqual, op.Attrs{}, a, b) }
+
+// Less records tenferro.Less: it reports elementwise whether a < b (false
+// wherever either is NaN). a and b broadcast as in NumPy (see Broadcasting
+// in the package documentation).
+func (t *Trace) Less(a, b Var) (Var, error) { return t.record(op.Less, op.Attrs{}, a, b) }
+
+// LessEqual records tenferro.LessEqual: it reports elementwise whether a <=
+// b (false wherever either is NaN). a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
+func (t *Trace) LessEqual(a, b Var) (Var, error) { return t.record(op.LessEqual, op.Attrs{}, a, b) }
+
+// Greater records tenferro.Greater: it reports elementwise whether a > b
+// (false wherever either is NaN). a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
+func (t *Trace) Greater(a, b Var) (Var, error) { return t.record(op.Greater, op.Attrs{}, a, b) }
+
+// GreaterEqual records tenferro.GreaterEqual: it reports elementwise
+// whether a >= b (false wherever either is NaN). a and b broadcast as in
+// NumPy (see Broadcasting in the package documentation).
+func (t *Trace) GreaterEqual(a, b Var) (Var, error) {
+	return t.record(op.GreaterEqual, op.Attrs{}, a, b)
+}
+
+// LogicalNot records tenferro.LogicalNot: it returns !a elementwise.
+func (t *Trace) LogicalNot(a Var) (Var, error) { return t.record(op.LogicalNot, op.Attrs{}, a) }
+
+// LogicalAnd records tenferro.LogicalAnd: it returns a && b elementwise. a
+// and b broadcast as in NumPy (see Broadcasting in the package
+// documentation).
+func (t *Trace) LogicalAnd(a, b Var) (Var, error) { return t.record(op.LogicalAnd, op.Attrs{}, a, b) }
+
+// LogicalOr records tenferro.LogicalOr: it returns a || b elementwise. a
+// and b broadcast as in NumPy (see Broadcasting in the package
+// documentation).
+func (t *Trace) LogicalOr(a, b Var) (Var, error) { return t.record(op.LogicalOr, op.Attrs{}, a, b) }
+
+// LogicalXor records tenferro.LogicalXor: it returns a != b elementwise
+// (exclusive or). a and b broadcast as in NumPy (see Broadcasting in the
+// package documentation).
+func (t *Trace) LogicalXor(a, b Var) (Var, error) { return t.record(op.LogicalXor, op.Attrs{}, a, b) }
+
 // Sum records tenferro.Sum: it returns the sum of a over the given axes
 // (any order, negative axes count from the end; none means every axis,
 // giving a rank-0 tensor); the result has a's shape without those axes.

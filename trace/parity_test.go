@@ -13,12 +13,105 @@ import (
 )
 
 // parityCase runs one input of one catalog operation eagerly and traced.
+// The inputs are float64 tensors, or, when dtypes is set, Values of those
+// dtypes given to eagerV.
 type parityCase struct {
 	kind   op.Kind
 	name   string
 	shapes [][]int
 	eager  func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error)
 	traced func(tr *trace.Trace, in []trace.Var) (trace.Var, error)
+	dtypes []tf.DType
+	eagerV func(e tf.Engine, in []tf.Value) ([]int, error)
+}
+
+// pc is a parityCase of float64 operands.
+func pc(kind op.Kind, name string, shapes [][]int, eager func(tf.Engine, []*tf.Tensor[float64]) ([]int, error), traced func(*trace.Trace, []trace.Var) (trace.Var, error)) parityCase {
+	return parityCase{kind: kind, name: name, shapes: shapes, eager: eager, traced: traced}
+}
+
+// binaryShapes are the operand shapes every binary operation is run with.
+var binaryShapes = []struct {
+	name   string
+	shapes [][]int
+}{
+	{"valid broadcast", [][]int{{2, 3}, {1, 3}}},
+	{"extents", [][]int{{2, 3}, {3, 3}}},
+	{"ranks", [][]int{{2, 3}, {2}}},
+	{"scalar against matrix", [][]int{{}, {2, 2}}},
+}
+
+// shapeOfV is the shape of an eager result of any dtype.
+func shapeOfV[T tf.Elem](t *tf.Tensor[T], err error) ([]int, error) {
+	if err != nil {
+		return nil, err
+	}
+	return t.Shape(), nil
+}
+
+// mixedCases lists the operations whose operands or results are not all
+// float64: predicates, comparisons, complex parts, logical operations and
+// Where.
+func mixedCases() []parityCase {
+	var cs []parityCase
+	for _, p := range optest.PredicateOps[float64]() {
+		cs = append(cs, parityCase{kind: p.Kind, name: "valid", shapes: [][]int{{2, 3}},
+			eager:  func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOfV(p.Eager(e, in[0])) },
+			traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return p.Traced(tr, in[0]) }})
+	}
+	for _, r := range optest.RealOps[float64]() {
+		cs = append(cs, parityCase{kind: r.Kind, name: "valid", shapes: [][]int{{2, 3}},
+			eager: func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) {
+				v, err := r.Eager(e, in[0])
+				return v.Shape(), err
+			},
+			traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return r.Traced(tr, in[0]) }})
+	}
+	for _, c := range optest.CompareOps[float64]() {
+		for _, bs := range binaryShapes {
+			cs = append(cs, parityCase{kind: c.Kind, name: bs.name, shapes: bs.shapes,
+				eager:  func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOfV(c.Eager(e, in[0], in[1])) },
+				traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return c.Traced(tr, in[0], in[1]) }})
+		}
+	}
+	asBool := func(v tf.Value) *tf.Tensor[bool] { t, _ := tf.As[bool](v); return t }
+	for _, l := range optest.LogicalOps() {
+		for _, bs := range binaryShapes {
+			shapes := bs.shapes
+			if l.Unary {
+				shapes = shapes[:1]
+			}
+			cs = append(cs, parityCase{kind: l.Kind, name: bs.name, shapes: shapes, dtypes: []tf.DType{tf.Bool, tf.Bool},
+				eagerV: func(e tf.Engine, in []tf.Value) ([]int, error) {
+					b := asBool(in[0])
+					if !l.Unary {
+						b = asBool(in[1])
+					}
+					return shapeOfV(l.Eager(e, asBool(in[0]), b))
+				},
+				traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) {
+					if l.Unary {
+						return l.Traced(tr, in[0], trace.Var{})
+					}
+					return l.Traced(tr, in[0], in[1])
+				}})
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		shapes [][]int
+	}{
+		{"valid broadcast", [][]int{{3}, {2, 1}, {}}}, {"mask", [][]int{{4}, {2, 3}, {2, 3}}}, {"values", [][]int{{3}, {2, 3}, {3, 3}}},
+	} {
+		cs = append(cs, parityCase{kind: op.Where, name: c.name, shapes: c.shapes, dtypes: []tf.DType{tf.Bool, tf.Float64, tf.Float64},
+			eagerV: func(e tf.Engine, in []tf.Value) ([]int, error) {
+				a, _ := tf.As[float64](in[1])
+				b, _ := tf.As[float64](in[2])
+				return shapeOfV(tf.Where(e, asBool(in[0]), a, b))
+			},
+			traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Where(in[0], in[1], in[2]) }})
+	}
+	return cs
 }
 
 // parityCases lists bad (and one good) inputs of every catalog operation:
@@ -32,36 +125,28 @@ func parityCases() []parityCase {
 		return t.Shape(), nil
 	}
 	for _, u := range optest.UnaryOps[float64]() {
-		cs = append(cs, parityCase{u.Kind, "valid", [][]int{{2, 3}},
+		cs = append(cs, pc(u.Kind, "valid", [][]int{{2, 3}},
 			func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(u.Eager(e, -1, 2, in[0])) },
-			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return u.Traced(tr, -1, 2, in[0]) }})
+			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return u.Traced(tr, -1, 2, in[0]) }))
 	}
 	for _, b := range optest.BinaryOps[float64]() {
-		for _, c := range []struct {
-			name   string
-			shapes [][]int
-		}{
-			{"valid broadcast", [][]int{{2, 3}, {1, 3}}},
-			{"extents", [][]int{{2, 3}, {3, 3}}},
-			{"ranks", [][]int{{2, 3}, {2}}},
-			{"scalar against matrix", [][]int{{}, {2, 2}}},
-		} {
-			cs = append(cs, parityCase{b.Kind, c.name, c.shapes,
+		for _, c := range binaryShapes {
+			cs = append(cs, pc(b.Kind, c.name, c.shapes,
 				func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(b.Eager(e, in[0], in[1])) },
-				func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return b.Traced(tr, in[0], in[1]) }})
+				func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return b.Traced(tr, in[0], in[1]) }))
 		}
 	}
 	for _, r := range optest.Reductions[float64]() {
 		for _, axes := range [][]int{{0}, {-1, 0}, {}, {2}, {-3}, {1, 1}, {0, -2}} {
-			cs = append(cs, parityCase{r.Kind, "axes " + op.FmtInts(axes), [][]int{{2, 3}},
+			cs = append(cs, pc(r.Kind, "axes "+op.FmtInts(axes), [][]int{{2, 3}},
 				func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(r.Eager(e, in[0], axes...)) },
-				func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return r.Traced(tr, in[0], axes...) }})
+				func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return r.Traced(tr, in[0], axes...) }))
 		}
 	}
 	for _, shapes := range [][][]int{{{2, 3}, {3, 4}}, {{2, 3}, {4, 5}}, {{2}, {2}}, {{2, 3, 4}, {3, 2}}, {{2, 3, 4}, {3, 2, 5}}, {{2, 3, 1}, {3, 2, 5}}} {
-		cs = append(cs, parityCase{op.Matmul, "shapes", shapes,
+		cs = append(cs, pc(op.Matmul, "shapes", shapes,
 			func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(tf.Matmul(e, in[0], in[1])) },
-			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Matmul(in[0], in[1]) }})
+			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Matmul(in[0], in[1]) }))
 	}
 	for _, c := range []struct {
 		subs   string
@@ -76,26 +161,26 @@ func parityCases() []parityCase {
 		{"ij->k", [][]int{{2, 3}}},
 		{"...ij,...jk", [][]int{{2, 2, 3}, {3, 3, 4}}},
 	} {
-		cs = append(cs, parityCase{op.Einsum, c.subs, c.shapes,
+		cs = append(cs, pc(op.Einsum, c.subs, c.shapes,
 			func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) {
 				return shapeOf(tf.Einsum(e, c.subs, in...))
 			},
-			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Einsum(c.subs, in...) }})
+			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Einsum(c.subs, in...) }))
 	}
 	for _, perm := range [][]int{{1, 0, 2}, {-1, 0, 1}, {0, 1}, {0, 0, 1}, {0, 1, 3}, {0, 1, -4}, {0, 1, 2, 3}} {
-		cs = append(cs, parityCase{op.Permute, "perm " + op.FmtInts(perm), [][]int{{2, 3, 4}},
+		cs = append(cs, pc(op.Permute, "perm "+op.FmtInts(perm), [][]int{{2, 3, 4}},
 			func(_ tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(in[0].Permute(perm...)) },
-			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Permute(in[0], perm...) }})
+			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Permute(in[0], perm...) }))
 	}
 	for _, shape := range [][]int{{4, 6}, {-1, 2}, {5, 5}, {-1, -1}, {-2, 12}, {0, -1}, {24, 1 << 50}, {2, 3, 4, 1}} {
-		cs = append(cs, parityCase{op.Reshape, "shape " + op.FmtInts(shape), [][]int{{2, 3, 4}},
+		cs = append(cs, pc(op.Reshape, "shape "+op.FmtInts(shape), [][]int{{2, 3, 4}},
 			func(_ tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(in[0].Reshape(shape...)) },
-			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Reshape(in[0], shape...) }})
+			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Reshape(in[0], shape...) }))
 	}
-	cs = append(cs, parityCase{op.Copy, "valid", [][]int{{2, 3}},
+	cs = append(cs, pc(op.Copy, "valid", [][]int{{2, 3}},
 		func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(tf.Copy(e, in[0])) },
-		func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Copy(in[0]) }})
-	return cs
+		func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Copy(in[0]) }))
+	return append(cs, mixedCases()...)
 }
 
 // TestEagerTracedErrorsAgree runs every catalog operation's inputs (bad
@@ -109,13 +194,25 @@ func TestEagerTracedErrorsAgree(t *testing.T) {
 		covered[c.kind] = true
 		name := c.kind.String() + " " + c.name
 		ins := make([]*tf.Tensor[float64], len(c.shapes))
+		vals := make([]tf.Value, len(c.shapes))
 		tr := trace.New()
 		vars := make([]trace.Var, len(c.shapes))
 		for i, s := range c.shapes {
-			ins[i], _ = tf.Zeros[float64](s...)
-			vars[i], _ = tr.Input(tf.Float64, s...)
+			dt := tf.Float64
+			if c.dtypes != nil {
+				dt = c.dtypes[i]
+			}
+			vals[i], _ = tf.NewValue(dt, s...)
+			ins[i], _ = tf.As[float64](vals[i])
+			vars[i], _ = tr.Input(dt, s...)
 		}
-		shape, eerr := c.eager(e, ins)
+		var shape []int
+		var eerr error
+		if c.eagerV != nil {
+			shape, eerr = c.eagerV(e, vals)
+		} else {
+			shape, eerr = c.eager(e, ins)
+		}
 		v, terr := c.traced(tr, vars)
 		switch {
 		case eerr == nil && terr == nil:

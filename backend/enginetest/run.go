@@ -49,6 +49,8 @@ func Run(t *testing.T, newEngine Factory) {
 	forScalars(t, "Accumulate", func(t *testing.T, dt tf.DType) { scalarSuite[dt].accumulate(t, engine(t)) })
 	forScalars(t, "Program", func(t *testing.T, dt tf.DType) { scalarSuite[dt].program(t, engine(t)) })
 	forScalars(t, "Destinations", func(t *testing.T, dt tf.DType) { scalarSuite[dt].destinations(t, engine(t)) })
+	forScalars(t, "Mixed", func(t *testing.T, dt tf.DType) { scalarSuite[dt].mixed(t, engine(t)) })
+	t.Run("Logical", func(t *testing.T) { testLogical(t, engine(t)) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, engine(t)) })
 	t.Run("Allocs", func(t *testing.T) { testAllocs(t, engine(t)) })
 }
@@ -71,6 +73,7 @@ type typed interface {
 	accumulate(t *testing.T, e tf.Engine)
 	program(t *testing.T, e tf.Engine)
 	destinations(t *testing.T, e tf.Engine)
+	mixed(t *testing.T, e tf.Engine)
 }
 
 // suite implements typed for T.

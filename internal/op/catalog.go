@@ -67,6 +67,24 @@ const (
 	Round
 	Trunc
 	Clip
+	Abs
+	Real
+	Imag
+	Angle
+	IsNaN
+	IsInf
+	IsFinite
+	Equal
+	NotEqual
+	Less
+	LessEqual
+	Greater
+	GreaterEqual
+	LogicalNot
+	LogicalAnd
+	LogicalOr
+	LogicalXor
+	Where
 	Sum
 	Matmul
 	Einsum
@@ -89,6 +107,9 @@ const (
 	// Binary is elementwise with two inputs, broadcast against each other:
 	// out[i] = f(a[i], b[i]).
 	Binary
+	// Select is Where: out[i] = mask[i] ? a[i] : b[i], the three inputs
+	// broadcast against each other.
+	Select
 	// Reduction combines the elements over a set of axes.
 	Reduction
 	// Contraction sums products (matmul, einsum); engines run it on GEMM.
@@ -99,7 +120,33 @@ const (
 
 // IsElementwise reports whether out[i] depends only on the inputs at
 // (the broadcast of) i, so that the destination may be an input itself.
-func (c Category) IsElementwise() bool { return c == Data || c == Unary || c == Binary }
+func (c Category) IsElementwise() bool { return c == Data || c == Unary || c == Binary || c == Select }
+
+// Result names the dtype of an operation's result relative to its
+// inputs'.
+type Result uint8
+
+// The result rules.
+const (
+	// SameDType: the inputs' dtype.
+	SameDType Result = iota
+	// RealDType: the real dtype of the inputs' precision (DType.Real): Abs,
+	// Real, Imag and Angle of complex inputs.
+	RealDType
+	// BoolDType: bool (predicates and comparisons).
+	BoolDType
+)
+
+// Of returns the result dtype for inputs of dtype in.
+func (r Result) Of(in DType) DType {
+	switch r {
+	case RealDType:
+		return in.Real()
+	case BoolDType:
+		return Bool
+	}
+	return in
+}
 
 // Attr names the attribute an operation takes besides its tensors.
 type Attr uint8
@@ -123,7 +170,8 @@ type Info struct {
 	Category Category // shape rule, capability, fusion
 	Args     []string // names of the tensor arguments, in order ("a", "b")
 	Attr     Attr     // the attribute, if any
-	Accept   DTypeSet // dtypes the inputs may have (all inputs share one)
+	Accept   DTypeSet // dtypes the inputs may have (all inputs share one; Where's mask is bool)
+	Result   Result   // the result's dtype rule
 	// Commutative marks binary operations whose arguments may be swapped
 	// (common subexpressions are found across both orders).
 	Commutative bool

@@ -20,6 +20,16 @@ func (k Kind) DTypeOf(names []string, in ...DType) (DType, *Fault) {
 	if len(in) == 0 {
 		return InvalidDType, nil
 	}
+	if info.Category == Select {
+		// Where: a bool mask, then two values of one dtype.
+		if in[0] != Bool {
+			return InvalidDType, fault(ErrDType, argName(names, 0), "bool", in[0].String())
+		}
+		if len(in) < 3 {
+			return InvalidDType, nil
+		}
+		in, names = in[1:], names[1:]
+	}
 	for i := 1; i < len(in); i++ {
 		if in[i] != in[0] {
 			return InvalidDType, fault(ErrDType, argName(names, i), in[0].String()+" like "+argName(names, 0), in[i].String())
@@ -28,7 +38,7 @@ func (k Kind) DTypeOf(names []string, in ...DType) (DType, *Fault) {
 	if !in[0].In(info.Accept) {
 		return InvalidDType, fault(ErrDType, argName(names, 0), info.Accept.String(), in[0].String())
 	}
-	return in[0], nil
+	return info.Result.Of(in[0]), nil
 }
 
 func argName(names []string, i int) string {
@@ -91,6 +101,23 @@ func extentFromEnd(s []int, k int) int {
 func broadcastFault(arg string, a, b []int, x, y, ax int) *Fault {
 	return faultf(ErrShape, arg, "a shape that broadcasts with a's "+FmtInts(a)+" (extents equal or 1, aligned on the last axis)",
 		"%s (%d against %d at axis %d)", FmtInts(b), y, x, ax)
+}
+
+// WhereShape is the rule of Where: mask, a and b broadcast together
+// (NumPy's rule, as BroadcastShape).
+func WhereShape(mask, a, b, buf []int) ([]int, *Fault) {
+	ab, f := BroadcastShape(a, b, buf)
+	if f != nil {
+		return nil, f
+	}
+	var tmp [MaxRank]int
+	n := copy(tmp[:], ab)
+	out, f := BroadcastShape(tmp[:n], mask, ab[:0])
+	if f != nil {
+		f.Arg = "mask"
+		return nil, f
+	}
+	return out, nil
 }
 
 // stretch appends the broadcast of axes from.. of a and b to buf (equal
@@ -282,6 +309,8 @@ func (k Kind) Shape(a *Attrs, in [][]int) ([]int, *Fault) {
 		return slices.Clone(in[0]), nil
 	case Binary:
 		return BroadcastShape(in[0], in[1], nil)
+	case Select:
+		return WhereShape(in[0], in[1], in[2], nil)
 	case Reduction:
 		out, m, f := ReduceShape(in[0], a.Axes, nil)
 		if f != nil {

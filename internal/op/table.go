@@ -72,6 +72,44 @@ var catalog = [NumKinds]Info{
 		Doc:     "returns min(max(a, lo), hi) elementwise (NumPy's clip: NaN stays NaN, lo > hi gives hi)",
 		RefReal: func(x, _, lo, hi float64) float64 { return scalar.Clip(x, lo, hi) }},
 
+	// Complex parts (real results).
+	Abs: unaryC("Abs", "returns the absolute value |a| elementwise; for complex inputs the modulus sqrt(re² + im²), computed without undue overflow, as a real tensor",
+		func(x, _ complex128) complex128 { return complex(cmplx.Abs(x), 0) }, math.Abs).result(RealDType),
+	Real: unaryC("Real", "returns the real part of a elementwise, as a real tensor (a copy for real inputs)",
+		func(x, _ complex128) complex128 { return complex(real(x), 0) }, func(x float64) float64 { return x }).result(RealDType),
+	Imag: unaryC("Imag", "returns the imaginary part of a elementwise, as a real tensor (zeros for real inputs, whatever their values)",
+		func(x, _ complex128) complex128 { return complex(imag(x), 0) }, func(float64) float64 { return 0 }).result(RealDType),
+	Angle: unaryC("Angle", "returns the argument atan2(im, re) of a elementwise in [-π, π], as a real tensor (for real inputs 0, or π for negative numbers and -0)",
+		func(x, _ complex128) complex128 { return complex(cmplx.Phase(x), 0) }, scalar.Angle).result(RealDType),
+
+	// Predicates and comparisons (bool results; the references give 1 for
+	// true).
+	IsNaN: unaryC("IsNaN", "reports elementwise whether a is NaN (for complex inputs, whether either part is)",
+		pred(func(z complex128) bool { return math.IsNaN(real(z)) || math.IsNaN(imag(z)) }), nil).result(BoolDType),
+	IsInf: unaryC("IsInf", "reports elementwise whether a is infinite (for complex inputs, whether either part is)",
+		pred(func(z complex128) bool { return math.IsInf(real(z), 0) || math.IsInf(imag(z), 0) }), nil).result(BoolDType),
+	IsFinite: unaryC("IsFinite", "reports elementwise whether a is finite: neither infinite nor NaN (for complex inputs, both parts)",
+		pred(func(z complex128) bool { return isFinite(real(z)) && isFinite(imag(z)) }), nil).result(BoolDType),
+	Equal: binaryC("Equal", "reports elementwise whether a == b (IEEE: NaN equals nothing)",
+		func(x, y complex128) complex128 { return truth(x == y) }, nil).result(BoolDType).commutative(),
+	NotEqual: binaryC("NotEqual", "reports elementwise whether a != b (true wherever either is NaN)",
+		func(x, y complex128) complex128 { return truth(x != y) }, nil).result(BoolDType).commutative(),
+	Less:         compareR("Less", "a < b", func(x, y float64) bool { return x < y }),
+	LessEqual:    compareR("LessEqual", "a <= b", func(x, y float64) bool { return x <= y }),
+	Greater:      compareR("Greater", "a > b", func(x, y float64) bool { return x > y }),
+	GreaterEqual: compareR("GreaterEqual", "a >= b", func(x, y float64) bool { return x >= y }),
+
+	// Logical operations on bool tensors (the references read 0 as false).
+	LogicalNot: {Name: "LogicalNot", Category: Unary, Args: []string{"a"}, Accept: Bools, Generated: true,
+		Doc: "returns !a elementwise",
+		Ref: func(x, _, _, _ complex128) complex128 { return truth(x == 0) }},
+	LogicalAnd: logical("LogicalAnd", "returns a && b elementwise", func(x, y bool) bool { return x && y }),
+	LogicalOr:  logical("LogicalOr", "returns a || b elementwise", func(x, y bool) bool { return x || y }),
+	LogicalXor: logical("LogicalXor", "returns a != b elementwise (exclusive or)", func(x, y bool) bool { return x != y }),
+
+	Where: {Name: "Where", Category: Select, Args: []string{"mask", "a", "b"}, Accept: AllDTypes,
+		Doc: "returns a where mask is true and b elsewhere, elementwise; mask (bool), a and b broadcast against each other as in NumPy"},
+
 	Sum: {Name: "Sum", Category: Reduction, Args: []string{"a"}, Attr: AxesAttr, Accept: Numbers, Generated: true,
 		Doc: "returns the sum of a over the given axes (any order, negative axes count from the end; none means every axis, giving a rank-0 tensor); the result has a's shape without those axes",
 		Ref: func(x, y, _, _ complex128) complex128 { return x + y }},
@@ -123,5 +161,34 @@ func f1(f func(complex128) complex128) func(x, _ complex128) complex128 {
 	return func(x, _ complex128) complex128 { return f(x) }
 }
 
+// compareR is a generated comparison of real inputs with a bool result.
+func compareR(name, rel string, f func(x, y float64) bool) Info {
+	return Info{Name: name, Category: Binary, Args: []string{"a", "b"}, Accept: Floats, Generated: true, Result: BoolDType,
+		Doc:     "reports elementwise whether " + rel + " (false wherever either is NaN)",
+		RefReal: func(x, y, _, _ float64) float64 { return real(truth(f(x, y))) }}
+}
+
+// logical is a generated binary operation on bool tensors.
+func logical(name, doc string, f func(x, y bool) bool) Info {
+	return Info{Name: name, Category: Binary, Args: []string{"a", "b"}, Accept: Bools, Generated: true, Doc: doc, Commutative: true,
+		Ref: func(x, y, _, _ complex128) complex128 { return truth(f(x != 0, y != 0)) }}
+}
+
+// pred adapts a complex predicate to unaryC's reference.
+func pred(f func(complex128) bool) func(x, _ complex128) complex128 {
+	return func(x, _ complex128) complex128 { return truth(f(x)) }
+}
+
+func isFinite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
+
+// truth is 1 for true and 0 for false, the references' encoding of bools.
+func truth(b bool) complex128 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func (in Info) withAttr(a Attr) Info { in.Attr = a; return in }
 func (in Info) commutative() Info    { in.Commutative = true; return in }
+func (in Info) result(r Result) Info { in.Result = r; return in }

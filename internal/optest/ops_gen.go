@@ -167,6 +167,52 @@ func reductions[T tf.Scalar]() []Reduction[T] {
 	}
 }
 
+func predicateOps[T tf.Scalar]() []PredicateOp[T] {
+	return []PredicateOp[T]{
+		{op.IsNaN, tf.IsNaN[T], tf.IsNaNInto[T], (*trace.Trace).IsNaN},
+		{op.IsInf, tf.IsInf[T], tf.IsInfInto[T], (*trace.Trace).IsInf},
+		{op.IsFinite, tf.IsFinite[T], tf.IsFiniteInto[T], (*trace.Trace).IsFinite},
+	}
+}
+
+func compareOps[T tf.Scalar]() []CompareOp[T] {
+	return []CompareOp[T]{
+		{op.Equal, tf.Equal[T], tf.EqualInto[T], (*trace.Trace).Equal},
+		{op.NotEqual, tf.NotEqual[T], tf.NotEqualInto[T], (*trace.Trace).NotEqual},
+	}
+}
+
+func floatCompareOps[T tf.Float]() []CompareOp[T] {
+	return []CompareOp[T]{
+		{op.Less, tf.Less[T], tf.LessInto[T], (*trace.Trace).Less},
+		{op.LessEqual, tf.LessEqual[T], tf.LessEqualInto[T], (*trace.Trace).LessEqual},
+		{op.Greater, tf.Greater[T], tf.GreaterInto[T], (*trace.Trace).Greater},
+		{op.GreaterEqual, tf.GreaterEqual[T], tf.GreaterEqualInto[T], (*trace.Trace).GreaterEqual},
+	}
+}
+
+func realOps[T tf.Scalar]() []RealOp[T] {
+	return []RealOp[T]{
+		{op.Abs, realEager(tf.Abs[float32, T], tf.Abs[float64, T]), realInto(tf.AbsInto[float32, T], tf.AbsInto[float64, T]), (*trace.Trace).Abs},
+		{op.Real, realEager(tf.Real[float32, T], tf.Real[float64, T]), realInto(tf.RealInto[float32, T], tf.RealInto[float64, T]), (*trace.Trace).Real},
+		{op.Imag, realEager(tf.Imag[float32, T], tf.Imag[float64, T]), realInto(tf.ImagInto[float32, T], tf.ImagInto[float64, T]), (*trace.Trace).Imag},
+		{op.Angle, realEager(tf.Angle[float32, T], tf.Angle[float64, T]), realInto(tf.AngleInto[float32, T], tf.AngleInto[float64, T]), (*trace.Trace).Angle},
+	}
+}
+
+// LogicalOps lists the generated logical operations on bool tensors.
+func LogicalOps() []LogicalOp {
+	return []LogicalOp{
+		{op.LogicalNot, true,
+			func(e tf.Engine, a, _ *tf.Tensor[bool]) (*tf.Tensor[bool], error) { return tf.LogicalNot(e, a) },
+			func(e tf.Engine, dst, a, _ *tf.Tensor[bool]) error { return tf.LogicalNotInto(e, dst, a) },
+			func(t *trace.Trace, a, _ trace.Var) (trace.Var, error) { return t.LogicalNot(a) }},
+		{op.LogicalAnd, false, tf.LogicalAnd, tf.LogicalAndInto, (*trace.Trace).LogicalAnd},
+		{op.LogicalOr, false, tf.LogicalOr, tf.LogicalOrInto, (*trace.Trace).LogicalOr},
+		{op.LogicalXor, false, tf.LogicalXor, tf.LogicalXorInto, (*trace.Trace).LogicalXor},
+	}
+}
+
 // UnaryOps lists the generated elementwise unary operations that accept T.
 func UnaryOps[T tf.Scalar]() []UnaryOp[T] {
 	return withReal[T](unaryOps[T](), floatUnaryOps[float32], floatUnaryOps[float64])
@@ -179,3 +225,15 @@ func BinaryOps[T tf.Scalar]() []BinaryOp[T] {
 
 // Reductions lists the generated reductions.
 func Reductions[T tf.Scalar]() []Reduction[T] { return reductions[T]() }
+
+// PredicateOps lists the generated predicates (bool results).
+func PredicateOps[T tf.Scalar]() []PredicateOp[T] { return predicateOps[T]() }
+
+// CompareOps lists the generated comparisons that accept T.
+func CompareOps[T tf.Scalar]() []CompareOp[T] {
+	return withReal[T](compareOps[T](), floatCompareOps[float32], floatCompareOps[float64])
+}
+
+// RealOps lists the generated operations with a real result (Abs, Real,
+// Imag, Angle).
+func RealOps[T tf.Scalar]() []RealOp[T] { return realOps[T]() }

@@ -37,6 +37,79 @@ type Reduction[T tf.Scalar] struct {
 	Traced func(t *trace.Trace, a trace.Var, axes ...int) (trace.Var, error)
 }
 
+// PredicateOp is an elementwise operation with a bool result (IsNaN, ...).
+type PredicateOp[T tf.Scalar] struct {
+	Kind   op.Kind
+	Eager  func(e tf.Engine, a *tf.Tensor[T]) (*tf.Tensor[bool], error)
+	Into   func(e tf.Engine, dst *tf.Tensor[bool], a *tf.Tensor[T]) error
+	Traced func(t *trace.Trace, a trace.Var) (trace.Var, error)
+}
+
+// CompareOp is an elementwise comparison (bool result).
+type CompareOp[T tf.Scalar] struct {
+	Kind   op.Kind
+	Eager  func(e tf.Engine, a, b *tf.Tensor[T]) (*tf.Tensor[bool], error)
+	Into   func(e tf.Engine, dst *tf.Tensor[bool], a, b *tf.Tensor[T]) error
+	Traced func(t *trace.Trace, a, b trace.Var) (trace.Var, error)
+}
+
+// LogicalOp is a logical operation on bool tensors; b is ignored (and may
+// be nil) when Unary.
+type LogicalOp struct {
+	Kind   op.Kind
+	Unary  bool
+	Eager  func(e tf.Engine, a, b *tf.Tensor[bool]) (*tf.Tensor[bool], error)
+	Into   func(e tf.Engine, dst, a, b *tf.Tensor[bool]) error
+	Traced func(t *trace.Trace, a, b trace.Var) (trace.Var, error)
+}
+
+// RealOp is an elementwise operation with a real result of the real dtype
+// of T (Abs, Real, Imag, Angle); results and destinations are Values of
+// that dtype.
+type RealOp[T tf.Scalar] struct {
+	Kind   op.Kind
+	Eager  func(e tf.Engine, a *tf.Tensor[T]) (tf.Value, error)
+	Into   func(e tf.Engine, dst tf.Value, a *tf.Tensor[T]) error
+	Traced func(t *trace.Trace, a trace.Var) (trace.Var, error)
+}
+
+// realEager picks the instantiation of a real-result operation whose
+// result type is T's real type.
+func realEager[T tf.Scalar](f32 func(tf.Engine, *tf.Tensor[T]) (*tf.Tensor[float32], error), f64 func(tf.Engine, *tf.Tensor[T]) (*tf.Tensor[float64], error)) func(tf.Engine, *tf.Tensor[T]) (tf.Value, error) {
+	return func(e tf.Engine, a *tf.Tensor[T]) (tf.Value, error) {
+		if tf.DTypeOf[T]().Real() == tf.Float32 {
+			r, err := f32(e, a)
+			if err != nil {
+				return tf.Value{}, err
+			}
+			return tf.ValueOf(r), nil
+		}
+		r, err := f64(e, a)
+		if err != nil {
+			return tf.Value{}, err
+		}
+		return tf.ValueOf(r), nil
+	}
+}
+
+// realInto is realEager for the Into forms.
+func realInto[T tf.Scalar](f32 func(tf.Engine, *tf.Tensor[float32], *tf.Tensor[T]) error, f64 func(tf.Engine, *tf.Tensor[float64], *tf.Tensor[T]) error) func(tf.Engine, tf.Value, *tf.Tensor[T]) error {
+	return func(e tf.Engine, dst tf.Value, a *tf.Tensor[T]) error {
+		if tf.DTypeOf[T]().Real() == tf.Float32 {
+			d, err := tf.As[float32](dst)
+			if err != nil {
+				return err
+			}
+			return f32(e, d, a)
+		}
+		d, err := tf.As[float64](dst)
+		if err != nil {
+			return err
+		}
+		return f64(e, d, a)
+	}
+}
+
 // withReal appends, for a real T, the operations of the real-only table
 // of T's precision: f32 and f64 are the tables' accessors, a func() []E
 // for the T they serve.

@@ -58,6 +58,10 @@ func realFunc(k op.Kind) func(float64) float64 {
 		return math.RoundToEven
 	case op.Trunc:
 		return math.Trunc
+	case op.Abs:
+		return math.Abs
+	case op.Angle:
+		return scalar.Angle
 	}
 	return nil
 }

@@ -18,9 +18,24 @@ import (
 // Scale and the lower bound of Clip, B the upper bound of Clip.
 type Params[T strided.Scalar] struct{ A, B T }
 
-// Supports reports whether the package has a kernel for elementwise
-// catalog operation k, for the dtypes the catalog accepts for it.
-func Supports(k op.Kind) bool { return k.Valid() && k.Category().IsElementwise() }
+// Supports reports whether Unary, Binary and Eval have a kernel for
+// catalog operation k: the elementwise operations of one input dtype whose
+// result has that dtype, for the dtypes the catalog accepts, and Abs and
+// Angle for real dtypes (their complex forms are Hypot and Atan2 of the
+// parts). Predicates, comparisons, Where and the logical operations have
+// kernels of their own (Predicate, Compare, Select, Logical).
+func Supports(k op.Kind) bool {
+	in := k.Info()
+	switch {
+	case !k.Valid() || in.Accept&op.Numbers == 0:
+		return false
+	case in.Category != op.Data && in.Category != op.Unary && in.Category != op.Binary:
+		return false
+	case in.Result == op.RealDType:
+		return k == op.Abs || k == op.Angle
+	}
+	return in.Result == op.SameDType
+}
 
 // unaryVec sets z[i] = k(x[i]) for i < len(z), with the operation's
 // attributes p; len(x) >= len(z) and z may be x itself.

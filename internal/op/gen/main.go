@@ -58,6 +58,8 @@ func constraint(k op.Kind) string {
 		return "Float"
 	case op.AllDTypes:
 		return "Elem"
+	case op.Bools:
+		return "bool"
 	}
 	log.Fatalf("gen: %v: no type constraint for dtypes %v", k, k.Info().Accept)
 	return ""
@@ -113,33 +115,93 @@ func signatureOf(k op.Kind) signature {
 	return signature{}
 }
 
+// family groups the generated operations by the shape of their wrappers.
+type family int
+
+const (
+	sameDType  family = iota // T in, T out
+	predicate                // T in, bool out (IsNaN, ...)
+	comparison               // T, T in, bool out (Less, ...)
+	logicalOp                // bool in, bool out
+	realPart                 // T in, Real(T) out (Abs, Real, Imag, Angle)
+)
+
+func familyOf(k op.Kind) family {
+	in := k.Info()
+	switch {
+	case in.Accept == op.Bools:
+		return logicalOp
+	case in.Result == op.BoolDType && in.Category == op.Unary:
+		return predicate
+	case in.Result == op.BoolDType:
+		return comparison
+	case in.Result == op.RealDType:
+		return realPart
+	}
+	return sameDType
+}
+
+// wrappers returns the source of k's eager function and its Into twin.
+func wrappers(k op.Kind) (eagerFn, intoFn string) {
+	in := k.Info()
+	c := constraint(k)
+	n, into := in.Name, in.Into
+	switch familyOf(k) {
+	case predicate:
+		return fmt.Sprintf("func %s[T %s](e Engine, a *Tensor[T]) (*Tensor[bool], error) { return predicate(e, op.%s, a) }", n, c, n),
+			fmt.Sprintf("func %s[T %s](e Engine, dst *Tensor[bool], a *Tensor[T]) error { return predicateInto(e, op.%s, dst, a) }", into, c, n)
+	case comparison:
+		return fmt.Sprintf("func %s[T %s](e Engine, a, b *Tensor[T]) (*Tensor[bool], error) { return compare(e, op.%s, a, b) }", n, c, n),
+			fmt.Sprintf("func %s[T %s](e Engine, dst *Tensor[bool], a, b *Tensor[T]) error { return compareInto(e, op.%s, dst, a, b) }", into, c, n)
+	case logicalOp:
+		if in.Category == op.Unary {
+			return fmt.Sprintf("func %s(e Engine, a *Tensor[bool]) (*Tensor[bool], error) { return logical(e, op.%s, a, nil) }", n, n),
+				fmt.Sprintf("func %s(e Engine, dst, a *Tensor[bool]) error { return logicalInto(e, op.%s, dst, a, nil) }", into, n)
+		}
+		return fmt.Sprintf("func %s(e Engine, a, b *Tensor[bool]) (*Tensor[bool], error) { return logical(e, op.%s, a, b) }", n, n),
+			fmt.Sprintf("func %s(e Engine, dst, a, b *Tensor[bool]) error { return logicalInto(e, op.%s, dst, a, b) }", into, n)
+	case realPart:
+		return fmt.Sprintf("func %s[R Float, T %s](e Engine, a *Tensor[T]) (*Tensor[R], error) { return toReal[R](e, op.%s, a) }", n, c, n),
+			fmt.Sprintf("func %s[R Float, T %s](e Engine, dst *Tensor[R], a *Tensor[T]) error { return toRealInto(e, op.%s, dst, a) }", into, c, n)
+	}
+	sig := signatureOf(k)
+	switch in.Category {
+	case op.Unary:
+		return fmt.Sprintf("func %s[T %s](e Engine, %s) (*Tensor[T], error) { return unary(e, op.%s, %s, a) }", n, c, sig.eager, n, sig.body),
+			fmt.Sprintf("func %s[T %s](e Engine, %s) error { return unaryInto(e, op.%s, %s, dst, a) }", into, c, sig.into, n, sig.body)
+	case op.Binary:
+		return fmt.Sprintf("func %s[T %s](e Engine, %s) (*Tensor[T], error) { return binary(e, op.%s, a, b) }", n, c, sig.eager, n),
+			fmt.Sprintf("func %s[T %s](e Engine, %s) error { return binaryInto(e, op.%s, dst, a, b) }", into, c, sig.into, n)
+	}
+	return fmt.Sprintf("func %s[T %s](e Engine, %s) (*Tensor[T], error) { return reduce(e, op.%s, a, axes) }", n, c, sig.eager, n),
+		fmt.Sprintf("func %s[T %s](e Engine, %s) error { return reduceInto(e, op.%s, dst, a, axes) }", into, c, sig.into, n)
+}
+
+// familyDoc is the sentence on types that the doc comments of a family
+// add.
+var familyDoc = map[family]string{
+	predicate:  "The result is a bool tensor of a's shape.",
+	comparison: "The result is a bool tensor.",
+	realPart:   "The result's element type R is the real type of T (float64 for float64 and complex128, float32 for float32 and complex64), given as the first type argument: for example Abs[float64](e, z) for a complex128 z.",
+}
+
 func eager() []byte {
 	var b bytes.Buffer
 	b.WriteString(header + "package tenferro\n\nimport \"github.com/tenferro-go/tenferro/internal/op\"\n\n")
 	for _, k := range generated() {
 		in := k.Info()
-		c := constraint(k)
-		name, into := in.Name, in.Into
-		sig := signatureOf(k)
-		comment(&b, name+" "+in.Doc+". "+categoryDoc[in.Category])
-		comment(&b, "The result's storage comes from e's buffer pool; Release it when done, or use ["+into+"].")
-		switch in.Category {
-		case op.Unary:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) (*Tensor[T], error) { return unary(e, op.%s, %s, a) }\n\n", name, c, sig.eager, name, sig.body)
-		case op.Binary:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) (*Tensor[T], error) { return binary(e, op.%s, a, b) }\n\n", name, c, sig.eager, name)
-		case op.Reduction:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) (*Tensor[T], error) { return reduce(e, op.%s, a, axes) }\n\n", name, c, sig.eager, name)
+		eagerFn, intoFn := wrappers(k)
+		comment(&b, in.Name+" "+in.Doc+". "+categoryDoc[in.Category]+" "+familyDoc[familyOf(k)])
+		comment(&b, "The result's storage comes from e's buffer pool; Release it when done, or use ["+in.Into+"].")
+		b.WriteString(eagerFn + "\n\n")
+		dstRule := intoDoc[in.Category]
+		if f := familyOf(k); f == predicate || f == comparison {
+			dstRule = "its storage is never an input's (the element types differ)."
+		} else if f == realPart {
+			dstRule = "dst may be a itself when T is real."
 		}
-		comment(&b, into+" is the Into form of ["+name+"]: it writes the result into dst, which has the result's shape and distinct elements; "+intoDoc[in.Category]+" See Destinations in the package documentation.")
-		switch in.Category {
-		case op.Unary:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) error { return unaryInto(e, op.%s, %s, dst, a) }\n\n", into, c, sig.into, name, sig.body)
-		case op.Binary:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) error { return binaryInto(e, op.%s, dst, a, b) }\n\n", into, c, sig.into, name)
-		case op.Reduction:
-			fmt.Fprintf(&b, "func %s[T %s](e Engine, %s) error { return reduceInto(e, op.%s, dst, a, axes) }\n\n", into, c, sig.into, name)
-		}
+		comment(&b, in.Into+" is the Into form of ["+in.Name+"]: it writes the result into dst, which has the result's shape and distinct elements; "+dstRule+" See Destinations in the package documentation.")
+		b.WriteString(intoFn + "\n\n")
 	}
 	return b.Bytes()
 }
@@ -179,17 +241,28 @@ import (
 		{"unaryOps", "UnaryOp", "Scalar", op.Unary, op.Numbers}, {"floatUnaryOps", "UnaryOp", "Float", op.Unary, op.Floats},
 		{"binaryOps", "BinaryOp", "Scalar", op.Binary, op.Numbers}, {"floatBinaryOps", "BinaryOp", "Float", op.Binary, op.Floats},
 		{"reductions", "Reduction", "Scalar", op.Reduction, op.Numbers},
+		{"predicateOps", "PredicateOp", "Scalar", op.Unary, op.Numbers},
+		{"compareOps", "CompareOp", "Scalar", op.Binary, op.Numbers}, {"floatCompareOps", "CompareOp", "Float", op.Binary, op.Floats},
+		{"realOps", "RealOp", "Scalar", op.Unary, op.Numbers},
 	} {
+		want := map[string]family{"PredicateOp": predicate, "CompareOp": comparison, "RealOp": realPart}[p.typ]
 		fmt.Fprintf(&b, "func %s[T tf.%s]() []%s[T] {\n\treturn []%s[T]{\n", p.name, p.constraint, p.typ, p.typ)
 		for _, k := range generated() {
 			in := k.Info()
-			if in.Category != p.cat || in.Accept != p.set {
+			if in.Category != p.cat || in.Accept != p.set || familyOf(k) != want {
 				continue
 			}
 			b.WriteString(tableEntry(k))
 		}
 		b.WriteString("\t}\n}\n\n")
 	}
+	b.WriteString("// LogicalOps lists the generated logical operations on bool tensors.\nfunc LogicalOps() []LogicalOp {\n\treturn []LogicalOp{\n")
+	for _, k := range generated() {
+		if familyOf(k) == logicalOp {
+			b.WriteString(tableEntry(k))
+		}
+	}
+	b.WriteString("\t}\n}\n\n")
 	b.WriteString(`// UnaryOps lists the generated elementwise unary operations that accept T.
 func UnaryOps[T tf.Scalar]() []UnaryOp[T] {
 	return withReal[T](unaryOps[T](), floatUnaryOps[float32], floatUnaryOps[float64])
@@ -202,6 +275,18 @@ func BinaryOps[T tf.Scalar]() []BinaryOp[T] {
 
 // Reductions lists the generated reductions.
 func Reductions[T tf.Scalar]() []Reduction[T] { return reductions[T]() }
+
+// PredicateOps lists the generated predicates (bool results).
+func PredicateOps[T tf.Scalar]() []PredicateOp[T] { return predicateOps[T]() }
+
+// CompareOps lists the generated comparisons that accept T.
+func CompareOps[T tf.Scalar]() []CompareOp[T] {
+	return withReal[T](compareOps[T](), floatCompareOps[float32], floatCompareOps[float64])
+}
+
+// RealOps lists the generated operations with a real result (Abs, Real,
+// Imag, Angle).
+func RealOps[T tf.Scalar]() []RealOp[T] { return realOps[T]() }
 `)
 	return b.Bytes()
 }
@@ -211,6 +296,23 @@ func Reductions[T tf.Scalar]() []Reduction[T] { return reductions[T]() }
 func tableEntry(k op.Kind) string {
 	in := k.Info()
 	n := in.Name
+	switch familyOf(k) {
+	case predicate:
+		return fmt.Sprintf("\t\t{op.%[1]s, tf.%[1]s[T], tf.%[1]sInto[T], (*trace.Trace).%[1]s},\n", n)
+	case comparison:
+		return fmt.Sprintf("\t\t{op.%[1]s, tf.%[1]s[T], tf.%[1]sInto[T], (*trace.Trace).%[1]s},\n", n)
+	case realPart:
+		return fmt.Sprintf("\t\t{op.%[1]s, realEager(tf.%[1]s[float32, T], tf.%[1]s[float64, T]), realInto(tf.%[1]sInto[float32, T], tf.%[1]sInto[float64, T]), (*trace.Trace).%[1]s},\n", n)
+	case logicalOp:
+		if in.Category == op.Unary {
+			return fmt.Sprintf(`		{op.%[1]s, true,
+			func(e tf.Engine, a, _ *tf.Tensor[bool]) (*tf.Tensor[bool], error) { return tf.%[1]s(e, a) },
+			func(e tf.Engine, dst, a, _ *tf.Tensor[bool]) error { return tf.%[1]sInto(e, dst, a) },
+			func(t *trace.Trace, a, _ trace.Var) (trace.Var, error) { return t.%[1]s(a) }},
+`, n)
+		}
+		return fmt.Sprintf("\t\t{op.%[1]s, false, tf.%[1]s, tf.%[1]sInto, (*trace.Trace).%[1]s},\n", n)
+	}
 	switch {
 	case in.Category == op.Unary && in.Attr == op.AlphaAttr:
 		return fmt.Sprintf(`		{op.%[1]s,
