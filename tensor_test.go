@@ -105,9 +105,12 @@ func TestViews(t *testing.T) {
 		}
 	}
 	col, _ := FromSlice(seq(3), 3, 1)
-	bc, err := col.Broadcast(3, 4, 2)
-	if err != nil || mustAt(t, bc, 2, 3, 1) != 2 {
+	bc, err := col.Broadcast(2, 3, 4) // a leading new axis, as NumPy
+	if err != nil || mustAt(t, bc, 1, 2, 3) != 2 || bc.Strides()[0] != 0 {
 		t.Fatalf("Broadcast: %v %v", bc, err)
+	}
+	if _, err := col.Broadcast(3, 4, 2); !errors.Is(err, ErrShape) {
+		t.Fatalf("broadcast aligned on the first axes: %v, want ErrShape (NumPy aligns on the last)", err)
 	}
 	if _, err := col.Broadcast(4, 4); !errors.Is(err, ErrShape) {
 		t.Fatalf("bad broadcast: %v", err)

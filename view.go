@@ -161,10 +161,11 @@ func (t *Tensor[T]) Diagonal(a1, a2 int) (*Tensor[T], error) {
 	return v, nil
 }
 
-// Broadcast returns the view of t stretched to shape: t's axes align with
-// the first t.Rank() axes of shape (column-major, batch axes last), an axis
-// of extent 1 stretches to any extent with stride 0, and trailing new axes
-// get stride 0. Writing through a broadcast view writes shared elements.
+// Broadcast returns the view of t stretched to shape, as NumPy's
+// broadcast_to: t's axes align with the last t.Rank() axes of shape, an
+// axis of extent 1 stretches to any extent with stride 0, and leading new
+// axes get stride 0 (see Broadcasting in the package documentation).
+// Writing through a broadcast view writes shared elements.
 func (t *Tensor[T]) Broadcast(shape ...int) (*Tensor[T], error) {
 	const name = "Broadcast"
 	if err := t.check(name, "t"); err != nil {
@@ -176,17 +177,19 @@ func (t *Tensor[T]) Broadcast(shape ...int) (*Tensor[T], error) {
 	if len(shape) < len(t.v.Shape) {
 		return nil, newError(name, "shape", fmt.Sprintf("rank >= %d", len(t.v.Shape)), fmt.Sprint(shape), ErrShape)
 	}
+	lead := len(shape) - len(t.v.Shape)
 	v := t.view(len(shape))
 	for d, n := range shape {
+		s := d - lead
 		switch {
-		case d >= len(t.v.Shape):
+		case s < 0:
 			v.v.Shape[d], v.v.Strides[d] = n, 0
-		case t.v.Shape[d] == n:
-			v.v.Shape[d], v.v.Strides[d] = n, t.v.Strides[d]
-		case t.v.Shape[d] == 1:
+		case t.v.Shape[s] == n:
+			v.v.Shape[d], v.v.Strides[d] = n, t.v.Strides[s]
+		case t.v.Shape[s] == 1:
 			v.v.Shape[d], v.v.Strides[d] = n, 0
 		default:
-			return nil, newError(name, "shape", fmt.Sprintf("extent %d or 1 at axis %d", n, d), fmt.Sprintf("%d (tensor shape %v)", t.v.Shape[d], t.v.Shape), ErrShape)
+			return nil, newError(name, "shape", fmt.Sprintf("extent %d or 1 at axis %d", n, d), fmt.Sprintf("%d (tensor shape %v, aligned on the last axis)", t.v.Shape[s], t.v.Shape), ErrShape)
 		}
 	}
 	return v, nil

@@ -39,7 +39,7 @@ func FuzzViews(f *testing.F) {
 		case 2:
 			v, err = base.Reshape(ai, bi)
 		case 3:
-			v, err = base.Broadcast(3, 4, 5, ai%64, bi%64)
+			v, err = base.Broadcast(ai%64, bi%64, 3, 4, 5)
 		case 4:
 			v, err = base.Reverse(ai)
 		default:

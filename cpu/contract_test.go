@@ -765,7 +765,7 @@ func testCopyData[T int64 | bool](t *testing.T, val func(i int) T) {
 			return base.Slice(0, 3, -1, -2)
 		},
 		"diagonal":  func() (*tf.Tensor[T], error) { return sq.Diagonal(0, 1) },
-		"broadcast": func() (*tf.Tensor[T], error) { return row.Broadcast(3, 5, 2) },
+		"broadcast": func() (*tf.Tensor[T], error) { return row.Broadcast(2, 3, 5) },
 		"empty":     func() (*tf.Tensor[T], error) { return base.Slice(1, 2, 2, 1) },
 		"rank 0": func() (*tf.Tensor[T], error) {
 			v, err := base.Slice(0, 1, 2, 1)
