@@ -1,0 +1,708 @@
+// bench ops: the elementwise operations and reductions of the catalog,
+// timed against NumPy and PyTorch in the same run.
+//
+//	tenferro bench ops [--ops LIST] [--sizes LIST] [--dtype f32,f64,...]
+//	    [--threads N] [--json] [--budget DURATION] [--no-reference]
+//
+// --ops selects operations by case-insensitive catalog name (exp,log,add,
+// sum; default all), --sizes the element counts (1e6 or 1048576 style,
+// default 1e6,16e6), --dtype the element types (f32, f64, c64, c128;
+// default f32,f64; real-only operations run for f32 and f64 only). Every
+// case times the Into form into a preallocated destination on contiguous
+// 1-D inputs (two of the same size for binary operations; reductions reduce
+// everything to a scalar), on a serial engine for --threads 1 and a team
+// engine otherwise: the median of repeated calls within --budget (default
+// 300ms) after a warm-up. The same cases then run in one Python process
+// with NumPy (out= where it exists; its ufuncs run on one thread) and
+// PyTorch (torch.set_num_threads(N), out= where it exists), timed the same
+// way on inputs drawn from the same ranges.
+//
+// A row of --json: {"op", "dtype", "size", "threads", "median_ms",
+// "numpy_ms", "torch_ms", "gbps", "copy_ratio", "openblas_core"}, where
+// gbps counts the bytes read plus written per second, copy_ratio is the
+// time of tf.CopyInto of the same size and dtype divided by the op's time
+// (1 = the op runs at copy bandwidth), and openblas_core is the OpenBLAS
+// kernel NumPy loaded (threadpoolctl). Peer fields are null where a peer
+// is missing, has no expression for the op, or failed (a note on stderr
+// says why); --no-reference skips the peers. The table ends with the
+// geometric means of numpy_ms/median_ms and torch_ms/median_ms (above 1:
+// the library is faster), printed on stderr with --json.
+
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/cpu"
+	"github.com/tenferro-go/tenferro/internal/op"
+	"github.com/tenferro-go/tenferro/internal/optest"
+	"github.com/tenferro-go/tenferro/team"
+	xcpu "golang.org/x/sys/cpu"
+)
+
+func init() {
+	registerBench("ops", "elementwise ops and reductions against NumPy and PyTorch in the same run", benchOps)
+}
+
+// opsRow is one row of `bench ops --json`.
+type opsRow struct {
+	Op           string   `json:"op"`
+	DType        string   `json:"dtype"`
+	Size         int      `json:"size"`
+	Threads      int      `json:"threads"`
+	MedianMS     float64  `json:"median_ms"`
+	NumpyMS      *float64 `json:"numpy_ms"`
+	TorchMS      *float64 `json:"torch_ms"`
+	GBps         float64  `json:"gbps"`
+	CopyRatio    float64  `json:"copy_ratio"`
+	OpenBLASCore *string  `json:"openblas_core"`
+}
+
+// opPeer is how one operation is fed and run by the peers: the ranges
+// [lo, hi) its inputs are drawn from (both parts for complex dtypes), its
+// attributes, and a NumPy and a PyTorch expression over np/torch, the
+// inputs a and b, the preallocated destination out (0-d for reductions)
+// and the attributes alpha and beta. An empty expression means no peer
+// form: the case is still timed, with a null peer time.
+type opPeer struct {
+	a, b        [2]float64
+	alpha, beta float64
+	numpy       string
+	torch       string
+	torchReal   bool // torch (1.13) has the op for real dtypes only
+}
+
+var (
+	unitRange = [2]float64{-1, 1}   // moderate: exp, trig, arithmetic
+	posRange  = [2]float64{0.5, 2}  // positive: log, sqrt, divisors
+	wideRange = [2]float64{-10, 10} // rounding crosses many integers
+)
+
+// unaryPeer is the entry of a unary op: np.<np>(a, out=out) and
+// torch.<torch>(a, out=out) on inputs drawn from r.
+func unaryPeer(r [2]float64, np, torch string) opPeer {
+	return opPeer{a: r, numpy: "np." + np + "(a, out=out)", torch: "torch." + torch + "(a, out=out)"}
+}
+
+// binaryPeer is the entry of a binary op, a drawn from ra and b from rb.
+func binaryPeer(ra, rb [2]float64, np, torch string) opPeer {
+	return opPeer{a: ra, b: rb, numpy: "np." + np + "(a, b, out=out)", torch: "torch." + torch + "(a, b, out=out)"}
+}
+
+func torchRealOnly(p opPeer) opPeer { p.torchReal = true; return p }
+
+// opsPeers has one entry per generated elementwise operation and
+// reduction, keyed by lower-case catalog name; TestOpsPeerTableComplete
+// fails when the catalog gains an operation without one.
+var opsPeers = map[string]opPeer{
+	"scale":      {a: unitRange, alpha: 1.5, numpy: "np.multiply(a, alpha, out=out)", torch: "torch.mul(a, alpha, out=out)"},
+	"negate":     unaryPeer(unitRange, "negative", "neg"),
+	"conj":       unaryPeer(unitRange, "conjugate", "conj_physical"),
+	"sqrt":       unaryPeer(posRange, "sqrt", "sqrt"),
+	"rsqrt":      {a: posRange, numpy: "np.divide(1, np.sqrt(a, out=out), out=out)", torch: "torch.rsqrt(a, out=out)"},
+	"square":     unaryPeer(unitRange, "square", "square"),
+	"reciprocal": unaryPeer(posRange, "reciprocal", "reciprocal"),
+	// NumPy 1.x's complex sign is the sign of the real part, not a/|a|;
+	// torch.sgn is a/|a| (and sign for reals).
+	"sign":  unaryPeer(unitRange, "sign", "sgn"),
+	"exp":   unaryPeer(unitRange, "exp", "exp"),
+	"expm1": torchRealOnly(unaryPeer(unitRange, "expm1", "expm1")),
+	"log":   unaryPeer(posRange, "log", "log"),
+	"log1p": torchRealOnly(unaryPeer(posRange, "log1p", "log1p")),
+	"sin":   unaryPeer(unitRange, "sin", "sin"),
+	"cos":   unaryPeer(unitRange, "cos", "cos"),
+	"tan":   unaryPeer(unitRange, "tan", "tan"),
+	"tanh":  unaryPeer(unitRange, "tanh", "tanh"),
+	"sinh":  unaryPeer(unitRange, "sinh", "sinh"),
+	"cosh":  unaryPeer(unitRange, "cosh", "cosh"),
+	"asin":  unaryPeer(unitRange, "arcsin", "asin"),
+	"acos":  unaryPeer(unitRange, "arccos", "acos"),
+	"atan":  unaryPeer(unitRange, "arctan", "atan"),
+	// NumPy has no sigmoid: the in-place chain 1/(1+e^-a) is how it is
+	// written with ufuncs.
+	"sigmoid": {a: unitRange, torch: "torch.sigmoid(a, out=out)",
+		numpy: "np.reciprocal(np.add(1, np.exp(np.negative(a, out=out), out=out), out=out), out=out)"},
+	"relu": {a: unitRange, numpy: "np.maximum(a, 0, out=out)", torch: "torch.clamp(a, min=0, out=out)"},
+	// NumPy has no erf; torch's gelu (exact erf form) has no out=.
+	"gelu":  {a: unitRange, torch: "torch.nn.functional.gelu(a)"},
+	"floor": unaryPeer(wideRange, "floor", "floor"),
+	"ceil":  unaryPeer(wideRange, "ceil", "ceil"),
+	"round": unaryPeer(wideRange, "rint", "round"),
+	"trunc": unaryPeer(wideRange, "trunc", "trunc"),
+	"clip": {a: unitRange, alpha: -0.5, beta: 0.5,
+		numpy: "np.clip(a, alpha, beta, out=out)", torch: "torch.clamp(a, alpha, beta, out=out)"},
+	"add":     binaryPeer(unitRange, unitRange, "add", "add"),
+	"sub":     binaryPeer(unitRange, unitRange, "subtract", "sub"),
+	"mul":     binaryPeer(unitRange, unitRange, "multiply", "mul"),
+	"div":     binaryPeer(unitRange, posRange, "divide", "div"),
+	"pow":     binaryPeer(posRange, unitRange, "power", "pow"),
+	"maximum": binaryPeer(unitRange, unitRange, "maximum", "maximum"),
+	"minimum": binaryPeer(unitRange, unitRange, "minimum", "minimum"),
+	"atan2":   binaryPeer(unitRange, unitRange, "arctan2", "atan2"),
+	"hypot":   binaryPeer(unitRange, unitRange, "hypot", "hypot"),
+	"sum":     {a: unitRange, numpy: "np.sum(a, out=out)", torch: "torch.sum(a, dim=0, out=out)"},
+}
+
+// libOp is one catalog operation bound to T: run computes dst from a (and
+// b for binary operations) with the op's Into form.
+type libOp[T tf.Scalar] struct {
+	name string
+	cat  op.Category
+	run  func(e tf.Engine, dst, a, b *tf.Tensor[T], alpha, beta T) error
+}
+
+// libOps lists the generated unary and binary operations and the
+// reductions that accept T, in catalog order.
+func libOps[T tf.Scalar]() []libOp[T] {
+	var ops []libOp[T]
+	for _, u := range optest.UnaryOps[T]() {
+		ops = append(ops, libOp[T]{opName(u.Kind), op.Unary, func(e tf.Engine, dst, a, _ *tf.Tensor[T], alpha, beta T) error {
+			return u.Into(e, dst, alpha, beta, a)
+		}})
+	}
+	for _, bo := range optest.BinaryOps[T]() {
+		ops = append(ops, libOp[T]{opName(bo.Kind), op.Binary, func(e tf.Engine, dst, a, b *tf.Tensor[T], _, _ T) error {
+			return bo.Into(e, dst, a, b)
+		}})
+	}
+	for _, r := range optest.Reductions[T]() {
+		ops = append(ops, libOp[T]{opName(r.Kind), op.Reduction, func(e tf.Engine, dst, a, _ *tf.Tensor[T], _, _ T) error {
+			return r.Into(e, dst, a)
+		}})
+	}
+	return ops
+}
+
+func opName(k op.Kind) string { return strings.ToLower(k.String()) }
+
+// libOpNames lists the names of libOps[T].
+func libOpNames[T tf.Scalar]() []string {
+	var names []string
+	for _, o := range libOps[T]() {
+		names = append(names, o.name)
+	}
+	return names
+}
+
+// opNamesByDType lists the operation names of each dtype.
+var opNamesByDType = map[tf.DType]func() []string{
+	tf.Float32: libOpNames[float32], tf.Float64: libOpNames[float64],
+	tf.Complex64: libOpNames[complex64], tf.Complex128: libOpNames[complex128],
+}
+
+// allOpNames is every operation name over the four dtypes, in catalog
+// order.
+func allOpNames() []string {
+	var names []string
+	for _, dt := range []tf.DType{tf.Float64, tf.Complex128, tf.Float32, tf.Complex64} {
+		for _, n := range opNamesByDType[dt]() {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// opsCase is one (op, dtype, size) measurement; it is also what the peer
+// script reads.
+type opsCase struct {
+	Op     string     `json:"op"`
+	DType  string     `json:"dtype"` // NumPy's name: float32, ...
+	Size   int        `json:"size"`
+	Reduce bool       `json:"reduce"`
+	Binary bool       `json:"binary"`
+	A      [2]float64 `json:"a"`
+	B      [2]float64 `json:"b"`
+	Alpha  float64    `json:"alpha"`
+	Beta   float64    `json:"beta"`
+	Numpy  string     `json:"np"`
+	Torch  string     `json:"torch"`
+}
+
+func benchOps(args []string, stdout, stderr io.Writer) int {
+	const name = "bench ops"
+	fs := newFlags(name, io.Discard)
+	opsFlag := fs.String("ops", "all", "comma-separated operation names (case-insensitive), or all")
+	sizesFlag := fs.String("sizes", "1e6,16e6", "comma-separated element counts (1e6 or 1048576 style)")
+	dtFlag := fs.String("dtype", "f32,f64", "comma-separated element types: f32, f64, c64, c128")
+	threads := fs.Int("threads", 1, "team width (1 = serial engine)")
+	asJSON := fs.Bool("json", false, "print JSON rows instead of a table")
+	budget := fs.Duration("budget", 300*time.Millisecond, "timing budget per case")
+	noRef := fs.Bool("no-reference", false, "skip the NumPy and PyTorch peers")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+			return 0
+		}
+		return fail(stderr, name, err)
+	}
+	if fs.NArg() > 0 {
+		return fail(stderr, name, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	ops, err := parseOpList(*opsFlag)
+	if err != nil {
+		return fail(stderr, name, err)
+	}
+	sizes, err := parseElemCounts(*sizesFlag)
+	if err != nil {
+		return fail(stderr, name, err)
+	}
+	dts, err := parseDTypeList(*dtFlag)
+	if err != nil {
+		return fail(stderr, name, err)
+	}
+	if *threads < 1 || *threads > team.MaxThreads {
+		return fail(stderr, name, fmt.Errorf("--threads must be in [1, %d], got %d", team.MaxThreads, *threads))
+	}
+	if *budget <= 0 {
+		return fail(stderr, name, fmt.Errorf("--budget must be positive, got %v", *budget))
+	}
+	if ops != nil && !slices.ContainsFunc(dts, func(dt tf.DType) bool {
+		return slices.ContainsFunc(opNamesByDType[dt](), func(n string) bool { return slices.Contains(ops, n) })
+	}) {
+		return fail(stderr, name, fmt.Errorf("no operation of --ops %q accepts --dtype %q", *opsFlag, *dtFlag))
+	}
+	e, err := benchEngineWidth(*threads)
+	if err != nil {
+		return fail(stderr, name, err)
+	}
+	defer e.Close()
+	var rows []opsRow
+	var cases []opsCase
+	for _, dt := range dts {
+		for _, n := range sizes {
+			fmt.Fprintf(stderr, "bench ops: %s, %d elements\n", dt, n)
+			r, c, err := opsByDType[dt](e, ops, n, *budget)
+			if err != nil {
+				fmt.Fprintf(stderr, "tenferro %s: %v\n", name, err)
+				return 1
+			}
+			rows, cases = append(rows, r...), append(cases, c...)
+		}
+	}
+	for i := range rows {
+		rows[i].Threads = *threads
+	}
+	var peer opsPeerResult
+	if !*noRef {
+		peer = runOpsPeers(cases, *threads, *budget, nil)
+		for i := range rows {
+			rows[i].NumpyMS, rows[i].TorchMS, rows[i].OpenBLASCore = peer.NumpyMS[i], peer.TorchMS[i], peer.OpenBLASCore
+		}
+		for _, note := range peer.Notes {
+			fmt.Fprintf(stderr, "bench ops: %s\n", note)
+		}
+	}
+	summary := opsSummary(rows)
+	if *asJSON {
+		fmt.Fprintln(stderr, summary)
+		return writeJSONPlain(stdout, stderr, rows)
+	}
+	fmt.Fprintf(stdout, "== elementwise ops and reductions, threads=%d; %s\n", *threads, peer.describe())
+	printOpsTable(stdout, rows)
+	fmt.Fprintln(stdout, summary)
+	return 0
+}
+
+// opsByDType measures the selected operations in one dtype at one size.
+var opsByDType = map[tf.DType]func(e *cpu.Engine, ops []string, n int, budget time.Duration) ([]opsRow, []opsCase, error){
+	tf.Float32:    opsCases[float32],
+	tf.Float64:    opsCases[float64],
+	tf.Complex64:  opsCases[complex64],
+	tf.Complex128: opsCases[complex128],
+}
+
+// opsCases times a plain copy of n elements and then every operation of
+// T named in ops (all for nil), and returns the rows with the cases the
+// peers run. Bytes moved: 2n elements for unary ops and the copy, 3n for
+// binary ops, n+1 for reductions.
+func opsCases[T tf.Scalar](e *cpu.Engine, ops []string, n int, budget time.Duration) ([]opsRow, []opsCase, error) {
+	dt := tf.DTypeOf[T]()
+	inputs := map[[3]float64]*tf.Tensor[T]{} // (lo, hi, slot) -> input
+	input := func(r [2]float64, slot int) (*tf.Tensor[T], error) {
+		k := [3]float64{r[0], r[1], float64(slot)}
+		if t, ok := inputs[k]; ok {
+			return t, nil
+		}
+		t, err := tf.FromSlice(drawRange[T](uint64(len(inputs)+1), n, r), n)
+		inputs[k] = t
+		return t, err
+	}
+	src, err := input(unitRange, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	dst, err := tf.Zeros[T](n)
+	if err != nil {
+		return nil, nil, err
+	}
+	scalar, err := tf.Zeros[T]()
+	if err != nil {
+		return nil, nil, err
+	}
+	cp := measureFor(budget, func() { tf.CopyInto(e, dst, src) }).median()
+	es := float64(dt.Size())
+	var rows []opsRow
+	var cases []opsCase
+	for _, o := range libOps[T]() {
+		if ops != nil && !slices.Contains(ops, o.name) {
+			continue
+		}
+		p, ok := opsPeers[o.name]
+		if !ok {
+			return nil, nil, fmt.Errorf("operation %s has no entry in the peer table", o.name)
+		}
+		a, err := input(p.a, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, out, bytes := a, dst, 2*float64(n)*es
+		switch o.cat {
+		case op.Binary:
+			if b, err = input(p.b, 1); err != nil {
+				return nil, nil, err
+			}
+			bytes = 3 * float64(n) * es
+		case op.Reduction:
+			out, bytes = scalar, float64(n+1)*es
+		}
+		alpha, beta := fromReal[T](p.alpha), fromReal[T](p.beta)
+		if err := o.run(e, out, a, b, alpha, beta); err != nil {
+			return nil, nil, fmt.Errorf("%s %s: %v", o.name, dt, err)
+		}
+		m := measureFor(budget, func() { o.run(e, out, a, b, alpha, beta) }).median()
+		m = max(m, time.Nanosecond)
+		rows = append(rows, opsRow{Op: o.name, DType: dt.String(), Size: n, MedianMS: ms(m),
+			GBps: bytes / m.Seconds() / 1e9, CopyRatio: float64(cp) / float64(m)})
+		cases = append(cases, opsCase{Op: o.name, DType: numpyDType[dt], Size: n, Reduce: o.cat == op.Reduction,
+			Binary: o.cat == op.Binary, A: p.a, B: p.b, Alpha: p.alpha, Beta: p.beta, Numpy: p.numpy, Torch: p.torch})
+		if p.torchReal && dt.IsComplex() {
+			cases[len(cases)-1].Torch = ""
+		}
+	}
+	return rows, cases, nil
+}
+
+// drawRange returns n values uniform in [r[0], r[1]) (both parts for
+// complex T), reproducible from seed.
+func drawRange[T tf.Scalar](seed uint64, n int, r [2]float64) []T {
+	buf := make([]T, n)
+	tf.FillRand(rand.New(rand.NewPCG(seed, 0x6f7073)), buf)
+	lo, w := r[0], r[1]-r[0]
+	switch b := any(buf).(type) {
+	case []float32:
+		for i, x := range b {
+			b[i] = float32(lo + w*float64(x))
+		}
+	case []float64:
+		for i, x := range b {
+			b[i] = lo + w*x
+		}
+	case []complex64:
+		for i, x := range b {
+			b[i] = complex64(complex(lo+w*float64(real(x)), lo+w*float64(imag(x))))
+		}
+	case []complex128:
+		for i, x := range b {
+			b[i] = complex(lo+w*real(x), lo+w*imag(x))
+		}
+	}
+	return buf
+}
+
+// parseList splits a comma-separated flag value and parses each field
+// (duplicates dropped); the error names the flag and what it wants.
+func parseList[E comparable](flag, want, s string, parse func(string) (E, bool)) ([]E, error) {
+	var out []E
+	for _, f := range strings.Split(s, ",") {
+		v, ok := parse(strings.TrimSpace(f))
+		if !ok {
+			return nil, fmt.Errorf("--%s: want %s, got %q", flag, want, f)
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// parseOpList reads --ops: "all" (nil) or catalog names in any case.
+func parseOpList(s string) ([]string, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "all") {
+		return nil, nil
+	}
+	known := allOpNames()
+	return parseList("ops", "all or operation names from "+strings.Join(known, ", "), s, func(f string) (string, bool) {
+		return strings.ToLower(f), slices.Contains(known, strings.ToLower(f))
+	})
+}
+
+// maxOpsElems bounds --sizes (2 GiB per float64 tensor).
+const maxOpsElems = 1 << 28
+
+// parseElemCounts reads --sizes: integers such as 1048576, or decimal
+// exponent forms such as 1e6 and 16e6 that denote integers.
+func parseElemCounts(s string) ([]int, error) {
+	return parseList("sizes", fmt.Sprintf("element counts in [1, %d] such as 1e6 or 1048576", maxOpsElems), s, func(f string) (int, bool) {
+		v, err := strconv.ParseFloat(f, 64)
+		return int(v), err == nil && v == math.Trunc(v) && v >= 1 && v <= maxOpsElems
+	})
+}
+
+// parseDTypeList reads --dtype: arithmetic dtypes.
+func parseDTypeList(s string) ([]tf.DType, error) {
+	return parseList("dtype", "f32, f64, c64 or c128", s, func(f string) (tf.DType, bool) {
+		dt, err := tf.ParseDType(f)
+		return dt, err == nil && dt.IsNumber()
+	})
+}
+
+// peerMS returns the row's time of peer "numpy" or "torch".
+func (r opsRow) peerMS(peer string) *float64 {
+	if peer == "numpy" {
+		return r.NumpyMS
+	}
+	return r.TorchMS
+}
+
+// peerRatio is the row's peer time over ours (above 1: the library is
+// faster), nil without a peer time.
+func (r opsRow) peerRatio(peer string) *float64 {
+	p := r.peerMS(peer)
+	if p == nil || r.MedianMS <= 0 {
+		return nil
+	}
+	q := *p / r.MedianMS
+	return &q
+}
+
+func printOpsTable(w io.Writer, rows []opsRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "op\tdtype\tsize\tours ms\tnumpy ms\ttorch ms\tnumpy/ours\ttorch/ours\tGB/s\tcopy/op\t")
+	opt := func(v *float64, f string) string {
+		if v == nil {
+			return "-"
+		}
+		return fmt.Sprintf(f, *v)
+	}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.4f\t%s\t%s\t%s\t%s\t%.1f\t%.2f\t\n", r.Op, r.DType, r.Size, r.MedianMS,
+			opt(r.NumpyMS, "%.4f"), opt(r.TorchMS, "%.4f"), opt(r.peerRatio("numpy"), "%.2f"),
+			opt(r.peerRatio("torch"), "%.2f"), r.GBps, r.CopyRatio)
+	}
+	tw.Flush()
+}
+
+// opsSummary is the closing line: for each peer the geometric mean of its
+// time over ours across the rows it ran (above 1: the library is faster).
+func opsSummary(rows []opsRow) string {
+	var parts []string
+	for _, peer := range []string{"numpy", "torch"} {
+		var s float64
+		n := 0
+		for _, r := range rows {
+			if q := r.peerRatio(peer); q != nil && *q > 0 {
+				s, n = s+math.Log(*q), n+1
+			}
+		}
+		if n == 0 {
+			parts = append(parts, peer+"/ours n/a")
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s/ours %.2f over %d cases", peer, math.Exp(s/float64(n)), n))
+	}
+	return "geometric mean: " + strings.Join(parts, "; ")
+}
+
+// opsPeerScript times the cases with NumPy and PyTorch (those of the
+// input's "peers", default both; each optional), and
+// prints {"openblas_core", "numpy_version", "torch_version", "numpy_ms",
+// "torch_ms", "notes"}, the times a list parallel to the cases (null: no
+// expression, peer missing or failed). Each case is timed like the
+// library: one sizing call, one warm-up, then 5 to 500 calls within the
+// budget, median. OPENBLAS_CORETYPE is set from the input before NumPy
+// loads OpenBLAS, only when the caller found that OpenBLAS does not
+// recognize this CPU.
+const opsPeerScript = `
+import json, os, sys, time
+cfg = json.load(sys.stdin)
+if cfg.get("coretype"):
+    os.environ["OPENBLAS_CORETYPE"] = cfg["coretype"]
+cases, budget, peers, notes = cfg["cases"], cfg["budget"], cfg.get("peers", ["numpy", "torch"]), []
+res = {"openblas_core": None, "numpy_version": None, "torch_version": None, "notes": notes,
+       "numpy_ms": [None] * len(cases), "torch_ms": [None] * len(cases)}
+
+def median_ms(fn):
+    t0 = time.perf_counter(); fn(); one = max(time.perf_counter() - t0, 1e-6)
+    fn(); ts = []
+    for _ in range(min(max(int(budget / one), 5), 500)):
+        t0 = time.perf_counter(); fn(); ts.append(time.perf_counter() - t0)
+    ts.sort(); m = len(ts) // 2
+    return (ts[m] + ts[~m]) / 2 * 1e3
+
+def run(key, name, mod, draw, empty):
+    cache, group, failed = {}, None, set()
+    def inp(c, r, slot):
+        if (r[0], r[1], slot) not in cache:
+            cache[(r[0], r[1], slot)] = draw(c, r)
+        return cache[(r[0], r[1], slot)]
+    for i, c in enumerate(cases):
+        if group != (c["dtype"], c["size"]):
+            cache, group = {}, (c["dtype"], c["size"])
+        if not c[key] or c["op"] + c["dtype"] in failed:
+            continue
+        try:
+            env = {key: mod, "a": inp(c, c["a"], 0), "b": inp(c, c["b"], 1) if c["binary"] else None,
+                   "out": empty(c), "alpha": c["alpha"], "beta": c["beta"]}
+            code = compile(c[key], c["op"], "eval")
+            res[name + "_ms"][i] = median_ms(lambda: eval(code, env))
+        except Exception as e:
+            failed.add(c["op"] + c["dtype"])
+            notes.append("%s %s %s: %s" % (name, c["op"], c["dtype"], (str(e).strip() or type(e).__name__).split("\n")[0]))
+
+np = torch = None
+if "numpy" in peers:
+    try:
+        import numpy as np
+        res["numpy_version"] = np.__version__
+    except Exception as e:
+        notes.append("numpy not available (%s): null numpy times" % e)
+if np is not None:
+    try:
+        from threadpoolctl import threadpool_info
+        cores = [i.get("architecture") for i in threadpool_info() if i.get("internal_api") == "openblas"]
+        res["openblas_core"] = cores[0] if cores else None
+    except Exception as e:
+        notes.append("threadpoolctl not available (%s): null openblas_core" % e)
+    np.seterr(all="ignore")
+    rng = np.random.default_rng(1)
+    def np_draw(c, r):
+        u = lambda: rng.random(c["size"]) * (r[1] - r[0]) + r[0]
+        return (u() + 1j * u() if c["dtype"].startswith("complex") else u()).astype(c["dtype"])
+    run("np", "numpy", np, np_draw, lambda c: np.empty(() if c["reduce"] else c["size"], c["dtype"]))
+if "torch" in peers:
+    try:
+        import torch
+        res["torch_version"] = torch.__version__
+    except Exception as e:
+        notes.append("torch not available (%s): null torch times" % e)
+if torch is not None:
+    torch.set_num_threads(cfg["threads"])
+    gen = torch.Generator().manual_seed(1)
+    def t_draw(c, r):
+        u = lambda: torch.rand(c["size"], generator=gen, dtype=torch.float64) * (r[1] - r[0]) + r[0]
+        return (torch.complex(u(), u()) if c["dtype"].startswith("complex") else u()).to(getattr(torch, c["dtype"]))
+    run("torch", "torch", torch, t_draw, lambda c: torch.empty(() if c["reduce"] else c["size"], dtype=getattr(torch, c["dtype"])))
+print(json.dumps(res))
+`
+
+// openblasProbeScript prints the kernels ("architecture") of the OpenBLAS
+// libraries NumPy loads.
+const openblasProbeScript = `
+import json, numpy
+from threadpoolctl import threadpool_info
+print(json.dumps([i.get("architecture") for i in threadpool_info() if i.get("internal_api") == "openblas"]))
+`
+
+// opsPeerResult is what opsPeerScript prints.
+type opsPeerResult struct {
+	OpenBLASCore *string    `json:"openblas_core"`
+	NumpyVersion *string    `json:"numpy_version"`
+	TorchVersion *string    `json:"torch_version"`
+	NumpyMS      []*float64 `json:"numpy_ms"`
+	TorchMS      []*float64 `json:"torch_ms"`
+	Notes        []string   `json:"notes"`
+}
+
+// describe names the peers that ran for the table's header.
+func (p opsPeerResult) describe() string {
+	if p.NumpyVersion == nil && p.TorchVersion == nil {
+		return "peers: none"
+	}
+	str := func(s *string) string {
+		if s == nil {
+			return "missing"
+		}
+		return *s
+	}
+	return fmt.Sprintf("numpy %s (one thread), torch %s, OpenBLAS core %s", str(p.NumpyVersion), str(p.TorchVersion), str(p.OpenBLASCore))
+}
+
+// runOpsPeers runs the peer script on the cases with the given peers
+// ("numpy", "torch"; nil for both). A missing interpreter or a failed run
+// gives null times and a note, never an error.
+func runOpsPeers(cases []opsCase, threads int, budget time.Duration, peers []string) opsPeerResult {
+	in := map[string]any{"cases": cases, "threads": threads, "budget": budget.Seconds()}
+	if peers != nil {
+		in["peers"] = peers
+	}
+	var notes []string
+	var cores []string
+	if err := runPeer(openblasProbeScript, threads, nil, &cores); err == nil && len(cores) > 0 {
+		if ct := openblasCoreType(cores[0], hostX86()); ct != "" {
+			in["coretype"] = ct
+			notes = append(notes, fmt.Sprintf("OpenBLAS chose %s, which does not use this CPU's vector units: OPENBLAS_CORETYPE=%s set for the peer", cores[0], ct))
+		}
+	}
+	var res opsPeerResult
+	err := runPeer(opsPeerScript, threads, in, &res)
+	if err == nil && (len(res.NumpyMS) != len(cases) || len(res.TorchMS) != len(cases)) {
+		err = fmt.Errorf("peer returned %d numpy and %d torch times for %d cases", len(res.NumpyMS), len(res.TorchMS), len(cases))
+	}
+	if err != nil {
+		res = opsPeerResult{Notes: []string{"peers skipped: " + err.Error()}}
+	}
+	res.Notes = append(notes, res.Notes...)
+	if res.NumpyMS == nil {
+		res.NumpyMS, res.TorchMS = make([]*float64, len(cases)), make([]*float64, len(cases))
+	}
+	return res
+}
+
+// x86Features are the CPU features that decide which OpenBLAS kernel fits.
+type x86Features struct{ avx, avx2fma, avx512, bf16 bool }
+
+func hostX86() x86Features {
+	x := xcpu.X86
+	return x86Features{avx: x.HasAVX, avx2fma: x.HasAVX2 && x.HasFMA,
+		avx512: x.HasAVX512F && x.HasAVX512DQ && x.HasAVX512BW && x.HasAVX512VL, bf16: x.HasAVX512BF16}
+}
+
+// openblasPreAVX are OpenBLAS's x86 kernels without AVX: the ones it falls
+// back to for a CPU it does not recognize.
+var openblasPreAVX = []string{"unknown", "prescott", "katmai", "coppermine", "northwood", "banias", "atom",
+	"core2", "penryn", "dunnington", "nehalem", "athlon", "opteron", "opteron_sse3", "barcelona", "nano", "bobcat"}
+
+// openblasCoreType returns the OPENBLAS_CORETYPE the peer needs when
+// OpenBLAS chose the kernel chosen: the fastest kernel the CPU's features
+// f run when chosen is a pre-AVX fallback on a CPU with AVX or better,
+// and "" (leave OpenBLAS's choice) otherwise.
+func openblasCoreType(chosen string, f x86Features) string {
+	if !slices.Contains(openblasPreAVX, strings.ToLower(chosen)) {
+		return ""
+	}
+	switch {
+	case f.avx512 && f.bf16:
+		return "Cooperlake"
+	case f.avx512:
+		return "SkylakeX"
+	case f.avx2fma:
+		return "Haswell"
+	case f.avx:
+		return "Sandybridge"
+	}
+	return ""
+}
