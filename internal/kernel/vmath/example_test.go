@@ -51,7 +51,7 @@ func ExampleSigmoid() {
 	y := make([]float64, len(x))
 	vmath.Sigmoid(y, x)
 	fmt.Println(y)
-	// Output: [0 0.5 0.8807970779778823]
+	// Output: [0 0.5 0.8807970779778824]
 }
 
 func ExampleSin() {
@@ -81,7 +81,7 @@ func ExampleSqrt() {
 // The pure-Go variant exists everywhere and returns the same bits as the
 // assembly.
 func ExampleSetVariant() {
-	prev, err := vmath.SetVariant("purego")
+	prev, err := vmath.SetVariant("generic")
 	if err != nil {
 		panic(err)
 	}
@@ -89,13 +89,13 @@ func ExampleSetVariant() {
 	x := []float64{1}
 	vmath.Exp(x, x)
 	fmt.Println(vmath.ActiveVariant(), x[0])
-	// Output: purego 2.718281828459045
+	// Output: generic 2.718281828459045
 }
 
 func ExampleVariants() {
 	vs := vmath.Variants()
 	fmt.Println(vs[len(vs)-1])
-	// Output: {purego true}
+	// Output: {generic true}
 }
 
 func ExampleActiveVariant() {

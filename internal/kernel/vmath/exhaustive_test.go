@@ -43,34 +43,38 @@ func TestExhaustive32(t *testing.T) {
 		t.Skip("needs -vmath.exhaustive")
 	}
 	v := supported()[0]
-	const chunk = 1 << 16
 	for _, f := range fns {
-		var mu sync.Mutex
-		worst, at := 0.0, float32(0)
-		parallel(1<<32/chunk, func(c int) {
-			xs := make([]float32, chunk)
-			got := make([]float32, chunk)
-			for i := range xs {
-				xs[i] = math.Float32frombits(uint32(c*chunk + i))
-			}
-			v.f32[f.o](got, xs)
-			w, a := 0.0, float32(0)
-			for i, x := range xs {
-				if e := ulps32(got[i], f.ref64(float64(x))); e > w {
-					w, a = e, x
-				}
-			}
-			mu.Lock()
-			if w > worst {
-				worst, at = w, a
-			}
-			mu.Unlock()
-		})
-		if worst > f.ulp32 {
-			t.Errorf("%s %s: %.4f ulps at %v > %v", v.name, f.name(), worst, at, f.ulp32)
-		} else {
-			t.Logf("%s %s: max %.4f ulps at %v", v.name, f.name(), worst, at)
+		t.Run(f.name(), func(t *testing.T) { exhaustive32(t, v, f) })
+	}
+}
+
+func exhaustive32(t *testing.T, v *variant, f fn) {
+	const chunk = 1 << 16
+	var mu sync.Mutex
+	worst, at := 0.0, float32(0)
+	parallel(1<<32/chunk, func(c int) {
+		xs := make([]float32, chunk)
+		got := make([]float32, chunk)
+		for i := range xs {
+			xs[i] = math.Float32frombits(uint32(c*chunk + i))
 		}
+		v.f32[f.o](got, xs)
+		w, a := 0.0, float32(0)
+		for i, x := range xs {
+			if e := ulps32(got[i], f.ref64(float64(x))); e > w {
+				w, a = e, x
+			}
+		}
+		mu.Lock()
+		if w > worst {
+			worst, at = w, a
+		}
+		mu.Unlock()
+	})
+	if worst > f.ulp32 {
+		t.Errorf("%s %s: %.4f ulps at %v > %v", v.name, f.name(), worst, at, f.ulp32)
+	} else {
+		t.Logf("%s %s: max %.4f ulps at %v", v.name, f.name(), worst, at)
 	}
 }
 

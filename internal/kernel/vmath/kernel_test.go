@@ -206,12 +206,12 @@ func TestLengthMismatch(t *testing.T) {
 	Log(make([]float32, 2), make([]float32, 3))
 }
 
-// TestVariants checks the registry: purego last and always supported, the
+// TestVariants checks the registry: generic (pure Go) last and always supported, the
 // amd64 variants present unless built with purego, and SetVariant's
 // errors and effect.
 func TestVariants(t *testing.T) {
 	vs := Variants()
-	if last := vs[len(vs)-1]; last != (Variant{"purego", true}) {
+	if last := vs[len(vs)-1]; last != (Variant{"generic", true}) {
 		t.Errorf("last variant %v", last)
 	}
 	if runtime.GOARCH == "amd64" && len(archVariants()) > 0 {
@@ -232,15 +232,15 @@ func TestVariants(t *testing.T) {
 			}
 		}
 	}
-	prev, err := SetVariant("purego")
+	prev, err := SetVariant("generic")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer SetVariant(prev)
-	if ActiveVariant() != "purego" {
-		t.Errorf("active %q after SetVariant(purego)", ActiveVariant())
+	if ActiveVariant() != "generic" {
+		t.Errorf("active %q after SetVariant(generic)", ActiveVariant())
 	}
-	if back, _ := SetVariant(prev); back != "purego" {
-		t.Errorf("SetVariant returned %q, want purego", back)
+	if back, _ := SetVariant(prev); back != "generic" {
+		t.Errorf("SetVariant returned %q, want generic", back)
 	}
 }

@@ -39,7 +39,7 @@ type Variant struct {
 
 // Variants lists the implementations built into this binary, best first,
 // with whether the running CPU supports each: "avx512" and "avx2" on amd64
-// (unless built with the purego tag), then "purego".
+// (unless built with the purego tag), then "generic" (pure Go).
 func Variants() []Variant {
 	out := make([]Variant, len(variants))
 	for i, v := range variants {

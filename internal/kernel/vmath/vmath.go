@@ -24,8 +24,8 @@
 //	Expm1     1.5      1.5      +Inf where Exp overflows, -1 below -39 (-19)
 //	Log       1        1        -Inf at ±0, NaN below 0; subnormals are renormalized
 //	Log1p     1.5      1.5      -Inf at -1, NaN below -1
-//	Tanh      3        0.501    ±1 beyond ±20
-//	Sigmoid   3        0.501    1 at +Inf, 0 at -Inf
+//	Tanh      2        0.501    ±1 beyond ±20
+//	Sigmoid   2        0.501    1 at +Inf, 0 at -Inf
 //	Sin, Cos  2        0.501    package math's result beyond |x| = 2^28
 //	Sqrt      0.5      0.5      correctly rounded (VSQRT, math.Sqrt)
 //
@@ -51,7 +51,9 @@
 // 2·atanh(f/(2+f)) for f = m-1 by a polynomial in s² for s = f/(2+f);
 // Log1p does the same for 1+x with the rounding error of 1+x added to f.
 // Tanh is E/(E+2) with E = expm1(2|x|) and the sign of x; Sigmoid is
-// 1/(1+E) or E/(1+E) with E = e^-|x|. Sin and Cos reduce x = k·π/2 + r
+// 1/(1+E) or E/(1+E) with E = e^-|x|; in float64 both quotients are
+// corrected for the rounding of the denominator and of the division
+// (two-sum and the FMA residual). Sin and Cos reduce x = k·π/2 + r
 // with π/2 in three parts (the first product exact) and select ±sin r or
 // ±cos r by k mod 4; beyond |x| = 2^28, and for Inf and NaN, they return
 // package math's result (Payne-Hanek reduction). The polynomials are
@@ -61,14 +63,15 @@
 // # Variants
 //
 // Each function exists as AVX-512 (F and DQ) and AVX2+FMA assembly on
-// amd64, chosen at start-up from the CPU (golang.org/x/sys/cpu), and as
-// pure Go (built everywhere, and alone with the purego build tag). All are
-// generated from one description of each algorithm whose every operation
-// rounds exactly once, so they return identical bits; the pure-Go variant
-// rounds the float32 FMAs in software (fma32). The assembly processes
-// whole vectors and leaves the tail, and any vector with a Sin or Cos
-// argument beyond the fast path, to the pure-Go twin. [SetVariant] selects
-// a variant for tests and benchmarks.
+// amd64 (variants "avx512" and "avx2"), the best the CPU supports chosen
+// at start-up (golang.org/x/sys/cpu), and as pure Go ("generic", built
+// everywhere, and alone with the purego build tag or on other
+// architectures). All are generated from one description of each
+// algorithm whose every operation rounds exactly once, so they return
+// identical bits; the pure-Go variant rounds the float32 FMAs in software
+// (fma32). The assembly processes whole vectors and leaves the tail, and
+// any vector with a Sin or Cos argument beyond the fast path, to the
+// pure-Go twin. [SetVariant] selects a variant for tests and benchmarks.
 package vmath
 
 //go:generate go run ./_gen

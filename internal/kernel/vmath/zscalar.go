@@ -32,8 +32,8 @@ const trigMax = 0x1p+28
 //	float64            sin    degree  5: 2^-56.4
 //	float64            cos    degree  6: 2^-57.8
 //	float32            exp    degree  5: 2^-28.4
-//	float32            expm1  degree  7: 2^-28.5
-//	float32            log    degree  2: 2^-29.7
+//	float32            expm1  degree  7: 2^-28.1
+//	float32            log    degree  2: 2^-30.2
 //	float32 in float64 exp    degree  7: 2^-43.3
 //	float32 in float64 expm1  degree  8: 2^-37.0
 //	float32 in float64 sin    degree  3: 2^-37.5
@@ -89,9 +89,9 @@ func expF32(x float32) float32 {
 	v3 := v2 - 0x1.8p+23
 	v4 := fma32(-(v3), 0x1.62e43p-01, x)
 	v5 := fma32(-(v3), -0x1.05c61p-29, v4)
-	v6 := fma32(0x1.a2a9ap-13, v5, 0x1.6d86f4p-10)
-	v7 := fma32(v6, v5, 0x1.111018p-07)
-	v8 := fma32(v7, v5, 0x1.55549cp-05)
+	v6 := fma32(0x1.a2a31ap-13, v5, 0x1.6d834cp-10)
+	v7 := fma32(v6, v5, 0x1.11101ep-07)
+	v8 := fma32(v7, v5, 0x1.55549ep-05)
 	v9 := fma32(v8, v5, 0x1.555556p-03)
 	v10 := fma32(v9, v5, 0x1p-01)
 	v11 := fma32(v5, v10, 0x1p+00)
@@ -202,11 +202,11 @@ func expm1F32(x float32) float32 {
 	}
 	v10 := fma32(-(v8), 0x1.62e43p-01, x)
 	v11 := fma32(-(v8), -0x1.05c61p-29, v10)
-	v12 := fma32(0x1.79cb5p-19, v11, 0x1.a583dp-16)
-	v13 := fma32(v12, v11, 0x1.a0078p-13)
-	v14 := fma32(v13, v11, 0x1.6c0e52p-10)
-	v15 := fma32(v14, v11, 0x1.11112p-07)
-	v16 := fma32(v15, v11, 0x1.55556p-05)
+	v12 := fma32(0x1.79b6aep-19, v11, 0x1.a575dp-16)
+	v13 := fma32(v12, v11, 0x1.a007ep-13)
+	v14 := fma32(v13, v11, 0x1.6c0e7ep-10)
+	v15 := fma32(v14, v11, 0x1.11111ep-07)
+	v16 := fma32(v15, v11, 0x1.55555ep-05)
 	v17 := fma32(v16, v11, 0x1.555556p-03)
 	v18 := fma32(v17, v11, 0x1p-01)
 	v19 := float32(v11 * v11)
@@ -322,8 +322,8 @@ func logF32(x float32) float32 {
 	v17 := v16 + 0x1p+01
 	v18 := v16 / v17
 	v19 := float32(v18 * v18)
-	v20 := fma32(0x1.320432p-02, v19, 0x1.995d9ap-02)
-	v21 := fma32(v20, v19, 0x1.55557cp-01)
+	v20 := fma32(0x1.31e194p-02, v19, 0x1.995ecap-02)
+	v21 := fma32(v20, v19, 0x1.55557ap-01)
 	v22 := fma32(-(v19), v21, v16)
 	v23 := float32(v11 * 0x1.05c61p-29)
 	v24 := fma32(v18, v22, v23)
@@ -445,8 +445,8 @@ func log1pF32(x float32) float32 {
 	v26 := v25 + 0x1p+01
 	v27 := v25 / v26
 	v28 := float32(v27 * v27)
-	v29 := fma32(0x1.320432p-02, v28, 0x1.995d9ap-02)
-	v30 := fma32(v29, v28, 0x1.55557cp-01)
+	v29 := fma32(0x1.31e194p-02, v28, 0x1.995ecap-02)
+	v30 := fma32(v29, v28, 0x1.55557ap-01)
 	v31 := fma32(-(v28), v30, v25)
 	v32 := float32(v13 * 0x1.05c61p-29)
 	v33 := fma32(v27, v31, v32)
@@ -525,17 +525,31 @@ func tanhF64(x float64) float64 {
 	}
 	v39 := v38 + 0x1p+01
 	v40 := v38 / v39
-	v41 := v4 > 0x1.4p+04
-	v42 := v40
-	if v41 {
-		v42 = 0x1p+00
+	v41 := v39 - v38
+	v42 := v39 - v41
+	v43 := v38 - v42
+	v44 := 0x1p+01 - v41
+	v45 := v43 + v44
+	v46 := v38 < 0x1p+26
+	v47 := math.FMA(-(v40), 0x1p-01, 0x1p-01)
+	v48 := float64(0)
+	if v46 {
+		v48 = v47
 	}
-	v43 := math.Float64bits(v42)
-	v44 := math.Float64bits(x)
-	v45 := v44 & 0x8000000000000000
-	v46 := v43 | v45
-	v47 := math.Float64frombits(v46)
-	return v47
+	v49 := math.FMA(-(v40), v39, v38)
+	v50 := math.FMA(-(v40), v45, v49)
+	v51 := math.FMA(v50, v48, v40)
+	v52 := v4 > 0x1.4p+04
+	v53 := v51
+	if v52 {
+		v53 = 0x1p+00
+	}
+	v54 := math.Float64bits(v53)
+	v55 := math.Float64bits(x)
+	v56 := v55 & 0x8000000000000000
+	v57 := v54 | v56
+	v58 := math.Float64frombits(v57)
+	return v58
 }
 
 // tanhF32 is the scalar twin of the float32 tanh kernels, which compute in float64.
@@ -646,7 +660,17 @@ func sigmoidF64(x float64) float64 {
 	}
 	v38 := v35 + 0x1p+00
 	v39 := v37 / v38
-	return v39
+	v40 := 0x1p+00 - v38
+	v41 := v40 + v35
+	v42 := 0x1p+00 - v39
+	v43 := v39
+	if v36 {
+		v43 = v42
+	}
+	v44 := math.FMA(-(v39), v38, v37)
+	v45 := math.FMA(-(v39), v41, v44)
+	v46 := math.FMA(v45, v43, v39)
+	return v46
 }
 
 // sigmoidF32 is the scalar twin of the float32 sigmoid kernels, which compute in float64.
@@ -899,7 +923,7 @@ func sqrtF32(x float32) float32 {
 // genericVariant is the pure-Go variant, available everywhere.
 func genericVariant() *variant {
 	return &variant{
-		name:      "purego",
+		name:      "generic",
 		supported: true,
 		f32: [numOps]func(dst, src []float32){
 			opExp:     scalarLoop(expF32),

@@ -44,9 +44,8 @@ func split(elem int, c *big.Float) (float64, float64) {
 	return hi, roundTo(elem, r)
 }
 
-// boundary returns the float x in [lo, hi] where ok changes from true to
-// false (ok(lo) true, ok(hi) false), searching over the element type's
-// values: the last x with ok(x) if up, else the first.
+// boundary returns the last float x of the element type in [lo, hi] with
+// ok(x), for ok true at lo, false at hi and changing once.
 func boundary(elem int, lo, hi float64, ok func(float64) bool) float64 {
 	ord := func(x float64) int64 { // monotone integer image of a float
 		if elem == 4 {
@@ -127,12 +126,15 @@ func newFormat(elem int, wide bool) *format {
 // fitAll computes the polynomials.
 func (fm *format) fitAll() {
 	// Degrees of exp's P (|r| <= ln2/2), log's Q, sin's S, cos's C and
-	// expm1's P (|r| <= ln2).
-	deg := map[int][5]int{8: {10, 6, 5, 6, 12}, 4: {5, 2, 2, 3, 7}}[fm.elem]
+	// expm1's P (|r| <= ln2); 0 where a format does not use the function
+	// (float32 Sin and Cos compute in the wide format, which has no Log).
+	deg := map[int][5]int{8: {10, 6, 5, 6, 12}, 4: {5, 2, 0, 0, 7}}[fm.elem]
 	if fm.wide {
-		deg = [5]int{7, 3, 3, 4, 8}
+		deg = [5]int{7, 0, 3, 4, 8}
 	}
-	margin := map[int]float64{8: 1e-4, 4: 5e-3}[fm.elem]
+	// The intervals are widened by this relative margin: the rounded
+	// reduction constants let |r| exceed its nominal bound by less.
+	const margin = 1e-4
 	one := bf(1)
 	// expm1(r) = r + r²·P(r), |r| <= ln2/2.
 	ln2h := math.Ln2 / 2 * (1 + margin)
@@ -182,6 +184,9 @@ func (fm *format) fitAll() {
 }
 
 func (fm *format) fit(s fitSpec) []float64 {
+	if s.deg == 0 {
+		return nil
+	}
 	r := remez(s, fm.elem)
 	fm.fits[s.name] = r
 	return r.coef
@@ -264,9 +269,28 @@ func buildTanh(fm *format, p *prog) {
 	x := p.x
 	ax := p.abs(x)
 	e := p.expm1Core(fm, p.add(ax, ax))
-	y := p.div(e, p.add(e, p.f(2)))
+	d := p.add(e, p.f(2))
+	y := p.div(e, d)
+	if !fm.wide {
+		// The exact E+2 = d + δ (two-sum); with 1/d = (1-y)/2, correct y
+		// for δ and for the division's rounding ρ = E - y·d:
+		// y + (ρ - y·δ)/d. Where E > 2^26, 1-y no longer gives 1/d
+		// accurately, and y (near 1) needs no correction.
+		bb := p.sub(d, e)
+		delta := p.add(p.sub(e, p.sub(d, bb)), p.sub(p.f(2), bb))
+		inv := p.sel(p.cmp(lt, e, p.f(0x1p26)), p.fnma(y, p.f(0.5), p.f(0.5)), p.f(0))
+		y = p.quoFix(y, e, d, delta, inv)
+	}
 	y = p.sel(p.cmp(gt, ax, p.f(fm.tanhHi)), p.f(1), y)
 	p.out = p.asFloat(p.or(p.asInt(y), p.and(p.asInt(x), p.i(p.sign()))))
+}
+
+// quoFix returns y + (ρ - y·δ)·inv for y = num/d rounded, ρ = num - y·d
+// (exact with an FMA), the exact denominator d + δ and inv ≈ 1/d: y
+// corrected to first order for the rounding of the division and of d.
+func (p *prog) quoFix(y, num, d, delta, inv *value) *value {
+	rho := p.fnma(y, d, num)
+	return p.fma(p.fnma(y, delta, rho), inv, y)
 }
 
 // sigmoid x = 1/(1+E) for x >= 0 and E/(1+E) for x < 0, E = e^-|x|.
@@ -275,8 +299,17 @@ func buildSigmoid(fm *format, p *prog) {
 	nx := p.asFloat(p.or(p.asInt(x), p.i(p.sign()))) // -|x|
 	e := p.expCore(fm, nx)
 	e = p.sel(p.cmp(lt, nx, p.f(fm.expLo)), p.f(0), e)
-	num := p.sel(p.cmp(lt, x, p.f(0)), e, p.f(1))
-	p.out = p.div(num, p.add(e, p.f(1)))
+	neg := p.cmp(lt, x, p.f(0))
+	num := p.sel(neg, e, p.f(1))
+	d := p.add(e, p.f(1))
+	y := p.div(num, d)
+	if !fm.wide {
+		// As in tanh: 1+E = d + δ exactly (E <= 1), and 1/d is y for
+		// x >= 0, 1-y for x < 0.
+		delta := p.add(p.sub(p.f(1), d), e)
+		y = p.quoFix(y, num, d, delta, p.sel(neg, p.sub(p.f(1), y), y))
+	}
+	p.out = y
 }
 
 // logCore returns log(2^k·(1+f)) = k·ln2 + 2·atanh(f/(2+f)) for f in

@@ -140,7 +140,7 @@ func main() {
 		fmt.Fprintf(&o, "// %sF%d is the scalar twin of the %s kernels.\n", p.name, 8*p.elem, p.name)
 		g.fn(p.fallback, fmt.Sprintf("%sF%d", p.name, 8*p.elem))
 	}
-	o.WriteString("// genericVariant is the pure-Go variant, available everywhere.\nfunc genericVariant() *variant {\n\treturn &variant{\n\t\tname: \"purego\",\n\t\tsupported: true,\n")
+	o.WriteString("// genericVariant is the pure-Go variant, available everywhere.\nfunc genericVariant() *variant {\n\treturn &variant{\n\t\tname: \"generic\",\n\t\tsupported: true,\n")
 	for _, elem := range []int{4, 8} {
 		ct := map[int]string{4: "float32", 8: "float64"}[elem]
 		fmt.Fprintf(&o, "\t\tf%d: [numOps]func(dst, src []%s){\n", 8*elem, ct)
