@@ -42,7 +42,7 @@ var fns = [numOps]fn{
 	opExp:     {opExp, bigmath.Exp, math.Exp, 1, 1},
 	opExpm1:   {opExpm1, bigmath.Expm1, math.Expm1, 1.5, 1.5},
 	opLog:     {opLog, bigmath.Log, math.Log, 1, 1},
-	opLog1p:   {opLog1p, bigmath.Log1p, math.Log1p, 1.5, 1.5},
+	opLog1p:   {opLog1p, bigmath.Log1p, math.Log1p, 1, 1},
 	opTanh:    {opTanh, bigmath.Tanh, math.Tanh, 2, wide},
 	opSigmoid: {opSigmoid, bigmath.Sigmoid, sigmoid64, 2, wide},
 	opSin:     {opSin, bigmath.Sin, math.Sin, 2, wide},

@@ -23,7 +23,7 @@
 //	Exp       1        1        +Inf above 709.78 (float32: 88.72), 0 below -745.13 (-103.97)
 //	Expm1     1.5      1.5      +Inf where Exp overflows, -1 below -39 (-19)
 //	Log       1        1        -Inf at ±0, NaN below 0; subnormals are renormalized
-//	Log1p     1.5      1.5      -Inf at -1, NaN below -1
+//	Log1p     1        1        -Inf at -1, NaN below -1
 //	Tanh      2        0.501    ±1 beyond ±20
 //	Sigmoid   2        0.501    1 at +Inf, 0 at -Inf
 //	Sin, Cos  2        0.501    package math's result beyond |x| = 2^28
@@ -49,7 +49,8 @@
 // computes 2·(2^(k-1)·q + 2^(k-1) - 1/2). Log splits x = 2^k·m with m in
 // [√½, √2) (subnormals scaled by 2^52 or 2^23 first) and sums k·ln2 and
 // 2·atanh(f/(2+f)) for f = m-1 by a polynomial in s² for s = f/(2+f);
-// Log1p does the same for 1+x with the rounding error of 1+x added to f.
+// Log1p does the same for 1+x, adding the rounding error of 1+x (scaled
+// by 2^-k) to f as a separate low part.
 // Tanh is E/(E+2) with E = expm1(2|x|) and the sign of x; Sigmoid is
 // 1/(1+E) or E/(1+E) with E = e^-|x|; in float64 both quotients are
 // corrected for the rounding of the denominator and of the division

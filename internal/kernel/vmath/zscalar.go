@@ -375,42 +375,43 @@ func log1pF64(x float64) float64 {
 	v22 := math.Float64bits(v21)
 	v23 := v22 << 52
 	v24 := math.Float64frombits(v23)
-	v25 := math.FMA(v7, v24, v18)
-	v26 := v25 + 0x1p+01
-	v27 := v25 / v26
-	v28 := float64(v27 * v27)
-	v29 := math.FMA(0x1.2f0487dd3fd6ap-03, v28, 0x1.39a1d419d4d1cp-03)
-	v30 := math.FMA(v29, v28, 0x1.74663dc6f682bp-03)
-	v31 := math.FMA(v30, v28, 0x1.c71c520fa2718p-03)
-	v32 := math.FMA(v31, v28, 0x1.24924941e86fp-02)
-	v33 := math.FMA(v32, v28, 0x1.999999997fe68p-02)
-	v34 := math.FMA(v33, v28, 0x1.5555555555592p-01)
-	v35 := math.FMA(-(v28), v34, v25)
-	v36 := float64(v13 * -0x1.abc9e3b39803fp-56)
-	v37 := math.FMA(v27, v35, v36)
-	v38 := v25 - v37
-	v39 := math.FMA(v13, 0x1.62e42fefa39efp-01, v38)
-	v40 := !(x >= -0x1p+00)
-	v41 := v39
-	if v40 {
-		v41 = math.NaN()
+	v25 := float64(v7 * v24)
+	v26 := v18 + v25
+	v27 := v26 + 0x1p+01
+	v28 := v26 / v27
+	v29 := float64(v28 * v28)
+	v30 := math.FMA(0x1.2f0487dd3fd6ap-03, v29, 0x1.39a1d419d4d1cp-03)
+	v31 := math.FMA(v30, v29, 0x1.74663dc6f682bp-03)
+	v32 := math.FMA(v31, v29, 0x1.c71c520fa2718p-03)
+	v33 := math.FMA(v32, v29, 0x1.24924941e86fp-02)
+	v34 := math.FMA(v33, v29, 0x1.999999997fe68p-02)
+	v35 := math.FMA(v34, v29, 0x1.5555555555592p-01)
+	v36 := math.FMA(-(v29), v35, v26)
+	v37 := math.FMA(v13, -0x1.abc9e3b39803fp-56, -(v25))
+	v38 := math.FMA(v28, v36, v37)
+	v39 := v18 - v38
+	v40 := math.FMA(v13, 0x1.62e42fefa39efp-01, v39)
+	v41 := !(x >= -0x1p+00)
+	v42 := v40
+	if v41 {
+		v42 = math.NaN()
 	}
-	v42 := x == -0x1p+00
-	v43 := v41
-	if v42 {
-		v43 = math.Inf(-1)
+	v43 := x == -0x1p+00
+	v44 := v42
+	if v43 {
+		v44 = math.Inf(-1)
 	}
-	v44 := x == math.Inf(1)
-	v45 := v43
-	if v44 {
-		v45 = math.Inf(1)
+	v45 := x == math.Inf(1)
+	v46 := v44
+	if v45 {
+		v46 = math.Inf(1)
 	}
-	v46 := x == 0
-	v47 := v45
-	if v46 {
-		v47 = x
+	v47 := x == 0
+	v48 := v46
+	if v47 {
+		v48 = x
 	}
-	return v47
+	return v48
 }
 
 // log1pF32 is the scalar twin of the log1p kernels.
@@ -441,38 +442,39 @@ func log1pF32(x float32) float32 {
 	v22 := math.Float32bits(v21)
 	v23 := v22 << 23
 	v24 := math.Float32frombits(v23)
-	v25 := fma32(v7, v24, v18)
-	v26 := v25 + 0x1p+01
-	v27 := v25 / v26
-	v28 := float32(v27 * v27)
-	v29 := fma32(0x1.31e194p-02, v28, 0x1.995ecap-02)
-	v30 := fma32(v29, v28, 0x1.55557ap-01)
-	v31 := fma32(-(v28), v30, v25)
-	v32 := float32(v13 * 0x1.05c61p-29)
-	v33 := fma32(v27, v31, v32)
-	v34 := v25 - v33
-	v35 := fma32(v13, 0x1.62e43p-01, v34)
-	v36 := !(x >= -0x1p+00)
-	v37 := v35
-	if v36 {
-		v37 = float32(math.NaN())
+	v25 := float32(v7 * v24)
+	v26 := v18 + v25
+	v27 := v26 + 0x1p+01
+	v28 := v26 / v27
+	v29 := float32(v28 * v28)
+	v30 := fma32(0x1.31e194p-02, v29, 0x1.995ecap-02)
+	v31 := fma32(v30, v29, 0x1.55557ap-01)
+	v32 := fma32(-(v29), v31, v26)
+	v33 := fma32(v13, 0x1.05c61p-29, -(v25))
+	v34 := fma32(v28, v32, v33)
+	v35 := v18 - v34
+	v36 := fma32(v13, 0x1.62e43p-01, v35)
+	v37 := !(x >= -0x1p+00)
+	v38 := v36
+	if v37 {
+		v38 = float32(math.NaN())
 	}
-	v38 := x == -0x1p+00
-	v39 := v37
-	if v38 {
-		v39 = float32(math.Inf(-1))
+	v39 := x == -0x1p+00
+	v40 := v38
+	if v39 {
+		v40 = float32(math.Inf(-1))
 	}
-	v40 := x == float32(math.Inf(1))
-	v41 := v39
-	if v40 {
-		v41 = float32(math.Inf(1))
+	v41 := x == float32(math.Inf(1))
+	v42 := v40
+	if v41 {
+		v42 = float32(math.Inf(1))
 	}
-	v42 := x == 0
-	v43 := v41
-	if v42 {
-		v43 = x
+	v43 := x == 0
+	v44 := v42
+	if v43 {
+		v44 = x
 	}
-	return v43
+	return v44
 }
 
 // tanhF64 is the scalar twin of the tanh kernels.
@@ -555,7 +557,7 @@ func tanhF64(x float64) float64 {
 // tanhF32 is the scalar twin of the float32 tanh kernels, which compute in float64.
 func tanhF32(x float32) float32 { return float32(tanhF32Wide(float64(x))) }
 
-// tanhF32Wide is tanhF64 with polynomials fitted to float32 accuracy.
+// tanhF32Wide is the float64 algorithm of tanh with polynomials fitted to float32 accuracy.
 func tanhF32Wide(x float64) float64 {
 	v2 := math.Float64bits(x)
 	v3 := v2 & 0x7fffffffffffffff
@@ -676,7 +678,7 @@ func sigmoidF64(x float64) float64 {
 // sigmoidF32 is the scalar twin of the float32 sigmoid kernels, which compute in float64.
 func sigmoidF32(x float32) float32 { return float32(sigmoidF32Wide(float64(x))) }
 
-// sigmoidF32Wide is sigmoidF64 with polynomials fitted to float32 accuracy.
+// sigmoidF32Wide is the float64 algorithm of sigmoid with polynomials fitted to float32 accuracy.
 func sigmoidF32Wide(x float64) float64 {
 	v2 := math.Float64bits(x)
 	v3 := v2 | 0x8000000000000000
@@ -774,7 +776,7 @@ func sinF64(x float64) float64 {
 // sinF32 is the scalar twin of the float32 sin kernels, which compute in float64.
 func sinF32(x float32) float32 { return float32(sinF32Wide(float64(x))) }
 
-// sinF32Wide is sinF64 with polynomials fitted to float32 accuracy.
+// sinF32Wide is the float64 algorithm of sin with polynomials fitted to float32 accuracy.
 func sinF32Wide(x float64) float64 {
 	v2 := math.Float64bits(x)
 	v3 := v2 & 0x7fffffffffffffff
@@ -867,7 +869,7 @@ func cosF64(x float64) float64 {
 // cosF32 is the scalar twin of the float32 cos kernels, which compute in float64.
 func cosF32(x float32) float32 { return float32(cosF32Wide(float64(x))) }
 
-// cosF32Wide is cosF64 with polynomials fitted to float32 accuracy.
+// cosF32Wide is the float64 algorithm of cos with polynomials fitted to float32 accuracy.
 func cosF32Wide(x float64) float64 {
 	v2 := math.Float64bits(x)
 	v3 := v2 & 0x7fffffffffffffff

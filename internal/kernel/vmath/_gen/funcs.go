@@ -312,14 +312,21 @@ func buildSigmoid(fm *format, p *prog) {
 	p.out = y
 }
 
-// logCore returns log(2^k·(1+f)) = k·ln2 + 2·atanh(f/(2+f)) for f in
-// [√½-1, √2-1] and integer-valued kf.
-func (p *prog) logCore(fm *format, f, kf *value) *value {
-	s := p.div(f, p.add(f, p.f(2)))
+// logCore returns log(2^k·(1+F)) = k·ln2 + 2·atanh(F/(2+F)) for
+// integer-valued kf and F = f + lo in [√½-1, √2-1]; fr is F rounded (lo
+// is nil when f = F). Keeping lo apart spares the result F's rounding.
+func (p *prog) logCore(fm *format, f, fr, lo, kf *value) *value {
+	s := p.div(fr, p.add(fr, p.f(2)))
 	z := p.mul(s, s)
 	q := p.horner(z, fm.logQ)
-	w := p.fnma(z, q, f)                      // f - z·Q = f - (2atanh(s) - 2s)/s
-	c := p.fma(s, w, p.mul(kf, p.f(-fm.l2)))  // f - log1p(f) - k·l2
+	w := p.fnma(z, q, fr) // F - z·Q = F - (2atanh(s) - 2s)/s
+	var kl *value         // -k·l2 - lo
+	if lo == nil {
+		kl = p.mul(kf, p.f(-fm.l2))
+	} else {
+		kl = p.fms(kf, p.f(-fm.l2), lo)
+	}
+	c := p.fma(s, w, kl)                      // F - log1p(F) - k·l2 - lo
 	return p.fma(kf, p.f(fm.l1), p.sub(f, c)) // k·l1 + (f - c)
 }
 
@@ -346,7 +353,7 @@ func buildLog(fm *format, p *prog) {
 	base := math.Ldexp(1, mant) + float64(p.bias())
 	kbias := p.sel(small, p.f(base+float64(mant)), p.f(base))
 	kf, f := p.splitLog(fm, p.asInt(xs), kbias)
-	y := p.logCore(fm, f, kf)
+	y := p.logCore(fm, f, f, nil, kf)
 	y = p.sel(p.cmp(notGE, x, p.f(0)), p.f(math.NaN()), y)
 	y = p.sel(p.cmp(eq, x, p.f(0)), p.f(math.Inf(-1)), y)
 	p.out = p.sel(p.cmp(eq, x, p.f(math.Inf(1))), p.f(math.Inf(1)), y)
@@ -368,8 +375,8 @@ func buildLog1p(fm *format, p *prog) {
 	kc := p.min(kf, p.f(float64(p.bias()-1)))
 	sc := p.add(p.sub(p.f(float64(p.bias())), kc), p.f(p.magic()))
 	scale := p.asFloat(p.shl(p.asInt(sc), mant))
-	f = p.fma(err, scale, f)
-	y := p.logCore(fm, f, kf)
+	lo := p.mul(err, scale) // exact
+	y := p.logCore(fm, f, p.add(f, lo), lo, kf)
 	y = p.sel(p.cmp(notGE, x, p.f(-1)), p.f(math.NaN()), y)
 	y = p.sel(p.cmp(eq, x, p.f(-1)), p.f(math.Inf(-1)), y)
 	y = p.sel(p.cmp(eq, x, p.f(math.Inf(1))), p.f(math.Inf(1)), y)

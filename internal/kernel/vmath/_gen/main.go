@@ -133,7 +133,7 @@ func main() {
 		if p.io != p.elem {
 			fmt.Fprintf(&o, "// %sF32 is the scalar twin of the float32 %s kernels, which compute in float64.\n", p.name, p.name)
 			fmt.Fprintf(&o, "func %sF32(x float32) float32 { return float32(%sF32Wide(float64(x))) }\n\n", p.name, p.name)
-			fmt.Fprintf(&o, "// %sF32Wide is %sF64 with polynomials fitted to float32 accuracy.\n", p.name, p.name)
+			fmt.Fprintf(&o, "// %sF32Wide is the float64 algorithm of %s with polynomials fitted to float32 accuracy.\n", p.name, p.name)
 			g.fn(p.fallback, p.name+"F32Wide")
 			continue
 		}
