@@ -1,0 +1,5 @@
+//go:build !race
+
+package vmath
+
+const raceEnabled = false

@@ -1,0 +1,81 @@
+package vmath
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// op names one function of the package (zscalar.go lists them).
+type op int
+
+// variant is one implementation of every function for both element types.
+type variant struct {
+	name      string
+	supported bool
+	f32       [numOps]func(dst, src []float32)
+	f64       [numOps]func(dst, src []float64)
+}
+
+// variants lists the implementations built into this binary, best first;
+// the pure-Go one is last and always supported.
+var variants = append(archVariants(), genericVariant())
+
+var active atomic.Pointer[variant]
+
+func init() {
+	for _, v := range variants {
+		if v.supported {
+			active.Store(v)
+			break
+		}
+	}
+}
+
+// Variant describes one implementation and whether this CPU runs it.
+type Variant struct {
+	Name      string
+	Supported bool
+}
+
+// Variants lists the implementations built into this binary, best first,
+// with whether the running CPU supports each: "avx512" and "avx2" on amd64
+// (unless built with the purego tag), then "generic" (pure Go).
+func Variants() []Variant {
+	out := make([]Variant, len(variants))
+	for i, v := range variants {
+		out[i] = Variant{Name: v.name, Supported: v.supported}
+	}
+	return out
+}
+
+// ActiveVariant names the implementation the functions use now.
+func ActiveVariant() string { return active.Load().name }
+
+// SetVariant makes the functions use the named implementation from now on,
+// for testing and benchmarking. It returns the previous name, or an error
+// if name is unknown or unsupported on this CPU. It must not be called
+// while the functions are running.
+func SetVariant(name string) (prev string, err error) {
+	for _, v := range variants {
+		if v.name != name {
+			continue
+		}
+		if !v.supported {
+			return "", fmt.Errorf("vmath.SetVariant: variant %q is not supported by this CPU", name)
+		}
+		prev = active.Load().name
+		active.Store(v)
+		return prev, nil
+	}
+	return "", fmt.Errorf("vmath.SetVariant: unknown variant %q (have %v)", name, Variants())
+}
+
+// scalarLoop applies a scalar twin element by element.
+func scalarLoop[T float32 | float64](f func(T) T) func(dst, src []T) {
+	return func(dst, src []T) {
+		dst = dst[:len(src)]
+		for i, x := range src {
+			dst[i] = f(x)
+		}
+	}
+}
