@@ -1,30 +1,3 @@
-// Package reduce sums strided views over axes:
-//
-//	Sum:        dst[i] = sum_j src[i, j]
-//	SumProduct: dst[i] = sum_j a[i, j] * b[i, j]
-//
-// where j runs over the axes along which dst has stride 0 (the reduced axes)
-// and i over the others. One shape describes the whole iteration space; dst
-// repeats its element along reduced axes, which is how the caller marks them.
-// SumProduct covers dot products (every axis reduced), Hadamard products
-// followed by a reduction, outer products (no axis reduced) and traces
-// (diagonal views with strides that add up).
-//
-// # Accuracy
-//
-// Accumulation is in T. Along the reduced axis that is fastest in the input,
-// rows are summed pairwise in blocks of 128 (error growing like log n);
-// across the remaining reduced index points partial sums are flushed into a
-// second accumulator every block (blocked summation). The error is bounded
-// by the usual (n-1)*eps*sum|terms| and in practice much smaller.
-//
-// # Preconditions
-//
-// Callers validate: every Ref has len(shape) strides and stays inside its
-// Data (strided.Ref.Validate); at most strided.MaxRank extents differ from 1
-// (the kernels panic otherwise); dst has no repeated elements along the
-// non-reduced axes and does not overlap the inputs. dst is overwritten (an
-// empty reduction writes zeros).
 package reduce
 
 import (
