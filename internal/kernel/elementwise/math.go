@@ -3,8 +3,10 @@ package elementwise
 import (
 	"math"
 	"math/cmplx"
+	"unsafe"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/kernel/vmath"
 	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/internal/op/scalar"
 )
@@ -139,6 +141,9 @@ func mathUnary[T strided.Scalar](k op.Kind, z, x []T, p Params[T]) {
 }
 
 func floatUnary[F float32 | float64](k op.Kind, z, x []F, a, b F) {
+	if vectorUnary(k, z, x) {
+		return
+	}
 	switch k {
 	case op.Square:
 		for i, v := range x {
@@ -260,4 +265,58 @@ func mathBinarySV[T strided.Scalar](k op.Kind, z []T, x T, y []T) {
 		hi := min(lo+rowBlock, len(z))
 		mathBinary(k, z[lo:hi], buf[:hi-lo], y[lo:hi])
 	}
+}
+
+// vectorUnary sets z = k(x) with the vmath kernel of k and reports whether
+// vmath has one. Without vector instructions (the purego build, other
+// architectures) float32 goes through the float64 kernel in blocks, since
+// vmath's pure-Go float32 rounds its fused multiply-adds in software,
+// several times slower.
+func vectorUnary[F float32 | float64](k op.Kind, z, x []F) bool {
+	if unsafe.Sizeof(F(0)) == 4 && vmath.ActiveVariant() == "generic" {
+		if !vectorKernel[float64](k, nil, nil) {
+			return false
+		}
+		var in, out [rowBlock]float64
+		for lo := 0; lo < len(z); lo += rowBlock {
+			hi := min(lo+rowBlock, len(z))
+			for i, v := range x[lo:hi] {
+				in[i] = float64(v)
+			}
+			vectorKernel(k, out[:hi-lo], in[:hi-lo])
+			for i, v := range out[:hi-lo] {
+				z[lo+i] = F(v)
+			}
+		}
+		return true
+	}
+	return vectorKernel(k, z, x)
+}
+
+// vectorKernel sets z = k(x) with the vmath kernel of k and reports whether
+// vmath has one.
+func vectorKernel[F float32 | float64](k op.Kind, z, x []F) bool {
+	switch k {
+	case op.Exp:
+		vmath.Exp(z, x)
+	case op.Expm1:
+		vmath.Expm1(z, x)
+	case op.Log:
+		vmath.Log(z, x)
+	case op.Log1p:
+		vmath.Log1p(z, x)
+	case op.Tanh:
+		vmath.Tanh(z, x)
+	case op.Sigmoid:
+		vmath.Sigmoid(z, x)
+	case op.Sin:
+		vmath.Sin(z, x)
+	case op.Cos:
+		vmath.Cos(z, x)
+	case op.Sqrt:
+		vmath.Sqrt(z, x)
+	default:
+		return false
+	}
+	return true
 }

@@ -4,3 +4,6 @@ package vmath
 
 // archVariants lists no assembly variants on this build.
 func archVariants() []*variant { return nil }
+
+func archApply32(int, op, []float32, []float32) bool { return false }
+func archApply64(int, op, []float64, []float64) bool { return false }

@@ -12,13 +12,22 @@ type op int
 type variant struct {
 	name      string
 	supported bool
+	arch      int // index in archVariants, -1 for the pure-Go variant
 	f32       [numOps]func(dst, src []float32)
 	f64       [numOps]func(dst, src []float64)
 }
 
 // variants lists the implementations built into this binary, best first;
 // the pure-Go one is last and always supported.
-var variants = append(archVariants(), genericVariant())
+var variants = func() []*variant {
+	vs := archVariants()
+	for i, v := range vs {
+		v.arch = i
+	}
+	g := genericVariant()
+	g.arch = -1
+	return append(vs, g)
+}()
 
 var active atomic.Pointer[variant]
 

@@ -127,9 +127,11 @@ func apply[T Float](o op, dst, src []T) {
 	}
 	v := active.Load()
 	if unsafe.Sizeof(T(0)) == 4 {
-		v.f32[o](asF32(dst), asF32(src))
-	} else {
-		v.f64[o](asF64(dst), asF64(src))
+		if !archApply32(v.arch, o, asF32(dst), asF32(src)) {
+			genericApply32(o, asF32(dst), asF32(src))
+		}
+	} else if !archApply64(v.arch, o, asF64(dst), asF64(src)) {
+		genericApply64(o, asF64(dst), asF64(src))
 	}
 }
 

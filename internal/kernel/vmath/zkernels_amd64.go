@@ -169,3 +169,371 @@ func archVariants() []*variant {
 		},
 	}
 }
+
+// archApply32 runs o of assembly variant idx (its index in archVariants) with
+// static calls, so that dst and src do not escape; false for another idx.
+func archApply32(idx int, o op, dst, src []float32) bool {
+	n := len(src)
+	dst = dst[:n]
+	switch idx {
+	case 0:
+		switch o {
+		case opExp:
+			for i := 0; i < n; {
+				if n-i >= 16 {
+					i += expF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+16, n); i < end; i++ {
+					dst[i] = expF32(src[i])
+				}
+			}
+		case opExpm1:
+			for i := 0; i < n; {
+				if n-i >= 16 {
+					i += expm1F32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+16, n); i < end; i++ {
+					dst[i] = expm1F32(src[i])
+				}
+			}
+		case opLog:
+			for i := 0; i < n; {
+				if n-i >= 16 {
+					i += logF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+16, n); i < end; i++ {
+					dst[i] = logF32(src[i])
+				}
+			}
+		case opLog1p:
+			for i := 0; i < n; {
+				if n-i >= 16 {
+					i += log1pF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+16, n); i < end; i++ {
+					dst[i] = log1pF32(src[i])
+				}
+			}
+		case opTanh:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += tanhF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = tanhF32(src[i])
+				}
+			}
+		case opSigmoid:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += sigmoidF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = sigmoidF32(src[i])
+				}
+			}
+		case opSin:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += sinF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = sinF32(src[i])
+				}
+			}
+		case opCos:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += cosF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = cosF32(src[i])
+				}
+			}
+		case opSqrt:
+			for i := 0; i < n; {
+				if n-i >= 16 {
+					i += sqrtF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+16, n); i < end; i++ {
+					dst[i] = sqrtF32(src[i])
+				}
+			}
+		default:
+			return false
+		}
+	case 1:
+		switch o {
+		case opExp:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += expF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = expF32(src[i])
+				}
+			}
+		case opExpm1:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += expm1F32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = expm1F32(src[i])
+				}
+			}
+		case opLog:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += logF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = logF32(src[i])
+				}
+			}
+		case opLog1p:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += log1pF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = log1pF32(src[i])
+				}
+			}
+		case opTanh:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += tanhF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = tanhF32(src[i])
+				}
+			}
+		case opSigmoid:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += sigmoidF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = sigmoidF32(src[i])
+				}
+			}
+		case opSin:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += sinF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = sinF32(src[i])
+				}
+			}
+		case opCos:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += cosF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = cosF32(src[i])
+				}
+			}
+		case opSqrt:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += sqrtF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = sqrtF32(src[i])
+				}
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// archApply64 runs o of assembly variant idx (its index in archVariants) with
+// static calls, so that dst and src do not escape; false for another idx.
+func archApply64(idx int, o op, dst, src []float64) bool {
+	n := len(src)
+	dst = dst[:n]
+	switch idx {
+	case 0:
+		switch o {
+		case opExp:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += expF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = expF64(src[i])
+				}
+			}
+		case opExpm1:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += expm1F64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = expm1F64(src[i])
+				}
+			}
+		case opLog:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += logF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = logF64(src[i])
+				}
+			}
+		case opLog1p:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += log1pF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = log1pF64(src[i])
+				}
+			}
+		case opTanh:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += tanhF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = tanhF64(src[i])
+				}
+			}
+		case opSigmoid:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += sigmoidF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = sigmoidF64(src[i])
+				}
+			}
+		case opSin:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += sinF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = sinF64(src[i])
+				}
+			}
+		case opCos:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += cosF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = cosF64(src[i])
+				}
+			}
+		case opSqrt:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += sqrtF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = sqrtF64(src[i])
+				}
+			}
+		default:
+			return false
+		}
+	case 1:
+		switch o {
+		case opExp:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += expF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = expF64(src[i])
+				}
+			}
+		case opExpm1:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += expm1F64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = expm1F64(src[i])
+				}
+			}
+		case opLog:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += logF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = logF64(src[i])
+				}
+			}
+		case opLog1p:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += log1pF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = log1pF64(src[i])
+				}
+			}
+		case opTanh:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += tanhF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = tanhF64(src[i])
+				}
+			}
+		case opSigmoid:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += sigmoidF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = sigmoidF64(src[i])
+				}
+			}
+		case opSin:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += sinF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = sinF64(src[i])
+				}
+			}
+		case opCos:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += cosF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = cosF64(src[i])
+				}
+			}
+		case opSqrt:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += sqrtF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = sqrtF64(src[i])
+				}
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	return true
+}

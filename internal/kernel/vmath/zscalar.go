@@ -951,3 +951,91 @@ func genericVariant() *variant {
 		},
 	}
 }
+
+// genericApply32 runs o of the pure-Go variant with static calls, so that
+// dst and src do not escape.
+func genericApply32(o op, dst, src []float32) {
+	dst = dst[:len(src)]
+	switch o {
+	case opExp:
+		for i, x := range src {
+			dst[i] = expF32(x)
+		}
+	case opExpm1:
+		for i, x := range src {
+			dst[i] = expm1F32(x)
+		}
+	case opLog:
+		for i, x := range src {
+			dst[i] = logF32(x)
+		}
+	case opLog1p:
+		for i, x := range src {
+			dst[i] = log1pF32(x)
+		}
+	case opTanh:
+		for i, x := range src {
+			dst[i] = tanhF32(x)
+		}
+	case opSigmoid:
+		for i, x := range src {
+			dst[i] = sigmoidF32(x)
+		}
+	case opSin:
+		for i, x := range src {
+			dst[i] = sinF32(x)
+		}
+	case opCos:
+		for i, x := range src {
+			dst[i] = cosF32(x)
+		}
+	case opSqrt:
+		for i, x := range src {
+			dst[i] = sqrtF32(x)
+		}
+	}
+}
+
+// genericApply64 runs o of the pure-Go variant with static calls, so that
+// dst and src do not escape.
+func genericApply64(o op, dst, src []float64) {
+	dst = dst[:len(src)]
+	switch o {
+	case opExp:
+		for i, x := range src {
+			dst[i] = expF64(x)
+		}
+	case opExpm1:
+		for i, x := range src {
+			dst[i] = expm1F64(x)
+		}
+	case opLog:
+		for i, x := range src {
+			dst[i] = logF64(x)
+		}
+	case opLog1p:
+		for i, x := range src {
+			dst[i] = log1pF64(x)
+		}
+	case opTanh:
+		for i, x := range src {
+			dst[i] = tanhF64(x)
+		}
+	case opSigmoid:
+		for i, x := range src {
+			dst[i] = sigmoidF64(x)
+		}
+	case opSin:
+		for i, x := range src {
+			dst[i] = sinF64(x)
+		}
+	case opCos:
+		for i, x := range src {
+			dst[i] = cosF64(x)
+		}
+	case opSqrt:
+		for i, x := range src {
+			dst[i] = sqrtF64(x)
+		}
+	}
+}

@@ -91,7 +91,25 @@ func main() {
 		}
 		d.WriteString("\t\t},\n")
 	}
-	d.WriteString("\t}\n}\n")
+	d.WriteString("\t}\n}\n\n")
+	// Direct dispatch: the same loops as kernel, with static calls so that
+	// the caller's slices (often stack buffers) do not escape.
+	for _, elem := range []int{4, 8} {
+		ct := map[int]string{4: "float32", 8: "float64"}[elem]
+		fmt.Fprintf(&d, "// archApply%d runs o of assembly variant idx (its index in archVariants) with\n// static calls, so that dst and src do not escape; false for another idx.\n", 8*elem)
+		fmt.Fprintf(&d, "func archApply%d(idx int, o op, dst, src []%s) bool {\n\tn := len(src)\n\tdst = dst[:n]\n\tswitch idx {\n", 8*elem, ct)
+		for i, is := range []*isa{avx512, avx2} {
+			fmt.Fprintf(&d, "\tcase %d:\n\t\tswitch o {\n", i)
+			for _, fn := range functions {
+				k := fmt.Sprintf("%sF%d%s", fn.name, 8*elem, is.name)
+				l := lanes[k]
+				fmt.Fprintf(&d, "\t\tcase op%s:\n\t\t\tfor i := 0; i < n; {\n\t\t\t\tif n-i >= %d {\n\t\t\t\t\ti += %s(&dst[i], &src[i], n-i)\n\t\t\t\t}\n", fn.api, l, k)
+				fmt.Fprintf(&d, "\t\t\t\tfor end := min(i+%d, n); i < end; i++ {\n\t\t\t\t\tdst[i] = %sF%d(src[i])\n\t\t\t\t}\n\t\t\t}\n", l, fn.name, 8*elem)
+			}
+			d.WriteString("\t\tdefault:\n\t\t\treturn false\n\t\t}\n")
+		}
+		d.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n\n")
+	}
 	write(*dir, "zkernels_amd64.go", d.Bytes(), true)
 
 	// Pure-Go twins.
@@ -149,7 +167,16 @@ func main() {
 		}
 		o.WriteString("\t\t},\n")
 	}
-	o.WriteString("\t}\n}\n")
+	o.WriteString("\t}\n}\n\n")
+	for _, elem := range []int{4, 8} {
+		ct := map[int]string{4: "float32", 8: "float64"}[elem]
+		fmt.Fprintf(&o, "// genericApply%d runs o of the pure-Go variant with static calls, so that\n// dst and src do not escape.\n", 8*elem)
+		fmt.Fprintf(&o, "func genericApply%d(o op, dst, src []%s) {\n\tdst = dst[:len(src)]\n\tswitch o {\n", 8*elem, ct)
+		for _, fn := range functions {
+			fmt.Fprintf(&o, "\tcase op%s:\n\t\tfor i, x := range src {\n\t\t\tdst[i] = %sF%d(x)\n\t\t}\n", fn.api, fn.name, 8*elem)
+		}
+		o.WriteString("\t}\n}\n\n")
+	}
 	write(*dir, "zscalar.go", o.Bytes(), true)
 
 	for _, elem := range []int{8, 4} {
