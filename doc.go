@@ -25,6 +25,34 @@
 // Div(e, x, Const(2.0)). Shapes that do not broadcast are an [ErrShape]
 // naming both shapes and the axis where they clash.
 //
+// # Reductions
+//
+// Reductions ([Sum], [Prod], [Mean], [Var], [Std], [Max], [Min], [Norm],
+// [LogSumExp], [All], [Any]) take any set of axes in any order, negative
+// ones counting from the end; no axes means every axis (a 0-d result).
+// [ArgMax] and [ArgMin] take one axis and return int64 indices; [CumSum]
+// and [CumProd] scan along one axis and keep the shape. The result drops
+// the reduced axes. For NumPy's keepdims, pass an Into form a destination
+// of the input's rank with extent 1 on the reduced axes, or restore the
+// axes of a result with Unsqueeze. For x of shape (rows, cols):
+//
+//	m, _ := tenferro.Zeros[float32](rows, 1)
+//	err := tenferro.MaxInto(e, m, x, -1) // m (rows, 1) broadcasts against x
+//	y, _ := tenferro.Sub(e, x, m)        // x - x.max(-1, keepdims=True)
+//
+// Sums are pairwise along the fastest reduced axis (blocks of 128) and
+// blocked across the others, so the error of a sum of n terms stays far
+// below the worst-case bound (n-1)·eps·Σ|x| and grows like log n in
+// practice; sums of squares, |x|^p, deviations and exponentials (Norm, Var,
+// LogSumExp) accumulate in float64, so float32 results are rounded once.
+// Norm of order 2 scales as LAPACK's nrm2 does, so that no square
+// overflows or underflows. Max, Min, ArgMax and ArgMin propagate NaN as
+// NumPy does (the first NaN wins); reducing an empty set with them is an
+// [ErrShape] error, while the others return their identity (0, 1, -Inf
+// for LogSumExp, true for All) or NaN (Mean). Var, Std and Norm of complex
+// tensors are real, with the real dtype as the first type argument:
+// Norm[float64](e, z, 2) for a complex128 z.
+//
 // # Dtypes
 //
 // [DType] names an element type at run time (for [Value], files and

@@ -109,6 +109,14 @@ func sameValues(t *testing.T, a, b tf.Value) bool {
 			u, _ := x.At(idx...)
 			v, _ := b.Tensor().(*tf.Tensor[float64]).At(idx...)
 			same = same && (u == v || u != u && v != v)
+		case *tf.Tensor[complex128]:
+			u, _ := x.At(idx...)
+			v, _ := b.Tensor().(*tf.Tensor[complex128]).At(idx...)
+			same = same && (u == v || u != u && v != v)
+		case *tf.Tensor[int64]:
+			u, _ := x.At(idx...)
+			v, _ := b.Tensor().(*tf.Tensor[int64]).At(idx...)
+			same = same && u == v
 		case *tf.Tensor[bool]:
 			u, _ := x.At(idx...)
 			v, _ := b.Tensor().(*tf.Tensor[bool]).At(idx...)

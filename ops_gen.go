@@ -764,7 +764,8 @@ func LogicalXorInto(e Engine, dst, a, b *Tensor[bool]) error {
 
 // Sum returns the sum of a over the given axes (any order, negative axes
 // count from the end; none means every axis, giving a rank-0 tensor); the
-// result has a's shape without those axes.
+// result has a's shape without those axes. See Reductions in the package
+// documentation.
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [SumInto].
 func Sum[T Scalar](e Engine, a *Tensor[T], axes ...int) (*Tensor[T], error) {
@@ -772,8 +773,255 @@ func Sum[T Scalar](e Engine, a *Tensor[T], axes ...int) (*Tensor[T], error) {
 }
 
 // SumInto is the Into form of [Sum]: it writes the result into dst, which
-// has the result's shape and distinct elements; dst must not overlap a. See
-// Destinations in the package documentation.
+// has the result's shape and distinct elements; dst may also have a's rank
+// with extent 1 on the reduced axes (NumPy's keepdims); it must not overlap
+// a. See Destinations in the package documentation.
 func SumInto[T Scalar](e Engine, dst, a *Tensor[T], axes ...int) error {
 	return reduceInto(e, op.Sum, dst, a, axes)
+}
+
+// Prod returns the product of a over the given axes (1 for an empty set).
+// See Reductions in the package documentation.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ProdInto].
+func Prod[T Scalar](e Engine, a *Tensor[T], axes ...int) (*Tensor[T], error) {
+	return reduce(e, op.Prod, a, axes)
+}
+
+// ProdInto is the Into form of [Prod]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may also have a's rank
+// with extent 1 on the reduced axes (NumPy's keepdims); it must not overlap
+// a. See Destinations in the package documentation.
+func ProdInto[T Scalar](e Engine, dst, a *Tensor[T], axes ...int) error {
+	return reduceInto(e, op.Prod, dst, a, axes)
+}
+
+// Mean returns the arithmetic mean of a over the given axes (NaN for an
+// empty set). See Reductions in the package documentation.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [MeanInto].
+func Mean[T Scalar](e Engine, a *Tensor[T], axes ...int) (*Tensor[T], error) {
+	return reduce(e, op.Mean, a, axes)
+}
+
+// MeanInto is the Into form of [Mean]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may also have a's rank
+// with extent 1 on the reduced axes (NumPy's keepdims); it must not overlap
+// a. See Destinations in the package documentation.
+func MeanInto[T Scalar](e Engine, dst, a *Tensor[T], axes ...int) error {
+	return reduceInto(e, op.Mean, dst, a, axes)
+}
+
+// Var returns the variance of a over the given axes, sum |a - mean|² / (n
+// - ddof) for the n elements reduced (ddof 0: the population variance, 1:
+// the unbiased sample variance; n <= ddof gives +Inf or NaN as in NumPy);
+// the result is real, also for complex a. See Reductions in the package
+// documentation. The result's element type R is the real type of T (float64
+// for float64 and complex128, float32 for float32 and complex64), given as
+// the first type argument: for example Norm[float64](e, z, 2) for a
+// complex128 z.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [VarInto].
+func Var[R Float, T Scalar](e Engine, a *Tensor[T], ddof int, axes ...int) (*Tensor[R], error) {
+	return reduceReal[R](e, op.Var, a, float64(ddof), axes)
+}
+
+// VarInto is the Into form of [Var]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may also have a's rank
+// with extent 1 on the reduced axes (NumPy's keepdims); it must not overlap
+// a. See Destinations in the package documentation.
+func VarInto[R Float, T Scalar](e Engine, dst *Tensor[R], a *Tensor[T], ddof int, axes ...int) error {
+	return reduceRealInto(e, op.Var, dst, a, float64(ddof), axes)
+}
+
+// Std returns the standard deviation of a over the given axes, the square
+// root of Var with the same ddof; the result is real, also for complex a.
+// See Reductions in the package documentation. The result's element type R
+// is the real type of T (float64 for float64 and complex128, float32 for
+// float32 and complex64), given as the first type argument: for example
+// Norm[float64](e, z, 2) for a complex128 z.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [StdInto].
+func Std[R Float, T Scalar](e Engine, a *Tensor[T], ddof int, axes ...int) (*Tensor[R], error) {
+	return reduceReal[R](e, op.Std, a, float64(ddof), axes)
+}
+
+// StdInto is the Into form of [Std]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may also have a's rank
+// with extent 1 on the reduced axes (NumPy's keepdims); it must not overlap
+// a. See Destinations in the package documentation.
+func StdInto[R Float, T Scalar](e Engine, dst *Tensor[R], a *Tensor[T], ddof int, axes ...int) error {
+	return reduceRealInto(e, op.Std, dst, a, float64(ddof), axes)
+}
+
+// Max returns the maximum of a over the given axes (NaN if any element
+// reduced is NaN, as NumPy's max; reducing an empty set is an error). See
+// Reductions in the package documentation.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [MaxInto].
+func Max[T Float](e Engine, a *Tensor[T], axes ...int) (*Tensor[T], error) {
+	return reduce(e, op.Max, a, axes)
+}
+
+// MaxInto is the Into form of [Max]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may also have a's rank
+// with extent 1 on the reduced axes (NumPy's keepdims); it must not overlap
+// a. See Destinations in the package documentation.
+func MaxInto[T Float](e Engine, dst, a *Tensor[T], axes ...int) error {
+	return reduceInto(e, op.Max, dst, a, axes)
+}
+
+// Min returns the minimum of a over the given axes (NaN if any element
+// reduced is NaN, as NumPy's min; reducing an empty set is an error). See
+// Reductions in the package documentation.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [MinInto].
+func Min[T Float](e Engine, a *Tensor[T], axes ...int) (*Tensor[T], error) {
+	return reduce(e, op.Min, a, axes)
+}
+
+// MinInto is the Into form of [Min]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may also have a's rank
+// with extent 1 on the reduced axes (NumPy's keepdims); it must not overlap
+// a. See Destinations in the package documentation.
+func MinInto[T Float](e Engine, dst, a *Tensor[T], axes ...int) error {
+	return reduceInto(e, op.Min, dst, a, axes)
+}
+
+// LogSumExp returns log Σ exp(a) over the given axes, computed as m + log
+// Σ exp(a - m) with m the maximum so that it neither overflows nor
+// underflows (-Inf for an empty set). See Reductions in the package
+// documentation.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [LogSumExpInto].
+func LogSumExp[T Float](e Engine, a *Tensor[T], axes ...int) (*Tensor[T], error) {
+	return reduce(e, op.LogSumExp, a, axes)
+}
+
+// LogSumExpInto is the Into form of [LogSumExp]: it writes the result into
+// dst, which has the result's shape and distinct elements; dst may also
+// have a's rank with extent 1 on the reduced axes (NumPy's keepdims); it
+// must not overlap a. See Destinations in the package documentation.
+func LogSumExpInto[T Float](e Engine, dst, a *Tensor[T], axes ...int) error {
+	return reduceInto(e, op.LogSumExp, dst, a, axes)
+}
+
+// Norm returns the vector norm of order ord of a over the given axes: (Σ
+// |a|^ord)^(1/ord) for ord > 0, and max |a| for ord = +Inf; ord 2 over both
+// axes of a matrix is its Frobenius norm. Order 2 scales the sum of squares
+// so that no intermediate overflows or underflows. The result is real, also
+// for complex a. See Reductions in the package documentation. The result's
+// element type R is the real type of T (float64 for float64 and complex128,
+// float32 for float32 and complex64), given as the first type argument: for
+// example Norm[float64](e, z, 2) for a complex128 z.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [NormInto].
+func Norm[R Float, T Scalar](e Engine, a *Tensor[T], ord float64, axes ...int) (*Tensor[R], error) {
+	return reduceReal[R](e, op.Norm, a, ord, axes)
+}
+
+// NormInto is the Into form of [Norm]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may also have a's rank
+// with extent 1 on the reduced axes (NumPy's keepdims); it must not overlap
+// a. See Destinations in the package documentation.
+func NormInto[R Float, T Scalar](e Engine, dst *Tensor[R], a *Tensor[T], ord float64, axes ...int) error {
+	return reduceRealInto(e, op.Norm, dst, a, ord, axes)
+}
+
+// All reports whether every element of a over the given axes is true (true
+// for an empty set). See Reductions in the package documentation.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [AllInto].
+func All(e Engine, a *Tensor[bool], axes ...int) (*Tensor[bool], error) {
+	return reduce(e, op.All, a, axes)
+}
+
+// AllInto is the Into form of [All]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may also have a's rank
+// with extent 1 on the reduced axes (NumPy's keepdims); it must not overlap
+// a. See Destinations in the package documentation.
+func AllInto(e Engine, dst, a *Tensor[bool], axes ...int) error {
+	return reduceInto(e, op.All, dst, a, axes)
+}
+
+// Any reports whether any element of a over the given axes is true (false
+// for an empty set). See Reductions in the package documentation.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [AnyInto].
+func Any(e Engine, a *Tensor[bool], axes ...int) (*Tensor[bool], error) {
+	return reduce(e, op.Any, a, axes)
+}
+
+// AnyInto is the Into form of [Any]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may also have a's rank
+// with extent 1 on the reduced axes (NumPy's keepdims); it must not overlap
+// a. See Destinations in the package documentation.
+func AnyInto(e Engine, dst, a *Tensor[bool], axes ...int) error {
+	return reduceInto(e, op.Any, dst, a, axes)
+}
+
+// ArgMax returns the index along axis of the first maximum of a (of the
+// first NaN, if any, as NumPy's argmax); the result has a's shape without
+// axis (reducing an empty axis is an error). See Reductions in the package
+// documentation. The result is an int64 tensor.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ArgMaxInto].
+func ArgMax[T Float](e Engine, a *Tensor[T], axis int) (*Tensor[int64], error) {
+	return argReduce(e, op.ArgMax, a, axis)
+}
+
+// ArgMaxInto is the Into form of [ArgMax]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may also have a's
+// rank with extent 1 along axis (NumPy's keepdims). See Destinations in the
+// package documentation.
+func ArgMaxInto[T Float](e Engine, dst *Tensor[int64], a *Tensor[T], axis int) error {
+	return argReduceInto(e, op.ArgMax, dst, a, axis)
+}
+
+// ArgMin returns the index along axis of the first minimum of a (of the
+// first NaN, if any, as NumPy's argmin); the result has a's shape without
+// axis (reducing an empty axis is an error). See Reductions in the package
+// documentation. The result is an int64 tensor.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ArgMinInto].
+func ArgMin[T Float](e Engine, a *Tensor[T], axis int) (*Tensor[int64], error) {
+	return argReduce(e, op.ArgMin, a, axis)
+}
+
+// ArgMinInto is the Into form of [ArgMin]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may also have a's
+// rank with extent 1 along axis (NumPy's keepdims). See Destinations in the
+// package documentation.
+func ArgMinInto[T Float](e Engine, dst *Tensor[int64], a *Tensor[T], axis int) error {
+	return argReduceInto(e, op.ArgMin, dst, a, axis)
+}
+
+// CumSum returns the cumulative sum of a along axis, out[.., k, ..] =
+// Σ_{j<=k} a[.., j, ..], with a's shape. Negative axes count from the end.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [CumSumInto].
+func CumSum[T Scalar](e Engine, a *Tensor[T], axis int) (*Tensor[T], error) {
+	return scan(e, op.CumSum, a, axis)
+}
+
+// CumSumInto is the Into form of [CumSum]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a itself
+// (an in-place update). See Destinations in the package documentation.
+func CumSumInto[T Scalar](e Engine, dst, a *Tensor[T], axis int) error {
+	return scanInto(e, op.CumSum, dst, a, axis)
+}
+
+// CumProd returns the cumulative product of a along axis, out[.., k, ..] =
+// Π_{j<=k} a[.., j, ..], with a's shape. Negative axes count from the end.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [CumProdInto].
+func CumProd[T Scalar](e Engine, a *Tensor[T], axis int) (*Tensor[T], error) {
+	return scan(e, op.CumProd, a, axis)
+}
+
+// CumProdInto is the Into form of [CumProd]: it writes the result into dst,
+// which has the result's shape and distinct elements; dst may be a itself
+// (an in-place update). See Destinations in the package documentation.
+func CumProdInto[T Scalar](e Engine, dst, a *Tensor[T], axis int) error {
+	return scanInto(e, op.CumProd, dst, a, axis)
 }

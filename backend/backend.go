@@ -114,11 +114,26 @@ type Elementwise[T Elem] interface {
 	Where(dst *View[T], mask *View[bool], x, y *View[T]) error
 }
 
-// Reduction runs the catalog's reductions.
+// Reduction runs the catalog's reductions and scans.
 type Reduction[T Elem] interface {
 	// Reduce sets dst to reduction k of src over the axes whose bits are
-	// set in axes; dst has src's shape without those axes.
-	Reduce(k op.Kind, dst, src *View[T], axes uint64) error
+	// set in axes; dst has src's shape without those axes (or src's rank
+	// with extent 1 on them, NumPy's keepdims) and does not overlap src. p is k's attribute: the ddof of Var and Std, the order
+	// of Norm. Every reduction with a result of dtype T runs here (for bool
+	// tensors All and Any), and for real T also Var, Std and Norm.
+	Reduce(k op.Kind, p float64, dst, src *View[T], axes uint64) error
+	// ReduceReal is Reduce for the reductions with a real result (Var,
+	// Std, Norm) and any T: dst is a *View[R], R the real type of T
+	// (float32 for complex64, float64 for complex128, T itself for real
+	// T).
+	ReduceReal(k op.Kind, p float64, dst any, src *View[T], axes uint64) error
+	// Arg sets dst to ArgMax or ArgMin of src along axis: dst has src's
+	// shape without axis (or with extent 1 there), which is not empty.
+	Arg(k op.Kind, dst *View[int64], src *View[T], axis int) error
+	// Scan sets dst to CumSum or CumProd of src along axis; dst has src's
+	// shape and may be src itself (an exact alias), or else does not
+	// overlap it.
+	Scan(k op.Kind, dst, src *View[T], axis int) error
 }
 
 // Contraction runs GEMM-backed operations, accumulating into the

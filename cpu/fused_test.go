@@ -117,14 +117,15 @@ func TestFuseErrors(t *testing.T) {
 	defer e.Close()
 	be := e.Backend()
 	// Kernels of no dtype; int64 and bool kernels have storage and Where
-	// (and bool the logical operations) but no arithmetic (no fusion).
+	// (and bool the logical operations, All and Any) but no arithmetic (no
+	// fusion).
 	for _, dt := range []op.DType{op.InvalidDType, op.NumDTypes, op.NumDTypes + 1} {
 		if k := be.Kernels(dt); k != nil {
 			t.Errorf("Kernels(%d) = %T, want nil", dt, k)
 		}
 	}
-	if ks := backend.KernelsOf[int64](be); ks == nil || ks.Core == nil || ks.Fusion != nil || ks.Reduction != nil || ks.Contraction != nil {
-		t.Errorf("int64 kernels %+v, want storage and Where only", ks)
+	if ks := backend.KernelsOf[int64](be); ks == nil || ks.Core == nil || ks.Fusion != nil || ks.Contraction != nil {
+		t.Errorf("int64 kernels %+v, want storage, Where and no arithmetic", ks)
 	}
 	if ks := backend.KernelsOf[bool](be); ks == nil || ks.Core == nil || ks.Fusion != nil || ks.Contraction != nil {
 		t.Errorf("bool kernels %+v, want storage only", ks)

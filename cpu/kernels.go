@@ -8,7 +8,6 @@ import (
 	"github.com/tenferro-go/tenferro/einsum"
 	"github.com/tenferro-go/tenferro/internal/kernel/elementwise"
 	"github.com/tenferro-go/tenferro/internal/kernel/permute"
-	"github.com/tenferro-go/tenferro/internal/kernel/reduce"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	"github.com/tenferro-go/tenferro/internal/op"
 )
@@ -20,7 +19,7 @@ type data[T backend.Elem] struct {
 }
 
 func (k *data[T]) init(e *Engine) *backend.Kernels[T] {
-	k.e, k.ks = e, backend.Kernels[T]{Core: k, Elementwise: k}
+	k.e, k.ks = e, backend.Kernels[T]{Core: k, Elementwise: k, Reduction: k}
 	return &k.ks
 }
 
@@ -41,6 +40,16 @@ type scratch[T strided.Scalar] struct {
 	// strides is room for kernel arguments built per call (broadcast and
 	// reduction strides).
 	strides [2][strided.MaxRank]int
+	// reduced is a compact result of a complex reduction with a real
+	// result (ReduceReal), before its real parts are copied out; one is
+	// the 0-d operand of a scalar power. The views live here so that
+	// passing them to the kernels allocates nothing.
+	reduced        []T
+	reducedView    backend.View[T]
+	reducedStrides [strided.MaxRank]int
+	partsView      backend.View[T] // as the R of a complex type's reduceToReal
+	one            [1]T
+	oneView        backend.View[T]
 	// batch holds a batched Matmul's fused batch extents, the strides of
 	// its three operands and the odometer.
 	batch [5][strided.MaxRank]int
@@ -216,28 +225,6 @@ func broadcastRef[T backend.Elem](v *backend.View[T], shape, strides []int) stri
 		}
 	}
 	return strided.Ref[T]{Data: v.Data, Off: v.Off, Strides: strides[:len(shape)]}
-}
-
-// Reduce implements backend.Reduction: it reads dst at src's shape with
-// stride 0 on the reduced axes, which is how the reduction kernel marks
-// them.
-func (k *numeric[T]) Reduce(kind op.Kind, dst, src *backend.View[T], axes uint64) error {
-	if kind != op.Sum {
-		return unsupported("Reduce", kind)
-	}
-	shape := src.Shape
-	ds := &k.sc().strides[0]
-	j := 0
-	for d := range shape {
-		if axes&(1<<uint(d)) != 0 {
-			ds[d] = 0
-			continue
-		}
-		ds[d] = dst.Strides[j]
-		j++
-	}
-	reduce.Sum(k.e.runner, shape, strided.Ref[T]{Data: dst.Data, Off: dst.Off, Strides: ds[:len(shape)]}, ref(src))
-	return nil
 }
 
 // Operands implements backend.Contraction.

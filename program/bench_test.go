@@ -401,7 +401,12 @@ func (nopUnfused[T]) Compare(op.Kind, *backend.View[bool], *backend.View[T], *ba
 func (nopUnfused[T]) Where(*backend.View[T], *backend.View[bool], *backend.View[T], *backend.View[T]) error {
 	return nil
 }
-func (nopUnfused[T]) Reduce(op.Kind, *backend.View[T], *backend.View[T], uint64) error { return nil }
+func (nopUnfused[T]) Reduce(op.Kind, float64, *backend.View[T], *backend.View[T], uint64) error {
+	return nil
+}
+func (nopUnfused[T]) ReduceReal(op.Kind, float64, any, *backend.View[T], uint64) error { return nil }
+func (nopUnfused[T]) Arg(op.Kind, *backend.View[int64], *backend.View[T], int) error   { return nil }
+func (nopUnfused[T]) Scan(op.Kind, *backend.View[T], *backend.View[T], int) error      { return nil }
 func (nopUnfused[T]) Matmul(dst, a, b *backend.View[T], alpha, beta T) error           { return nil }
 func (nopUnfused[T]) Einsum(*backend.View[T], *einsum.Plan, []*backend.View[T], T, T) error {
 	return nil

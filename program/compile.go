@@ -79,20 +79,24 @@ func WithEinsumOptions(o einsum.Options) Option { return func(c *config) { c.ein
 type opcode uint8
 
 const (
-	cmdMatmul    opcode = iota // dst = a·b
-	cmdEinsum                  // dst = einsum(plan, args)
-	cmdBinary                  // dst = kind(a, b)
-	cmdUnary                   // dst = kind(a) with attributes alpha, beta
-	cmdReduce                  // dst = kind over mask of a
-	cmdFused                   // dst = code(args)
-	cmdCopy                    // dst = a
-	cmdPredicate               // dst (bool) = kind(a)
-	cmdCompare                 // dst (bool) = a kind b
-	cmdWhere                   // dst = mask ? a : b
-	cmdReal                    // dst (real) = kind(a): Abs, Real, Imag, Angle
+	cmdMatmul     opcode = iota // dst = a·b
+	cmdEinsum                   // dst = einsum(plan, args)
+	cmdBinary                   // dst = kind(a, b)
+	cmdUnary                    // dst = kind(a) with attributes alpha, beta
+	cmdReduce                   // dst = kind over mask of a
+	cmdFused                    // dst = code(args)
+	cmdCopy                     // dst = a
+	cmdPredicate                // dst (bool) = kind(a)
+	cmdCompare                  // dst (bool) = a kind b
+	cmdWhere                    // dst = mask ? a : b
+	cmdReal                     // dst (real) = kind(a): Abs, Real, Imag, Angle
+	cmdReduceReal               // dst (real) = kind over mask of a: Var, Std, Norm
+	cmdArg                      // dst (int64) = kind along the axis of mask: ArgMax, ArgMin
+	cmdScan                     // dst = kind along the axis of mask: CumSum, CumProd
 )
 
-var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "fused", "copy", "predicate", "compare", "where", "real"}
+var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "fused", "copy", "predicate", "compare", "where", "real",
+	"reduce", "arg", "scan"}
 
 // command is one step of a program. dst and args are value ids.
 type command struct {
@@ -399,10 +403,19 @@ func (c *compiler) schedule() error {
 				return err
 			}
 			cmd.op, cmd.plan = cmdEinsum, pl
-		case cat == op.Reduction:
-			cmd.op = cmdReduce
+		case cat == op.Reduction || cat == op.Scan:
 			for _, a := range nd.Attrs.Axes {
 				cmd.mask |= 1 << uint(a)
+			}
+			switch {
+			case cat == op.Scan:
+				cmd.op = cmdScan
+			case nd.Op.Info().Result == op.RealDType:
+				cmd.op = cmdReduceReal
+			case nd.Op.Info().Result == op.IndexDType:
+				cmd.op = cmdArg
+			default:
+				cmd.op = cmdReduce
 			}
 		case cat == op.Select:
 			cmd.op = cmdWhere
@@ -609,8 +622,11 @@ func (p *Program) String() string {
 			case op.BoundsAttr:
 				fmt.Fprintf(&b, "(%v, %v)", real(cmd.alpha), real(cmd.beta))
 			}
-		case cmdReduce:
+		case cmdReduce, cmdReduceReal, cmdArg, cmdScan:
 			fmt.Fprintf(&b, " %v mask=%#x", cmd.kind, cmd.mask)
+			if a := cmd.kind.Info().Attr; a == op.DdofAttr || a == op.OrdAttr {
+				fmt.Fprintf(&b, " (%v)", real(cmd.alpha))
+			}
 		case cmdFused:
 			fmt.Fprintf(&b, " %d ops, %d instructions", cmd.fused, len(cmd.code))
 		}

@@ -96,6 +96,8 @@ func (dataBuilder[T]) step(b *preparer, c *command) (step, error) {
 			return nil, err
 		}
 		return &whereStep[T]{k, r.at(c.dst), regs[bool](b).at(c.args[0]), r.at(c.args[1]), r.at(c.args[2])}, nil
+	case c.op == cmdReduce && tf.DTypeOf[T]() == tf.Bool:
+		return reductionStep[T](b, c) // All, Any
 	case (c.op == cmdUnary || c.op == cmdBinary) && tf.DTypeOf[T]() == tf.Bool:
 		// The logical operations.
 		k, err := kernels(b, "elementwise kernels", func(ks *backend.Kernels[T]) backend.Elementwise[T] { return ks.Elementwise })
@@ -141,12 +143,8 @@ func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 			return &unaryStep[T]{k, c.kind, backend.FromComplex[T](c.alpha), backend.FromComplex[T](c.beta), r.at(c.dst), r.at(c.args[0])}, nil
 		}
 		return &binaryStep[T]{k, c.kind, r.at(c.dst), r.at(c.args[0]), r.at(c.args[1])}, nil
-	case cmdReduce:
-		k, err := kernels(b, "reduction kernels", func(ks *backend.Kernels[T]) backend.Reduction[T] { return ks.Reduction })
-		if err != nil {
-			return nil, err
-		}
-		return &reduceStep[T]{k, c.kind, c.mask, r.at(c.dst), r.at(c.args[0])}, nil
+	case cmdReduce, cmdReduceReal, cmdArg, cmdScan:
+		return reductionStep[T](b, c)
 	case cmdMatmul, cmdEinsum:
 		k, err := kernels(b, "contraction kernels", func(ks *backend.Kernels[T]) backend.Contraction[T] { return ks.Contraction })
 		if err != nil {
@@ -219,15 +217,6 @@ type binaryStep[T backend.Number] struct {
 }
 
 func (s *binaryStep[T]) run() error { return s.k.Binary(s.kind, s.dst, s.a, s.b) }
-
-type reduceStep[T backend.Number] struct {
-	k      backend.Reduction[T]
-	kind   op.Kind
-	mask   uint64
-	dst, a *backend.View[T]
-}
-
-func (s *reduceStep[T]) run() error { return s.k.Reduce(s.kind, s.dst, s.a, s.mask) }
 
 type matmulStep[T backend.Number] struct {
 	k         backend.Contraction[T]

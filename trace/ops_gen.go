@@ -240,7 +240,113 @@ func (t *Trace) LogicalXor(a, b Var) (Var, error) { return t.record(op.LogicalXo
 
 // Sum records tenferro.Sum: it returns the sum of a over the given axes
 // (any order, negative axes count from the end; none means every axis,
-// giving a rank-0 tensor); the result has a's shape without those axes.
+// giving a rank-0 tensor); the result has a's shape without those axes. See
+// Reductions in the package documentation.
 func (t *Trace) Sum(a Var, axes ...int) (Var, error) {
 	return t.record(op.Sum, op.Attrs{Axes: axes}, a)
+}
+
+// Prod records tenferro.Prod: it returns the product of a over the given
+// axes (1 for an empty set). See Reductions in the package documentation.
+func (t *Trace) Prod(a Var, axes ...int) (Var, error) {
+	return t.record(op.Prod, op.Attrs{Axes: axes}, a)
+}
+
+// Mean records tenferro.Mean: it returns the arithmetic mean of a over the
+// given axes (NaN for an empty set). See Reductions in the package
+// documentation.
+func (t *Trace) Mean(a Var, axes ...int) (Var, error) {
+	return t.record(op.Mean, op.Attrs{Axes: axes}, a)
+}
+
+// Var records tenferro.Var: it returns the variance of a over the given
+// axes, sum |a - mean|² / (n - ddof) for the n elements reduced (ddof 0:
+// the population variance, 1: the unbiased sample variance; n <= ddof gives
+// +Inf or NaN as in NumPy); the result is real, also for complex a. See
+// Reductions in the package documentation.
+func (t *Trace) Var(a Var, ddof int, axes ...int) (Var, error) {
+	return t.record(op.Var, op.Attrs{Alpha: complex(float64(ddof), 0), Axes: axes}, a)
+}
+
+// Std records tenferro.Std: it returns the standard deviation of a over the
+// given axes, the square root of Var with the same ddof; the result is
+// real, also for complex a. See Reductions in the package documentation.
+func (t *Trace) Std(a Var, ddof int, axes ...int) (Var, error) {
+	return t.record(op.Std, op.Attrs{Alpha: complex(float64(ddof), 0), Axes: axes}, a)
+}
+
+// Max records tenferro.Max: it returns the maximum of a over the given axes
+// (NaN if any element reduced is NaN, as NumPy's max; reducing an empty set
+// is an error). See Reductions in the package documentation.
+func (t *Trace) Max(a Var, axes ...int) (Var, error) {
+	return t.record(op.Max, op.Attrs{Axes: axes}, a)
+}
+
+// Min records tenferro.Min: it returns the minimum of a over the given axes
+// (NaN if any element reduced is NaN, as NumPy's min; reducing an empty set
+// is an error). See Reductions in the package documentation.
+func (t *Trace) Min(a Var, axes ...int) (Var, error) {
+	return t.record(op.Min, op.Attrs{Axes: axes}, a)
+}
+
+// LogSumExp records tenferro.LogSumExp: it returns log Σ exp(a) over the
+// given axes, computed as m + log Σ exp(a - m) with m the maximum so that
+// it neither overflows nor underflows (-Inf for an empty set). See
+// Reductions in the package documentation.
+func (t *Trace) LogSumExp(a Var, axes ...int) (Var, error) {
+	return t.record(op.LogSumExp, op.Attrs{Axes: axes}, a)
+}
+
+// Norm records tenferro.Norm: it returns the vector norm of order ord of a
+// over the given axes: (Σ |a|^ord)^(1/ord) for ord > 0, and max |a| for
+// ord = +Inf; ord 2 over both axes of a matrix is its Frobenius norm. Order
+// 2 scales the sum of squares so that no intermediate overflows or
+// underflows. The result is real, also for complex a. See Reductions in the
+// package documentation.
+func (t *Trace) Norm(a Var, ord float64, axes ...int) (Var, error) {
+	return t.record(op.Norm, op.Attrs{Alpha: complex(ord, 0), Axes: axes}, a)
+}
+
+// All records tenferro.All: it reports whether every element of a over the
+// given axes is true (true for an empty set). See Reductions in the package
+// documentation.
+func (t *Trace) All(a Var, axes ...int) (Var, error) {
+	return t.record(op.All, op.Attrs{Axes: axes}, a)
+}
+
+// Any records tenferro.Any: it reports whether any element of a over the
+// given axes is true (false for an empty set). See Reductions in the
+// package documentation.
+func (t *Trace) Any(a Var, axes ...int) (Var, error) {
+	return t.record(op.Any, op.Attrs{Axes: axes}, a)
+}
+
+// ArgMax records tenferro.ArgMax: it returns the index along axis of the
+// first maximum of a (of the first NaN, if any, as NumPy's argmax); the
+// result has a's shape without axis (reducing an empty axis is an error).
+// See Reductions in the package documentation.
+func (t *Trace) ArgMax(a Var, axis int) (Var, error) {
+	return t.record(op.ArgMax, op.Attrs{Axes: []int{axis}}, a)
+}
+
+// ArgMin records tenferro.ArgMin: it returns the index along axis of the
+// first minimum of a (of the first NaN, if any, as NumPy's argmin); the
+// result has a's shape without axis (reducing an empty axis is an error).
+// See Reductions in the package documentation.
+func (t *Trace) ArgMin(a Var, axis int) (Var, error) {
+	return t.record(op.ArgMin, op.Attrs{Axes: []int{axis}}, a)
+}
+
+// CumSum records tenferro.CumSum: it returns the cumulative sum of a along
+// axis, out[.., k, ..] = Σ_{j<=k} a[.., j, ..], with a's shape. Negative
+// axes count from the end.
+func (t *Trace) CumSum(a Var, axis int) (Var, error) {
+	return t.record(op.CumSum, op.Attrs{Axes: []int{axis}}, a)
+}
+
+// CumProd records tenferro.CumProd: it returns the cumulative product of a
+// along axis, out[.., k, ..] = Π_{j<=k} a[.., j, ..], with a's shape.
+// Negative axes count from the end.
+func (t *Trace) CumProd(a Var, axis int) (Var, error) {
+	return t.record(op.CumProd, op.Attrs{Axes: []int{axis}}, a)
 }

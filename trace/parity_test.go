@@ -2,6 +2,7 @@ package trace_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -141,6 +142,36 @@ func parityCases() []parityCase {
 			cs = append(cs, pc(r.Kind, "axes "+op.FmtInts(axes), [][]int{{2, 3}},
 				func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(r.Eager(e, in[0], axes...)) },
 				func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return r.Traced(tr, in[0], axes...) }))
+		}
+	}
+	for _, r := range optest.AllReductions[float64]() {
+		if r.Kind == op.Sum {
+			continue // above
+		}
+		for _, c := range []struct {
+			p      float64
+			axes   []int
+			shapes [][]int
+		}{
+			{1, []int{0}, [][]int{{2, 3}}}, {2, []int{-1, 0}, [][]int{{2, 3}}}, {1, nil, [][]int{{2, 3}}}, {1, []int{2}, [][]int{{2, 3}}},
+			{1, []int{1, 1}, [][]int{{2, 3}}}, {1, []int{1}, [][]int{{2, 0}}}, {-1, []int{0}, [][]int{{2, 3}}}, {0.5, []int{0}, [][]int{{2, 3}}},
+		} {
+			cs = append(cs, pc(r.Kind, fmt.Sprintf("p %v axes %v shape %v", c.p, c.axes, c.shapes[0]), c.shapes,
+				func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) {
+					v, err := r.Eager(e, in[0], c.p, c.axes)
+					return v.Shape(), err
+				},
+				func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return r.Traced(tr, in[0], c.p, c.axes) }))
+		}
+	}
+	for _, r := range optest.BoolReductions() {
+		for _, axes := range [][]int{{0}, {}, {2}, {1, 1}} {
+			cs = append(cs, parityCase{kind: r.Kind, name: "axes " + op.FmtInts(axes), shapes: [][]int{{2, 3}}, dtypes: []tf.DType{tf.Bool},
+				eagerV: func(e tf.Engine, in []tf.Value) ([]int, error) {
+					b, _ := tf.As[bool](in[0])
+					return shapeOfV(r.Eager(e, b, axes...))
+				},
+				traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return r.Traced(tr, in[0], axes...) }})
 		}
 	}
 	for _, shapes := range [][][]int{{{2, 3}, {3, 4}}, {{2, 3}, {4, 5}}, {{2}, {2}}, {{2, 3, 4}, {3, 2}}, {{2, 3, 4}, {3, 2, 5}}, {{2, 3, 1}, {3, 2, 5}}} {

@@ -44,6 +44,7 @@ func Run(t *testing.T, newEngine Factory) {
 	forScalars(t, "Unary", func(t *testing.T, dt tf.DType) { scalarSuite[dt].unary(t, engine(t)) })
 	forScalars(t, "Binary", func(t *testing.T, dt tf.DType) { scalarSuite[dt].binary(t, engine(t)) })
 	forScalars(t, "Reduce", func(t *testing.T, dt tf.DType) { scalarSuite[dt].reduce(t, engine(t)) })
+	forScalars(t, "Reductions", func(t *testing.T, dt tf.DType) { scalarSuite[dt].reductions(t, engine(t)) })
 	forScalars(t, "Matmul", func(t *testing.T, dt tf.DType) { scalarSuite[dt].matmul(t, engine(t)) })
 	forScalars(t, "Einsum", func(t *testing.T, dt tf.DType) { scalarSuite[dt].einsum(t, engine(t)) })
 	forScalars(t, "Accumulate", func(t *testing.T, dt tf.DType) { scalarSuite[dt].accumulate(t, engine(t)) })
@@ -51,6 +52,7 @@ func Run(t *testing.T, newEngine Factory) {
 	forScalars(t, "Destinations", func(t *testing.T, dt tf.DType) { scalarSuite[dt].destinations(t, engine(t)) })
 	forScalars(t, "Mixed", func(t *testing.T, dt tf.DType) { scalarSuite[dt].mixed(t, engine(t)) })
 	t.Run("Logical", func(t *testing.T) { testLogical(t, engine(t)) })
+	t.Run("BoolReductions", func(t *testing.T) { testBoolReductions(t, engine(t)) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, engine(t)) })
 	t.Run("Allocs", func(t *testing.T) { testAllocs(t, engine(t)) })
 }
@@ -68,6 +70,7 @@ type typed interface {
 	unary(t *testing.T, e tf.Engine)
 	binary(t *testing.T, e tf.Engine)
 	reduce(t *testing.T, e tf.Engine)
+	reductions(t *testing.T, e tf.Engine)
 	matmul(t *testing.T, e tf.Engine)
 	einsum(t *testing.T, e tf.Engine)
 	accumulate(t *testing.T, e tf.Engine)

@@ -86,6 +86,20 @@ const (
 	LogicalXor
 	Where
 	Sum
+	Prod
+	Mean
+	Var
+	Std
+	Max
+	Min
+	LogSumExp
+	Norm
+	All
+	Any
+	ArgMax
+	ArgMin
+	CumSum
+	CumProd
 	Matmul
 	Einsum
 	Permute
@@ -110,8 +124,12 @@ const (
 	// Select is Where: out[i] = mask[i] ? a[i] : b[i], the three inputs
 	// broadcast against each other.
 	Select
-	// Reduction combines the elements over a set of axes.
+	// Reduction combines the elements over a set of axes (one axis for
+	// ArgMax and ArgMin).
 	Reduction
+	// Scan accumulates along one axis (CumSum, CumProd); the result has the
+	// input's shape.
+	Scan
 	// Contraction sums products (matmul, einsum); engines run it on GEMM.
 	Contraction
 	// Structural changes shape or axis order without changing elements.
@@ -135,6 +153,8 @@ const (
 	RealDType
 	// BoolDType: bool (predicates and comparisons).
 	BoolDType
+	// IndexDType: int64 (ArgMax, ArgMin).
+	IndexDType
 )
 
 // Of returns the result dtype for inputs of dtype in.
@@ -144,6 +164,8 @@ func (r Result) Of(in DType) DType {
 		return in.Real()
 	case BoolDType:
 		return Bool
+	case IndexDType:
+		return Int64
 	}
 	return in
 }
@@ -160,6 +182,9 @@ const (
 	PermAttr            // a permutation of the axes (Attrs.Axes)
 	ShapeAttr           // a target shape, one extent may be -1 (Attrs.Shape)
 	SubscriptsAttr      // einsum subscripts (Attrs.Subscripts)
+	DdofAttr            // delta degrees of freedom (real part of Attrs.Alpha) and a set of axes (Var, Std)
+	OrdAttr             // the order p of a norm (real part of Attrs.Alpha, +Inf allowed) and a set of axes
+	AxisAttr            // one axis, negative from the end (Attrs.Axes[0])
 )
 
 // Info describes one operation.
@@ -188,6 +213,14 @@ type Info struct {
 	Ref      func(x, y, alpha, beta complex128) complex128
 	RefReal  func(x, y, alpha, beta float64) float64
 	Identity complex128
+	// RefReduce is the reference of a reduction: its value over the
+	// reduced elements xs (complex128; bools as 0 and 1, indices as real
+	// integers) with attribute p (ddof, order); for a scan, the value of
+	// element k is RefReduce of the first k+1 elements.
+	RefReduce func(xs []complex128, p float64) complex128
+	// NonEmpty marks reductions without an identity (Max, Min, ArgMax,
+	// ArgMin): reducing an empty set is an error.
+	NonEmpty bool
 }
 
 func init() {
@@ -232,9 +265,9 @@ func Kinds() []Kind {
 // Attrs are the non-tensor arguments of one operation, as a trace records
 // them (normalized: axes sorted and non-negative, shapes with -1 resolved).
 type Attrs struct {
-	Alpha      complex128 // AlphaAttr; lo of BoundsAttr
+	Alpha      complex128 // AlphaAttr; lo of BoundsAttr; ddof (DdofAttr), the order (OrdAttr)
 	Beta       complex128 // hi of BoundsAttr
-	Axes       []int      // AxesAttr (increasing) and PermAttr
+	Axes       []int      // AxesAttr, DdofAttr, OrdAttr (increasing), AxisAttr (one) and PermAttr
 	Shape      []int      // ShapeAttr
 	Subscripts string     // SubscriptsAttr
 }
@@ -246,8 +279,10 @@ func (a *Attrs) Key(k Kind) string {
 		return strconv.FormatComplex(a.Alpha, 'g', -1, 128)
 	case BoundsAttr:
 		return strconv.FormatComplex(a.Alpha, 'g', -1, 128) + "," + strconv.FormatComplex(a.Beta, 'g', -1, 128)
-	case AxesAttr, PermAttr:
+	case AxesAttr, PermAttr, AxisAttr:
 		return FmtInts(a.Axes)
+	case DdofAttr, OrdAttr:
+		return strconv.FormatFloat(real(a.Alpha), 'g', -1, 64) + "," + FmtInts(a.Axes)
 	case ShapeAttr:
 		return FmtInts(a.Shape)
 	case SubscriptsAttr:

@@ -11,7 +11,7 @@ import (
 // name, argument names matching its category, accepted dtypes, and
 // references for the categories the conformance suites check by value.
 func TestCatalogEntries(t *testing.T) {
-	arity := map[Category]int{Data: 1, Unary: 1, Binary: 2, Select: 3, Reduction: 1, Structural: 1}
+	arity := map[Category]int{Data: 1, Unary: 1, Binary: 2, Select: 3, Reduction: 1, Scan: 1, Structural: 1}
 	seen := map[string]bool{}
 	for _, k := range Kinds() {
 		in := k.Info()
@@ -26,7 +26,11 @@ func TestCatalogEntries(t *testing.T) {
 			t.Errorf("%v: %d argument names, want %d for its category", k, len(in.Args), n)
 		}
 		switch in.Category {
-		case Data, Unary, Binary, Reduction:
+		case Reduction, Scan:
+			if in.RefReduce == nil {
+				t.Errorf("%v: no reference function", k)
+			}
+		case Data, Unary, Binary:
 			if in.Ref == nil && in.RefReal == nil {
 				t.Errorf("%v: no reference function", k)
 			}

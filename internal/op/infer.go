@@ -160,6 +160,61 @@ func ReduceShape(a, axes, buf []int) ([]int, uint64, *Fault) {
 	return buf, m, nil
 }
 
+// ReductionShape is the rule of reduction k of a over axes (one axis for
+// the AxisAttr reductions ArgMax and ArgMin): the result has a's shape
+// without the reduced axes, whose set it returns as a mask. Reductions
+// without an identity (Info.NonEmpty) refuse an empty reduced set; p is
+// the attribute: Norm's order (> 0 or +Inf) or the ddof of Var and Std
+// (>= 0), ignored otherwise.
+func ReductionShape(k Kind, a, axes []int, p float64, buf []int) ([]int, uint64, *Fault) {
+	info := k.Info()
+	if info.Attr == AxisAttr && len(axes) != 1 {
+		return nil, 0, faultf(ErrArgument, "axis", "one axis", "%d axes", len(axes))
+	}
+	arg := "axes"
+	if info.Attr == AxisAttr {
+		arg = "axis"
+	}
+	if _, f := Numel("a", a); f != nil {
+		return nil, 0, f
+	}
+	m, f := AxisMask(arg, axes, len(a))
+	if f != nil {
+		return nil, 0, f
+	}
+	switch info.Attr {
+	case OrdAttr:
+		if !(p > 0) {
+			return nil, 0, faultf(ErrArgument, "ord", "an order > 0 or +Inf", "%v", p)
+		}
+	case DdofAttr:
+		if !(p >= 0) || p != float64(int64(p)) {
+			return nil, 0, faultf(ErrArgument, "ddof", "an integer >= 0", "%v", p)
+		}
+	}
+	for d, n := range a {
+		switch {
+		case m&(1<<uint(d)) == 0:
+			buf = append(buf, n)
+		case n == 0 && info.NonEmpty:
+			return nil, 0, faultf(ErrShape, "a", "a non-empty reduced set ("+info.Name+" has no identity)", "extent 0 along axis %d", d)
+		}
+	}
+	return buf, m, nil
+}
+
+// ScanShape is the rule of CumSum and CumProd along one axis of a; the
+// result has a's shape. It returns the axis, normalized.
+func ScanShape(a, axes []int) (int, *Fault) {
+	if len(axes) != 1 {
+		return 0, faultf(ErrArgument, "axis", "one axis", "%d axes", len(axes))
+	}
+	if _, f := Numel("a", a); f != nil {
+		return 0, f
+	}
+	return Axis("axis", axes[0], len(a))
+}
+
 // MaskAxes lists the axes of a mask in increasing order.
 func MaskAxes(m uint64, r int) []int {
 	var axes []int
@@ -312,12 +367,19 @@ func (k Kind) Shape(a *Attrs, in [][]int) ([]int, *Fault) {
 	case Select:
 		return WhereShape(in[0], in[1], in[2], nil)
 	case Reduction:
-		out, m, f := ReduceShape(in[0], a.Axes, nil)
+		out, m, f := ReductionShape(k, in[0], a.Axes, real(a.Alpha), nil)
 		if f != nil {
 			return nil, f
 		}
 		a.Axes = MaskAxes(m, len(in[0]))
 		return out, nil
+	case Scan:
+		d, f := ScanShape(in[0], a.Axes)
+		if f != nil {
+			return nil, f
+		}
+		a.Axes = []int{d}
+		return slices.Clone(in[0]), nil
 	}
 	switch k {
 	case Matmul:

@@ -112,7 +112,25 @@ var catalog = [NumKinds]Info{
 
 	Sum: {Name: "Sum", Category: Reduction, Args: []string{"a"}, Attr: AxesAttr, Accept: Numbers, Generated: true,
 		Doc: "returns the sum of a over the given axes (any order, negative axes count from the end; none means every axis, giving a rank-0 tensor); the result has a's shape without those axes",
-		Ref: func(x, y, _, _ complex128) complex128 { return x + y }},
+		Ref: func(x, y, _, _ complex128) complex128 { return x + y }, RefReduce: refSum},
+	Prod:      reduction("Prod", "returns the product of a over the given axes (1 for an empty set)", Numbers, AxesAttr, SameDType).ref(refProd),
+	Mean:      reduction("Mean", "returns the arithmetic mean of a over the given axes (NaN for an empty set)", Numbers, AxesAttr, SameDType).ref(refMean),
+	Var:       reduction("Var", "returns the variance of a over the given axes, sum |a - mean|² / (n - ddof) for the n elements reduced (ddof 0: the population variance, 1: the unbiased sample variance; n <= ddof gives +Inf or NaN as in NumPy); the result is real, also for complex a", Numbers, DdofAttr, RealDType).ref(refVar),
+	Std:       reduction("Std", "returns the standard deviation of a over the given axes, the square root of Var with the same ddof; the result is real, also for complex a", Numbers, DdofAttr, RealDType).ref(refStd),
+	Max:       reduction("Max", "returns the maximum of a over the given axes (NaN if any element reduced is NaN, as NumPy's max; reducing an empty set is an error)", Floats, AxesAttr, SameDType).nonEmpty().ref(refMax),
+	Min:       reduction("Min", "returns the minimum of a over the given axes (NaN if any element reduced is NaN, as NumPy's min; reducing an empty set is an error)", Floats, AxesAttr, SameDType).nonEmpty().ref(refMin),
+	LogSumExp: reduction("LogSumExp", "returns log Σ exp(a) over the given axes, computed as m + log Σ exp(a - m) with m the maximum so that it neither overflows nor underflows (-Inf for an empty set)", Floats, AxesAttr, SameDType).ref(refLogSumExp),
+	Norm:      reduction("Norm", "returns the vector norm of order ord of a over the given axes: (Σ |a|^ord)^(1/ord) for ord > 0, and max |a| for ord = +Inf; ord 2 over both axes of a matrix is its Frobenius norm. Order 2 scales the sum of squares so that no intermediate overflows or underflows. The result is real, also for complex a", Numbers, OrdAttr, RealDType).ref(refNorm),
+	All:       reduction("All", "reports whether every element of a over the given axes is true (true for an empty set)", Bools, AxesAttr, SameDType).ref(refAll),
+	Any:       reduction("Any", "reports whether any element of a over the given axes is true (false for an empty set)", Bools, AxesAttr, SameDType).ref(refAny),
+	ArgMax:    reduction("ArgMax", "returns the index along axis of the first maximum of a (of the first NaN, if any, as NumPy's argmax); the result has a's shape without axis (reducing an empty axis is an error)", Floats, AxisAttr, IndexDType).nonEmpty().ref(refArgMax),
+	ArgMin:    reduction("ArgMin", "returns the index along axis of the first minimum of a (of the first NaN, if any, as NumPy's argmin); the result has a's shape without axis (reducing an empty axis is an error)", Floats, AxisAttr, IndexDType).nonEmpty().ref(refArgMin),
+	CumSum: {Name: "CumSum", Category: Scan, Args: []string{"a"}, Attr: AxisAttr, Accept: Numbers, Generated: true,
+		Doc:       "returns the cumulative sum of a along axis, out[.., k, ..] = Σ_{j<=k} a[.., j, ..], with a's shape",
+		RefReduce: refSum},
+	CumProd: {Name: "CumProd", Category: Scan, Args: []string{"a"}, Attr: AxisAttr, Accept: Numbers, Generated: true,
+		Doc:       "returns the cumulative product of a along axis, out[.., k, ..] = Π_{j<=k} a[.., j, ..], with a's shape",
+		RefReduce: refProd},
 	Matmul: {Name: "Matmul", Category: Contraction, Args: []string{"a", "b"}, Accept: Numbers},
 	Einsum: {Name: "Einsum", Category: Contraction, Attr: SubscriptsAttr, Accept: Numbers},
 	Permute: {Name: "Permute", Category: Structural, Args: []string{"a"}, Attr: PermAttr, Accept: AllDTypes,
@@ -188,6 +206,15 @@ func truth(b bool) complex128 {
 	}
 	return 0
 }
+
+// reduction is a generated reduction entry.
+func reduction(name, doc string, accept DTypeSet, attr Attr, r Result) Info {
+	return Info{Name: name, Category: Reduction, Args: []string{"a"}, Attr: attr, Accept: accept, Result: r, Generated: true, Doc: doc}
+}
+
+func (in Info) nonEmpty() Info { in.NonEmpty = true; return in }
+
+func (in Info) ref(f func(xs []complex128, p float64) complex128) Info { in.RefReduce = f; return in }
 
 func (in Info) withAttr(a Attr) Info { in.Attr = a; return in }
 func (in Info) commutative() Info    { in.Commutative = true; return in }

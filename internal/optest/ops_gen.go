@@ -200,6 +200,178 @@ func realOps[T tf.Scalar]() []RealOp[T] {
 	}
 }
 
+func anyReductions[T tf.Scalar]() []AnyReduction[T] {
+	return []AnyReduction[T]{
+		{op.Sum,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				return value(tf.Sum(e, a, axes...))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				return tf.SumInto(e, dstOf[T](dst), a, axes...)
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.Sum(a, axes...)
+			}},
+		{op.Prod,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				return value(tf.Prod(e, a, axes...))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				return tf.ProdInto(e, dstOf[T](dst), a, axes...)
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.Prod(a, axes...)
+			}},
+		{op.Mean,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				return value(tf.Mean(e, a, axes...))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				return tf.MeanInto(e, dstOf[T](dst), a, axes...)
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.Mean(a, axes...)
+			}},
+		{op.Var,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				if isFloat32[T]() {
+					return value(tf.Var[float32](e, a, int(p), axes...))
+				}
+				return value(tf.Var[float64](e, a, int(p), axes...))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				if isFloat32[T]() {
+					return tf.VarInto(e, dstOf[float32](dst), a, int(p), axes...)
+				}
+				return tf.VarInto(e, dstOf[float64](dst), a, int(p), axes...)
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.Var(a, int(p), axes...)
+			}},
+		{op.Std,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				if isFloat32[T]() {
+					return value(tf.Std[float32](e, a, int(p), axes...))
+				}
+				return value(tf.Std[float64](e, a, int(p), axes...))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				if isFloat32[T]() {
+					return tf.StdInto(e, dstOf[float32](dst), a, int(p), axes...)
+				}
+				return tf.StdInto(e, dstOf[float64](dst), a, int(p), axes...)
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.Std(a, int(p), axes...)
+			}},
+		{op.Norm,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				if isFloat32[T]() {
+					return value(tf.Norm[float32](e, a, p, axes...))
+				}
+				return value(tf.Norm[float64](e, a, p, axes...))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				if isFloat32[T]() {
+					return tf.NormInto(e, dstOf[float32](dst), a, p, axes...)
+				}
+				return tf.NormInto(e, dstOf[float64](dst), a, p, axes...)
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.Norm(a, p, axes...)
+			}},
+		{op.CumSum,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				return value(tf.CumSum(e, a, axis0(axes)))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				return tf.CumSumInto(e, dstOf[T](dst), a, axis0(axes))
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.CumSum(a, axis0(axes))
+			}},
+		{op.CumProd,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				return value(tf.CumProd(e, a, axis0(axes)))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				return tf.CumProdInto(e, dstOf[T](dst), a, axis0(axes))
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.CumProd(a, axis0(axes))
+			}},
+	}
+}
+
+func floatAnyReductions[T tf.Float]() []AnyReduction[T] {
+	return []AnyReduction[T]{
+		{op.Max,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				return value(tf.Max(e, a, axes...))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				return tf.MaxInto(e, dstOf[T](dst), a, axes...)
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.Max(a, axes...)
+			}},
+		{op.Min,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				return value(tf.Min(e, a, axes...))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				return tf.MinInto(e, dstOf[T](dst), a, axes...)
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.Min(a, axes...)
+			}},
+		{op.LogSumExp,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				return value(tf.LogSumExp(e, a, axes...))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				return tf.LogSumExpInto(e, dstOf[T](dst), a, axes...)
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.LogSumExp(a, axes...)
+			}},
+		{op.ArgMax,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				return value(tf.ArgMax(e, a, axis0(axes)))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				return tf.ArgMaxInto(e, dstOf[int64](dst), a, axis0(axes))
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.ArgMax(a, axis0(axes))
+			}},
+		{op.ArgMin,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				return value(tf.ArgMin(e, a, axis0(axes)))
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				return tf.ArgMinInto(e, dstOf[int64](dst), a, axis0(axes))
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				return t.ArgMin(a, axis0(axes))
+			}},
+	}
+}
+
+// BoolReductions lists the generated reductions of bool tensors.
+func BoolReductions() []BoolReduction {
+	return []BoolReduction{
+		{op.All, tf.All, tf.AllInto, (*trace.Trace).All},
+		{op.Any, tf.Any, tf.AnyInto, (*trace.Trace).Any},
+	}
+}
+
+// AllReductions lists the generated reductions and scans that accept T,
+// with every result dtype.
+func AllReductions[T tf.Scalar]() []AnyReduction[T] {
+	return withReal[T](anyReductions[T](), floatAnyReductions[float32], floatAnyReductions[float64])
+}
+
 // LogicalOps lists the generated logical operations on bool tensors.
 func LogicalOps() []LogicalOp {
 	return []LogicalOp{

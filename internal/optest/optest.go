@@ -123,3 +123,49 @@ func withReal[T tf.Scalar, E any](all []E, f32, f64 any) []E {
 	}
 	return all
 }
+
+// AnyReduction is a reduction or scan of any result dtype, its attribute
+// p (the ddof of Var and Std, the order of Norm; ignored by the others)
+// and axes (one axis for ArgMax, ArgMin and the scans) given uniformly.
+// Results and destinations travel as values: T, T's real type, or int64.
+type AnyReduction[T tf.Scalar] struct {
+	Kind   op.Kind
+	Eager  func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error)
+	Into   func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error
+	Traced func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error)
+}
+
+// BoolReduction is a reduction of bool tensors (All, Any).
+type BoolReduction struct {
+	Kind   op.Kind
+	Eager  func(e tf.Engine, a *tf.Tensor[bool], axes ...int) (*tf.Tensor[bool], error)
+	Into   func(e tf.Engine, dst, a *tf.Tensor[bool], axes ...int) error
+	Traced func(t *trace.Trace, a trace.Var, axes ...int) (trace.Var, error)
+}
+
+// value adapts an eager result to a Value.
+func value[T tf.Elem](t *tf.Tensor[T], err error) (tf.Value, error) {
+	if err != nil {
+		return tf.Value{}, err
+	}
+	return tf.ValueOf(t), nil
+}
+
+// dstOf is the tensor of a destination value, nil when its element type
+// is not R.
+func dstOf[R tf.Elem](v tf.Value) *tf.Tensor[R] {
+	t, _ := v.Tensor().(*tf.Tensor[R])
+	return t
+}
+
+// axis0 is the one axis of the single-axis reductions (0 for none, which
+// the operations' rules then check against the rank).
+func axis0(axes []int) int {
+	if len(axes) == 0 {
+		return 0
+	}
+	return axes[0]
+}
+
+// isFloat32 reports whether T's real type is float32.
+func isFloat32[T tf.Scalar]() bool { return tf.DTypeOf[T]().Real() == tf.Float32 }

@@ -81,13 +81,15 @@ func comment(b *bytes.Buffer, text string) {
 var categoryDoc = map[op.Category]string{
 	op.Unary:     "",
 	op.Binary:    "a and b broadcast as in NumPy (see Broadcasting in the package documentation).",
-	op.Reduction: "",
+	op.Reduction: "See Reductions in the package documentation.",
+	op.Scan:      "Negative axes count from the end.",
 }
 
 var intoDoc = map[op.Category]string{
 	op.Unary:     "dst may be a itself (an in-place update).",
 	op.Binary:    "dst may be a or b itself (an in-place update).",
-	op.Reduction: "dst must not overlap a.",
+	op.Reduction: "dst may also have a's rank with extent 1 on the reduced axes (NumPy's keepdims); it must not overlap a.",
+	op.Scan:      "dst may be a itself (an in-place update).",
 }
 
 // signature holds the parameter lists of one generated operation: the
@@ -108,6 +110,14 @@ func signatureOf(k op.Kind) signature {
 		return signature{"a *Tensor[T]", "dst, a *Tensor[T]", "0, 0", "a Var", "op.Attrs{}, a"}
 	case in.Category == op.Binary:
 		return signature{"a, b *Tensor[T]", "dst, a, b *Tensor[T]", "", "a, b Var", "op.Attrs{}, a, b"}
+	case in.Category == op.Reduction && in.Attr == op.DdofAttr:
+		return signature{"a *Tensor[T], ddof int, axes ...int", "dst *Tensor[R], a *Tensor[T], ddof int, axes ...int", "float64(ddof)",
+			"a Var, ddof int, axes ...int", "op.Attrs{Alpha: complex(float64(ddof), 0), Axes: axes}, a"}
+	case in.Category == op.Reduction && in.Attr == op.OrdAttr:
+		return signature{"a *Tensor[T], ord float64, axes ...int", "dst *Tensor[R], a *Tensor[T], ord float64, axes ...int", "ord",
+			"a Var, ord float64, axes ...int", "op.Attrs{Alpha: complex(ord, 0), Axes: axes}, a"}
+	case (in.Category == op.Reduction || in.Category == op.Scan) && in.Attr == op.AxisAttr:
+		return signature{"a *Tensor[T], axis int", "dst, a *Tensor[T], axis int", "", "a Var, axis int", "op.Attrs{Axes: []int{axis}}, a"}
 	case in.Category == op.Reduction:
 		return signature{"a *Tensor[T], axes ...int", "dst, a *Tensor[T], axes ...int", "", "a Var, axes ...int", "op.Attrs{Axes: axes}, a"}
 	}
@@ -119,16 +129,25 @@ func signatureOf(k op.Kind) signature {
 type family int
 
 const (
-	sameDType  family = iota // T in, T out
-	predicate                // T in, bool out (IsNaN, ...)
-	comparison               // T, T in, bool out (Less, ...)
-	logicalOp                // bool in, bool out
-	realPart                 // T in, Real(T) out (Abs, Real, Imag, Angle)
+	sameDType      family = iota // T in, T out
+	predicate                    // T in, bool out (IsNaN, ...)
+	comparison                   // T, T in, bool out (Less, ...)
+	logicalOp                    // bool in, bool out
+	realPart                     // T in, Real(T) out (Abs, Real, Imag, Angle)
+	reduction                    // reductions and scans with a result of T
+	realReduction                // reductions with a real result (Var, Std, Norm)
+	indexReduction               // reductions with an int64 result (ArgMax, ArgMin)
 )
 
 func familyOf(k op.Kind) family {
 	in := k.Info()
 	switch {
+	case in.Category == op.Reduction && in.Result == op.RealDType:
+		return realReduction
+	case in.Category == op.Reduction && in.Result == op.IndexDType:
+		return indexReduction
+	case in.Category == op.Reduction || in.Category == op.Scan:
+		return reduction
 	case in.Accept == op.Bools:
 		return logicalOp
 	case in.Result == op.BoolDType && in.Category == op.Unary:
@@ -165,6 +184,20 @@ func wrappers(k op.Kind) (eagerFn, intoFn string) {
 			fmt.Sprintf("func %s[R Float, T %s](e Engine, dst *Tensor[R], a *Tensor[T]) error { return toRealInto(e, op.%s, dst, a) }", into, c, n)
 	}
 	sig := signatureOf(k)
+	switch f := familyOf(k); {
+	case f == realReduction:
+		return fmt.Sprintf("func %s[R Float, T %s](e Engine, %s) (*Tensor[R], error) { return reduceReal[R](e, op.%s, a, %s, axes) }", n, c, sig.eager, n, sig.body),
+			fmt.Sprintf("func %s[R Float, T %s](e Engine, %s) error { return reduceRealInto(e, op.%s, dst, a, %s, axes) }", into, c, sig.into, n, sig.body)
+	case f == indexReduction:
+		return fmt.Sprintf("func %s[T %s](e Engine, %s) (*Tensor[int64], error) { return argReduce(e, op.%s, a, axis) }", n, c, sig.eager, n),
+			fmt.Sprintf("func %s[T %s](e Engine, dst *Tensor[int64], a *Tensor[T], axis int) error { return argReduceInto(e, op.%s, dst, a, axis) }", into, c, n)
+	case in.Category == op.Scan:
+		return fmt.Sprintf("func %s[T %s](e Engine, %s) (*Tensor[T], error) { return scan(e, op.%s, a, axis) }", n, c, sig.eager, n),
+			fmt.Sprintf("func %s[T %s](e Engine, %s) error { return scanInto(e, op.%s, dst, a, axis) }", into, c, sig.into, n)
+	case in.Accept == op.Bools:
+		return fmt.Sprintf("func %s(e Engine, a *Tensor[bool], axes ...int) (*Tensor[bool], error) { return reduce(e, op.%s, a, axes) }", n, n),
+			fmt.Sprintf("func %s(e Engine, dst, a *Tensor[bool], axes ...int) error { return reduceInto(e, op.%s, dst, a, axes) }", into, n)
+	}
 	switch in.Category {
 	case op.Unary:
 		return fmt.Sprintf("func %s[T %s](e Engine, %s) (*Tensor[T], error) { return unary(e, op.%s, %s, a) }", n, c, sig.eager, n, sig.body),
@@ -183,6 +216,9 @@ var familyDoc = map[family]string{
 	predicate:  "The result is a bool tensor of a's shape.",
 	comparison: "The result is a bool tensor.",
 	realPart:   "The result's element type R is the real type of T (float64 for float64 and complex128, float32 for float32 and complex64), given as the first type argument: for example Abs[float64](e, z) for a complex128 z.",
+	realReduction: "The result's element type R is the real type of T (float64 for float64 and complex128, float32 for float32 and complex64), given as the first type argument: for example " +
+		"Norm[float64](e, z, 2) for a complex128 z.",
+	indexReduction: "The result is an int64 tensor.",
 }
 
 func eager() []byte {
@@ -199,6 +235,8 @@ func eager() []byte {
 			dstRule = "its storage is never an input's (the element types differ)."
 		} else if f == realPart {
 			dstRule = "dst may be a itself when T is real."
+		} else if f == indexReduction {
+			dstRule = "dst may also have a's rank with extent 1 along axis (NumPy's keepdims)."
 		}
 		comment(&b, in.Into+" is the Into form of ["+in.Name+"]: it writes the result into dst, which has the result's shape and distinct elements; "+dstRule+" See Destinations in the package documentation.")
 		b.WriteString(intoFn + "\n\n")
@@ -245,17 +283,46 @@ import (
 		{"compareOps", "CompareOp", "Scalar", op.Binary, op.Numbers}, {"floatCompareOps", "CompareOp", "Float", op.Binary, op.Floats},
 		{"realOps", "RealOp", "Scalar", op.Unary, op.Numbers},
 	} {
-		want := map[string]family{"PredicateOp": predicate, "CompareOp": comparison, "RealOp": realPart}[p.typ]
+		want := map[string]family{"PredicateOp": predicate, "CompareOp": comparison, "RealOp": realPart, "Reduction": reduction}[p.typ]
 		fmt.Fprintf(&b, "func %s[T tf.%s]() []%s[T] {\n\treturn []%s[T]{\n", p.name, p.constraint, p.typ, p.typ)
 		for _, k := range generated() {
 			in := k.Info()
 			if in.Category != p.cat || in.Accept != p.set || familyOf(k) != want {
 				continue
 			}
+			if p.cat == op.Reduction && in.Ref == nil {
+				continue // the reductions the suites check by folding Ref
+			}
 			b.WriteString(tableEntry(k))
 		}
 		b.WriteString("\t}\n}\n\n")
 	}
+	for _, p := range []struct {
+		name, constraint string
+		set              op.DTypeSet
+	}{{"anyReductions", "Scalar", op.Numbers}, {"floatAnyReductions", "Float", op.Floats}} {
+		fmt.Fprintf(&b, "func %s[T tf.%s]() []AnyReduction[T] {\n\treturn []AnyReduction[T]{\n", p.name, p.constraint)
+		for _, k := range generated() {
+			if f := familyOf(k); k.Info().Accept == p.set && (f == reduction || f == realReduction || f == indexReduction) {
+				b.WriteString(anyReductionEntry(k))
+			}
+		}
+		b.WriteString("\t}\n}\n\n")
+	}
+	b.WriteString("// BoolReductions lists the generated reductions of bool tensors.\nfunc BoolReductions() []BoolReduction {\n\treturn []BoolReduction{\n")
+	for _, k := range generated() {
+		if familyOf(k) == reduction && k.Info().Accept == op.Bools {
+			fmt.Fprintf(&b, "\t\t{op.%[1]s, tf.%[1]s, tf.%[1]sInto, (*trace.Trace).%[1]s},\n", k.Info().Name)
+		}
+	}
+	b.WriteString("\t}\n}\n\n")
+	b.WriteString(`// AllReductions lists the generated reductions and scans that accept T,
+// with every result dtype.
+func AllReductions[T tf.Scalar]() []AnyReduction[T] {
+	return withReal[T](anyReductions[T](), floatAnyReductions[float32], floatAnyReductions[float64])
+}
+
+`)
 	b.WriteString("// LogicalOps lists the generated logical operations on bool tensors.\nfunc LogicalOps() []LogicalOp {\n\treturn []LogicalOp{\n")
 	for _, k := range generated() {
 		if familyOf(k) == logicalOp {
@@ -334,4 +401,50 @@ func tableEntry(k op.Kind) string {
 `, n)
 	}
 	return fmt.Sprintf("\t\t{op.%s, tf.%s[T], tf.%sInto[T], (*trace.Trace).%s},\n", n, n, n, n)
+}
+
+// anyReductionEntry is k's row of the AnyReduction tables.
+func anyReductionEntry(k op.Kind) string {
+	in := k.Info()
+	n := in.Name
+	var eager, into, traced string
+	switch {
+	case familyOf(k) == realReduction:
+		arg, targ := "p", "p"
+		if in.Attr == op.DdofAttr {
+			arg, targ = "int(p)", "int(p)"
+		}
+		eager = fmt.Sprintf(`if isFloat32[T]() {
+				return value(tf.%[1]s[float32](e, a, %[2]s, axes...))
+			}
+			return value(tf.%[1]s[float64](e, a, %[2]s, axes...))`, n, arg)
+		into = fmt.Sprintf(`if isFloat32[T]() {
+				return tf.%[1]sInto(e, dstOf[float32](dst), a, %[2]s, axes...)
+			}
+			return tf.%[1]sInto(e, dstOf[float64](dst), a, %[2]s, axes...)`, n, arg)
+		traced = fmt.Sprintf("return t.%s(a, %s, axes...)", n, targ)
+	case in.Attr == op.AxisAttr && in.Result == op.IndexDType:
+		eager = fmt.Sprintf("return value(tf.%s(e, a, axis0(axes)))", n)
+		into = fmt.Sprintf("return tf.%sInto(e, dstOf[int64](dst), a, axis0(axes))", n)
+		traced = fmt.Sprintf("return t.%s(a, axis0(axes))", n)
+	case in.Attr == op.AxisAttr:
+		eager = fmt.Sprintf("return value(tf.%s(e, a, axis0(axes)))", n)
+		into = fmt.Sprintf("return tf.%sInto(e, dstOf[T](dst), a, axis0(axes))", n)
+		traced = fmt.Sprintf("return t.%s(a, axis0(axes))", n)
+	default:
+		eager = fmt.Sprintf("return value(tf.%s(e, a, axes...))", n)
+		into = fmt.Sprintf("return tf.%sInto(e, dstOf[T](dst), a, axes...)", n)
+		traced = fmt.Sprintf("return t.%s(a, axes...)", n)
+	}
+	return fmt.Sprintf(`		{op.%s,
+			func(e tf.Engine, a *tf.Tensor[T], p float64, axes []int) (tf.Value, error) {
+				%s
+			},
+			func(e tf.Engine, dst tf.Value, a *tf.Tensor[T], p float64, axes []int) error {
+				%s
+			},
+			func(t *trace.Trace, a trace.Var, p float64, axes []int) (trace.Var, error) {
+				%s
+			}},
+`, n, eager, into, traced)
 }
