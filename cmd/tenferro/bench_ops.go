@@ -85,9 +85,10 @@ type opPeer struct {
 }
 
 var (
-	unitRange = [2]float64{-1, 1}   // moderate: exp, trig, arithmetic
-	posRange  = [2]float64{0.5, 2}  // positive: log, sqrt, divisors
-	wideRange = [2]float64{-10, 10} // rounding crosses many integers
+	unitRange = [2]float64{-1, 1}          // moderate: exp, trig, arithmetic
+	posRange  = [2]float64{0.5, 2}         // positive: log, sqrt, divisors
+	wideRange = [2]float64{-10, 10}        // rounding crosses many integers
+	nearOne   = [2]float64{0.9999, 1.0001} // products stay normal
 )
 
 // unaryPeer is the entry of a unary op: np.<np>(a, out=out) and
@@ -153,6 +154,19 @@ var opsPeers = map[string]opPeer{
 	"atan2":   binaryPeer(unitRange, unitRange, "arctan2", "atan2"),
 	"hypot":   binaryPeer(unitRange, unitRange, "hypot", "hypot"),
 	"sum":     {a: unitRange, numpy: "np.sum(a, out=out)", torch: "torch.sum(a, dim=0, out=out)"},
+	"prod":    {a: nearOne, numpy: "np.prod(a, out=out)", torch: "torch.prod(a, dim=0, out=out)"},
+	"mean":    {a: unitRange, numpy: "np.mean(a, out=out)", torch: "torch.mean(a, dim=0, out=out)"},
+	"var":     {a: unitRange, numpy: "np.var(a)", torch: "torch.var(a, unbiased=False)"},
+	"std":     {a: unitRange, numpy: "np.std(a)", torch: "torch.std(a, unbiased=False)"},
+	"max":     {a: unitRange, numpy: "np.max(a, out=out)", torch: "torch.amax(a, dim=0, out=out)"},
+	"min":     {a: unitRange, numpy: "np.min(a, out=out)", torch: "torch.amin(a, dim=0, out=out)"},
+	"logsumexp": {a: unitRange, numpy: "(lambda m: m + np.log(np.sum(np.exp(a - m))))(np.max(a))",
+		torch: "torch.logsumexp(a, dim=0, out=out)"},
+	"norm":    {a: unitRange, alpha: 2, numpy: "np.linalg.norm(a)", torch: "torch.linalg.vector_norm(a, out=out)"},
+	"argmax":  {a: unitRange, numpy: "np.argmax(a)", torch: "torch.argmax(a)"},
+	"argmin":  {a: unitRange, numpy: "np.argmin(a)", torch: "torch.argmin(a)"},
+	"cumsum":  {a: unitRange, numpy: "np.cumsum(a, out=out)", torch: "torch.cumsum(a, dim=0, out=out)"},
+	"cumprod": {a: nearOne, numpy: "np.cumprod(a, out=out)", torch: "torch.cumprod(a, dim=0, out=out)"},
 }
 
 // libOp is one catalog operation bound to T: run computes dst from a (and
@@ -163,8 +177,8 @@ type libOp[T tf.Scalar] struct {
 	run  func(e tf.Engine, dst, a, b *tf.Tensor[T], alpha, beta T) error
 }
 
-// libOps lists the generated unary and binary operations and the
-// reductions that accept T, in catalog order.
+// libOps lists the generated unary and binary operations, the reductions
+// and the scans that accept T, in catalog order.
 func libOps[T tf.Scalar]() []libOp[T] {
 	var ops []libOp[T]
 	for _, u := range optest.UnaryOps[T]() {
@@ -177,12 +191,31 @@ func libOps[T tf.Scalar]() []libOp[T] {
 			return bo.Into(e, dst, a, b)
 		}})
 	}
-	for _, r := range optest.Reductions[T]() {
-		ops = append(ops, libOp[T]{opName(r.Kind), op.Reduction, func(e tf.Engine, dst, a, _ *tf.Tensor[T], _, _ T) error {
-			return r.Into(e, dst, a)
-		}})
+	for _, r := range optest.AllReductions[T]() {
+		ops = append(ops, libOp[T]{opName(r.Kind), r.Kind.Category(), reductionRun(r)})
 	}
 	return ops
+}
+
+// reductionRun adapts a reduction or scan over every axis (axis 0 for the
+// one-axis forms) to libOp: the first call allocates the result, later
+// calls write it again with the Into form. The attribute is the peer
+// table's alpha (the order of Norm; ddof 0).
+func reductionRun[T tf.Scalar](r optest.AnyReduction[T]) func(e tf.Engine, dst, a, b *tf.Tensor[T], alpha, beta T) error {
+	var out tf.Value
+	var axes []int
+	if k := r.Kind.Info(); k.Attr == op.AxisAttr {
+		axes = []int{0}
+	}
+	p := opsPeers[opName(r.Kind)].alpha
+	return func(e tf.Engine, _, a, _ *tf.Tensor[T], _, _ T) error {
+		if out.Tensor() == nil {
+			v, err := r.Eager(e, a, p, axes)
+			out = v
+			return err
+		}
+		return r.Into(e, out, a, p, axes)
+	}
 }
 
 func opName(k op.Kind) string { return strings.ToLower(k.String()) }
@@ -379,6 +412,8 @@ func opsCases[T tf.Scalar](e *cpu.Engine, ops []string, n int, budget time.Durat
 			bytes = 3 * float64(n) * es
 		case op.Reduction:
 			out, bytes = scalar, float64(n+1)*es
+		case op.Scan:
+			bytes = 2 * float64(n) * es
 		}
 		alpha, beta := fromReal[T](p.alpha), fromReal[T](p.beta)
 		if err := o.run(e, out, a, b, alpha, beta); err != nil {

@@ -195,14 +195,14 @@ func TestOpsPeerTableComplete(t *testing.T) {
 			for _, y := range bs {
 				var v complex128
 				switch {
-				case in.Category == op.Reduction:
-					v = in.Ref(in.Identity, complex(x, 0), 0, 0)
+				case in.Category == op.Reduction || in.Category == op.Scan:
+					v = in.RefReduce([]complex128{complex(x, 0), complex(y, 0)}, p.alpha)
 				case in.RefReal != nil:
 					v = complex(in.RefReal(x, y, p.alpha, p.beta), 0)
 				default:
 					v = in.Ref(complex(x, 0), complex(y, 0), complex(p.alpha, 0), complex(p.beta, 0))
 				}
-				if in.Ref != nil && in.Category != op.Reduction {
+				if in.Ref != nil && in.Category != op.Reduction && in.Category != op.Scan {
 					// Complex inputs draw both parts from the range.
 					if w := in.Ref(complex(x, x), complex(y, y), complex(p.alpha, 0), complex(p.beta, 0)); cmplx.IsNaN(w) || cmplx.IsInf(w) {
 						v = w
