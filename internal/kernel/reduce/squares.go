@@ -171,11 +171,36 @@ func (f sqFold[T]) store(s ssq, _ T) T {
 func (sqFold[T]) emptyOK() bool { return true }
 func (sqFold[T]) weight() int   { return 1 }
 
+// Unscaled sums of squares in [fastLo, fastHi] are accurate: no square
+// overflowed, and squares that underflowed weigh less than n·2^-1022, far
+// below one rounding of the sum.
+const (
+	fastLo = 0x1p-900
+	fastHi = 0x1p900
+)
+
 // ssqReal returns the sum of squares of x[o+i*s] - c, i < n, formed in
-// float64.
+// float64: unscaled in four accumulators when that sum lies in [fastLo,
+// fastHi], else with Blue's scaling.
 func ssqReal[F Float](n int, x []F, o, s int, c F) ssq {
-	var q ssq
 	cc := float64(c)
+	var s0, s1, s2, s3 float64
+	i, p := 0, o
+	for ; i+4 <= n; i += 4 {
+		a, b := float64(x[p])-cc, float64(x[p+s])-cc
+		d, e := float64(x[p+2*s])-cc, float64(x[p+3*s])-cc
+		s0, s1, s2, s3 = s0+a*a, s1+b*b, s2+d*d, s3+e*e
+		p += 4 * s
+	}
+	for ; i < n; i++ {
+		a := float64(x[p]) - cc
+		s0 += a * a
+		p += s
+	}
+	if f := (s0 + s1) + (s2 + s3); f >= fastLo && f <= fastHi {
+		return ssq{med: f}
+	}
+	var q ssq
 	for range n {
 		q = q.plus(float64(x[o]) - cc)
 		o += s
@@ -185,8 +210,19 @@ func ssqReal[F Float](n int, x []F, o, s int, c F) ssq {
 
 // ssqComplex is ssqReal for complex x: |z - c|^2 = re^2 + im^2.
 func ssqComplex[C complexType](n int, x []C, o, s int, c C) ssq {
-	var q ssq
 	cc := complex128(c)
+	var s0, s1 float64
+	p := o
+	for range n {
+		v := complex128(x[p]) - cc
+		s0 += real(v) * real(v)
+		s1 += imag(v) * imag(v)
+		p += s
+	}
+	if f := s0 + s1; f >= fastLo && f <= fastHi {
+		return ssq{med: f}
+	}
+	var q ssq
 	for range n {
 		v := complex128(x[o])
 		q = q.plus(real(v) - real(cc)).plus(imag(v) - imag(cc))
