@@ -18,7 +18,7 @@ var ParallelBytes = 1 << 20
 // input is fastest along a kept axis; flush is the number of reduced index
 // points summed into a partial accumulator before it is flushed.
 const (
-	chunk = 256
+	chunk = 4096
 	flush = 64
 )
 
