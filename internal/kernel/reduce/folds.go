@@ -182,6 +182,19 @@ func (f extFold[F]) row(n int, a []F, ao, as int, _ F, _ int) F {
 }
 
 func (f extFold[F]) vec(acc []F, a []F, ao, as int, _ []F, _, _, _ int) {
+	if as == 1 {
+		x := a[ao : ao+len(acc)]
+		if f.min {
+			for i, v := range x {
+				acc[i] = min(acc[i], v)
+			}
+			return
+		}
+		for i, v := range x {
+			acc[i] = max(acc[i], v)
+		}
+		return
+	}
 	if f.min {
 		for i := range acc {
 			acc[i] = min(acc[i], a[ao])
