@@ -16,6 +16,25 @@ import (
 // Float64 expressions are written with explicit conversions so that no
 // platform fuses them into multiply-adds: the same arguments give the same
 // bits on every architecture.
+//
+// Each has an engine operation that writes the same values into a
+// destination instead (create_into.go): [FillInto] for Full, Zeros and
+// Ones, [EyeInto] for Eye, EyeK and Identity, [ArangeInto],
+// [LinspaceInto], [LogspaceInto], [RandInto], [RandNInto] and
+// [RandUniformInto] (the random forms draw from a caller's *rand.Rand, as
+// FillRand and FillRandN do). With a destination from the engine's pool
+// a loop reuses one buffer and allocates nothing:
+//
+//	x, _ := tenferro.NewTensor[float64](e, n)
+//	defer x.Release()
+//	for ... {
+//		_ = tenferro.LinspaceInto(e, x, lo, hi, true)
+//		...
+//	}
+//
+// The destination may be any view with distinct elements; it receives the
+// values in its column-major element order. Both forms share one
+// implementation of each formula, so they agree bit for bit.
 
 // Eye returns the n×m matrix with ones on the main diagonal and zeros
 // elsewhere (true and false for bool): element (i, j) is 1 when i == j.
