@@ -19,10 +19,11 @@ import (
 //
 // Each has an engine operation that writes the same values into a
 // destination instead (create_into.go): [FillInto] for Full, Zeros and
-// Ones, [EyeInto] for Eye, EyeK and Identity, [ArangeInto],
-// [LinspaceInto], [LogspaceInto], [RandInto], [RandNInto] and
-// [RandUniformInto] (the random forms draw from a caller's *rand.Rand, as
-// FillRand and FillRandN do). With a destination from the engine's pool
+// Ones, [EyeInto] for Eye, EyeK and Identity, [ArangeInto] for Arange
+// and, with start 0 and step 1, ArangeN (not for int64), [LinspaceInto],
+// [LogspaceInto], [RandInto], [RandNInto] and [RandUniformInto] (the
+// random forms draw from a caller's *rand.Rand, as FillRand and
+// FillRandN do). With a destination from the engine's pool
 // a loop reuses one buffer and allocates nothing:
 //
 //	x, _ := tenferro.NewTensor[float64](e, n)
