@@ -16,6 +16,26 @@ import (
 // Float64 expressions are written with explicit conversions so that no
 // platform fuses them into multiply-adds: the same arguments give the same
 // bits on every architecture.
+//
+// Each has an engine operation that writes the same values into a
+// destination instead (create_into.go): [FillInto] for Full, Zeros and
+// Ones, [EyeInto] for Eye, EyeK and Identity, [ArangeInto] for Arange
+// and, with start 0 and step 1, ArangeN (not for int64), [LinspaceInto],
+// [LogspaceInto], [RandInto], [RandNInto] and [RandUniformInto] (the
+// random forms draw from a caller's *rand.Rand, as FillRand and
+// FillRandN do). With a destination from the engine's pool
+// a loop reuses one buffer and allocates nothing:
+//
+//	x, _ := tenferro.NewTensor[float64](e, n)
+//	defer x.Release()
+//	for ... {
+//		_ = tenferro.LinspaceInto(e, x, lo, hi, true)
+//		...
+//	}
+//
+// The destination may be any view with distinct elements; it receives the
+// values in its column-major element order. Both forms share one
+// implementation of each formula, so they agree bit for bit.
 
 // Eye returns the n×m matrix with ones on the main diagonal and zeros
 // elsewhere (true and false for bool): element (i, j) is 1 when i == j.
@@ -38,43 +58,64 @@ func eye[T Elem](name string, n, m, k int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]T, size)
-	if k < m && k > -n { // the diagonal meets the matrix; -k and m-k fit in int
-		// Rows i in [max(0, -k), min(n, m-k)), column j = i+k, stored at i + n*j.
-		lo, hi := max(0, -k), min(n, m-k)
-		v := one[T]()
-		for i := lo; i < hi; i++ {
-			buf[i+n*(i+k)] = v
-		}
-	}
-	return wrap(backend.NewStorage(buf, nil), shape), nil
+	t := wrap(backend.NewStorage(make([]T, size), nil), shape)
+	setDiagonal(&t.v, k)
+	return t, nil
 }
 
-// fillReal sets buf[i] to f(i) rounded once to T: the real part, with a
-// zero imaginary part, for complex T. The int64 case serves ArangeN, whose
-// values are exact integers.
-func fillReal[T Scalar | int64](buf []T, f func(i int) float64) {
-	switch b := any(buf).(type) {
+// setDiagonal sets the elements (i, i+k) of the rank-2 view v to one
+// (true for bool) and leaves the others alone.
+func setDiagonal[T Elem](v *backend.View[T], k int) {
+	n, m := v.Shape[0], v.Shape[1]
+	if !(k < m && k > -n) { // the diagonal misses the matrix; else -k and m-k fit in int
+		return
+	}
+	// Rows i in [max(0, -k), min(n, m-k)), column j = i+k.
+	lo, hi := max(0, -k), min(n, m-k)
+	p, s := v.Off+lo*v.Strides[0]+(lo+k)*v.Strides[1], v.Strides[0]+v.Strides[1]
+	x := one[T]()
+	for range hi - lo {
+		v.Data[p] = x
+		p += s
+	}
+}
+
+// fillReal sets the elements of v, in column-major order, to f(0),
+// f(1), ... rounded once to T: the real part, with a zero imaginary part,
+// for complex T. The int64 case serves ArangeN, whose values are exact
+// integers.
+func fillReal[T Scalar | int64](v *backend.View[T], f func(i int) float64) {
+	switch d := any(v.Data).(type) {
 	case []float32:
-		for i := range b {
-			b[i] = float32(f(i))
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(i, p, n, s int) {
+			for k := range n {
+				d[p+k*s] = float32(f(i + k))
+			}
+		})
 	case []float64:
-		for i := range b {
-			b[i] = f(i)
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(i, p, n, s int) {
+			for k := range n {
+				d[p+k*s] = f(i + k)
+			}
+		})
 	case []complex64:
-		for i := range b {
-			b[i] = complex(float32(f(i)), 0)
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(i, p, n, s int) {
+			for k := range n {
+				d[p+k*s] = complex(float32(f(i+k)), 0)
+			}
+		})
 	case []complex128:
-		for i := range b {
-			b[i] = complex(f(i), 0)
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(i, p, n, s int) {
+			for k := range n {
+				d[p+k*s] = complex(f(i+k), 0)
+			}
+		})
 	case []int64:
-		for i := range b {
-			b[i] = int64(f(i))
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(i, p, n, s int) {
+			for k := range n {
+				d[p+k*s] = int64(f(i + k))
+			}
+		})
 	}
 }
 
@@ -135,9 +176,19 @@ func Arange[T Scalar](start, stop, step float64) (*Tensor[T], error) {
 	if _, err := checkNew[T](name, shape); err != nil {
 		return nil, err
 	}
-	buf := make([]T, n)
-	fillReal(buf, func(i int) float64 { return start + float64(float64(i)*step) })
-	return wrap(backend.NewStorage(buf, nil), shape), nil
+	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	fillArange(&t.v, start, step)
+	return t, nil
+}
+
+// arangeAt is element i of Arange and ArangeInto: start + i*step in
+// float64, the product rounded before the sum.
+func arangeAt(start, step float64, i int) float64 { return start + float64(float64(i)*step) }
+
+// fillArange sets element i of the vector v to arangeAt(start, step, i)
+// rounded once to T.
+func fillArange[T Scalar](v *backend.View[T], start, step float64) {
+	fillReal(v, func(i int) float64 { return arangeAt(start, step, i) })
 }
 
 // ArangeN returns the vector 0, 1, ..., n-1 (empty for n == 0). Values
@@ -149,31 +200,37 @@ func ArangeN[T Scalar | int64](n int) (*Tensor[T], error) {
 	if _, err := checkNew[T]("ArangeN", shape); err != nil {
 		return nil, err
 	}
-	buf := make([]T, n)
-	fillReal(buf, func(i int) float64 { return float64(i) })
-	return wrap(backend.NewStorage(buf, nil), shape), nil
+	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	fillReal(&t.v, func(i int) float64 { return float64(i) })
+	return t, nil
 }
 
-// linspaceFunc returns element i of NumPy's linspace(start, stop, n,
-// endpoint) in float64, for finite start and stop and n >= 0. With
-// div = n-1 (endpoint) or n (no endpoint) and delta = stop - start, the
-// value is i*step + start with step = delta/div; (i/div)*delta + start
-// when that step underflows to 0; i*delta + start when div == 0. With
-// endpoint and n > 1 the last element is stop exactly. Where delta
-// overflows (finite arguments of opposite signs near the float64 limit),
-// step is stop/div - start/div instead, which NumPy does not do (it
-// returns infinities and NaNs there).
-func linspaceFunc(start, stop float64, n int, endpoint bool) func(i int) float64 {
+// linspace is NumPy's linspace(start, stop, n, endpoint) in float64, for
+// finite start and stop and n >= 0: element i is at(i). With div = n-1
+// (endpoint) or n (no endpoint) and delta = stop - start, the value is
+// i*step + start with step = delta/div; (i/div)*delta + start when that
+// step underflows to 0; i*delta + start when div == 0. With endpoint and
+// n > 1 the last element is stop exactly. Where delta overflows (finite
+// arguments of opposite signs near the float64 limit), step is
+// stop/div - start/div instead, which NumPy does not do (it returns
+// infinities and NaNs there).
+type linspace struct {
+	start, stop float64
+	step        float64 // i*step + start, unless div > 0
+	div, delta  float64 // when div > 0 (step underflowed): (i/div)*delta + start
+	last        int     // the index that is stop exactly, or -1
+}
+
+func newLinspace(start, stop float64, n int, endpoint bool) linspace {
 	div := n
 	if endpoint {
 		div = n - 1
 	}
 	delta := stop - start
-	last := -1
+	l := linspace{start: start, stop: stop, step: delta, last: -1}
 	if endpoint && n > 1 {
-		last = n - 1
+		l.last = n - 1
 	}
-	at := func(i int) float64 { return float64(float64(i)*delta) + start }
 	if div > 0 {
 		d := float64(div)
 		step := delta / d
@@ -181,25 +238,51 @@ func linspaceFunc(start, stop float64, n int, endpoint bool) func(i int) float64
 			step = stop/d - start/d
 		}
 		if step == 0 {
-			at = func(i int) float64 { return float64(float64(i)/d*delta) + start }
+			l.div, l.delta = d, delta
 		} else {
-			at = func(i int) float64 { return float64(float64(i)*step) + start }
+			l.step = step
 		}
 	}
-	return func(i int) float64 {
-		if i == last {
-			return stop
-		}
-		return at(i)
+	return l
+}
+
+// at returns element i.
+func (l *linspace) at(i int) float64 {
+	switch {
+	case i == l.last:
+		return l.stop
+	case l.div > 0:
+		return float64(float64(i)/l.div*l.delta) + l.start
 	}
+	return float64(float64(i)*l.step) + l.start
+}
+
+// fillLinspace sets the vector v to linspace(start, stop, len(v),
+// endpoint), each value rounded once to T.
+func fillLinspace[T Scalar](v *backend.View[T], start, stop float64, endpoint bool) {
+	l := newLinspace(start, stop, v.Shape[0], endpoint)
+	fillReal(v, l.at)
+}
+
+// fillLogspace sets the vector v to base**y for y = linspace(start, stop,
+// len(v), endpoint), each power rounded once to T.
+func fillLogspace[T Scalar](v *backend.View[T], start, stop float64, endpoint bool, base float64) {
+	l := newLinspace(start, stop, v.Shape[0], endpoint)
+	fillReal(v, func(i int) float64 { return math.Pow(base, l.at(i)) })
+}
+
+// linspaceEnds validates the end points of Linspace and Logspace and
+// their Into forms.
+func linspaceEnds(name string, start, stop float64) error {
+	if err := finite(name, "start", start); err != nil {
+		return err
+	}
+	return finite(name, "stop", stop)
 }
 
 // linspaceArgs validates the arguments shared by Linspace and Logspace.
 func linspaceArgs[T Scalar](name string, start, stop float64, n int) ([]int, error) {
-	if err := finite(name, "start", start); err != nil {
-		return nil, err
-	}
-	if err := finite(name, "stop", stop); err != nil {
+	if err := linspaceEnds(name, start, stop); err != nil {
 		return nil, err
 	}
 	shape := []int{n}
@@ -229,9 +312,9 @@ func Linspace[T Scalar](start, stop float64, n int, endpoint bool) (*Tensor[T], 
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]T, n)
-	fillReal(buf, linspaceFunc(start, stop, n, endpoint))
-	return wrap(backend.NewStorage(buf, nil), shape), nil
+	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	fillLinspace(&t.v, start, stop, endpoint)
+	return t, nil
 }
 
 // Logspace returns base**y for y = Linspace(start, stop, n, endpoint), as
@@ -252,15 +335,21 @@ func Logspace[T Scalar](start, stop float64, n int, endpoint bool, base float64)
 	if err := finite("Logspace", "base", base); err != nil {
 		return nil, err
 	}
-	buf := make([]T, n)
-	y := linspaceFunc(start, stop, n, endpoint)
-	fillReal(buf, func(i int) float64 { return math.Pow(base, y(i)) })
-	return wrap(backend.NewStorage(buf, nil), shape), nil
+	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	fillLogspace(&t.v, start, stop, endpoint, base)
+	return t, nil
 }
 
 // newPCG returns the generator of seed that Rand, RandN and RandUniform
 // draw from.
 func newPCG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x74656e66)) }
+
+// flat returns buf as a compact vector view whose shape and strides live
+// in dims.
+func flat[T Elem](buf []T, dims *[2]int) *backend.View[T] {
+	dims[0], dims[1] = len(buf), 1
+	return &backend.View[T]{Data: buf, Shape: dims[:1], Strides: dims[1:]}
+}
 
 // Rand returns a new compact tensor of pseudo-random values uniform in
 // [0, 1) (both parts for complex T), reproducible from seed. The stream is
@@ -270,32 +359,49 @@ func Rand[T Scalar](seed uint64, shape ...int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	r := newPCG(seed)
-	buf := make([]T, n)
-	FillRand(r, buf)
-	return wrap(backend.NewStorage(buf, nil), shape), nil
+	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	fillRand(&t.v, newPCG(seed))
+	return t, nil
 }
 
 // FillRand fills buf with values uniform in [0, 1) drawn from r (both parts
 // for complex T).
 func FillRand[T Scalar](r *rand.Rand, buf []T) {
-	switch b := any(buf).(type) {
+	var dims [2]int
+	fillRand(flat(buf, &dims), r)
+}
+
+// fillRand sets the elements of v, in column-major order, to values
+// uniform in [0, 1) drawn from r: r.Float32() per float32 part,
+// r.Float64() per float64 part, real part first.
+func fillRand[T Scalar](v *backend.View[T], r *rand.Rand) {
+	switch d := any(v.Data).(type) {
 	case []float32:
-		for i := range b {
-			b[i] = r.Float32()
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				d[p+k*s] = r.Float32()
+			}
+		})
 	case []float64:
-		for i := range b {
-			b[i] = r.Float64()
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				d[p+k*s] = r.Float64()
+			}
+		})
 	case []complex64:
-		for i := range b {
-			b[i] = complex(r.Float32(), r.Float32())
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				re := r.Float32()
+				d[p+k*s] = complex(re, r.Float32())
+			}
+		})
 	case []complex128:
-		for i := range b {
-			b[i] = complex(r.Float64(), r.Float64())
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				re := r.Float64()
+				d[p+k*s] = complex(re, r.Float64())
+			}
+		})
 	}
 }
 
@@ -316,9 +422,9 @@ func RandN[T Scalar](seed uint64, shape ...int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]T, n)
-	FillRandN(newPCG(seed), buf)
-	return wrap(backend.NewStorage(buf, nil), shape), nil
+	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	fillRandN(&t.v, newPCG(seed))
+	return t, nil
 }
 
 // FillRandN fills buf, in order, with standard normal values drawn from r:
@@ -327,26 +433,41 @@ func RandN[T Scalar](seed uint64, shape ...int) (*Tensor[T], error) {
 // each multiplied by √½ (then rounded to float32 for complex64), so that
 // E|z|² = 1.
 func FillRandN[T Scalar](r *rand.Rand, buf []T) {
+	var dims [2]int
+	fillRandN(flat(buf, &dims), r)
+}
+
+// fillRandN sets the elements of v, in column-major order, to the normal
+// values FillRandN describes.
+func fillRandN[T Scalar](v *backend.View[T], r *rand.Rand) {
 	const h = 1 / math.Sqrt2
-	switch b := any(buf).(type) {
+	switch d := any(v.Data).(type) {
 	case []float32:
-		for i := range b {
-			b[i] = float32(r.NormFloat64())
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				d[p+k*s] = float32(r.NormFloat64())
+			}
+		})
 	case []float64:
-		for i := range b {
-			b[i] = r.NormFloat64()
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				d[p+k*s] = r.NormFloat64()
+			}
+		})
 	case []complex64:
-		for i := range b {
-			re := float32(r.NormFloat64() * h)
-			b[i] = complex(re, float32(r.NormFloat64()*h))
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				re := float32(r.NormFloat64() * h)
+				d[p+k*s] = complex(re, float32(r.NormFloat64()*h))
+			}
+		})
 	case []complex128:
-		for i := range b {
-			re := r.NormFloat64() * h
-			b[i] = complex(re, r.NormFloat64()*h)
-		}
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				re := r.NormFloat64() * h
+				d[p+k*s] = complex(re, r.NormFloat64()*h)
+			}
+		})
 	}
 }
 
@@ -364,67 +485,99 @@ func FillRandN[T Scalar](r *rand.Rand, buf []T) {
 // hi - lo overflows; ErrShape and ErrMemory as for [Zeros].
 func RandUniform[T Scalar](seed uint64, lo, hi float64, shape ...int) (*Tensor[T], error) {
 	const name = "RandUniform"
-	if err := finite(name, "lo", lo); err != nil {
+	u, err := uniformArgs[T](name, lo, hi)
+	if err != nil {
 		return nil, err
-	}
-	if err := finite(name, "hi", hi); err != nil {
-		return nil, err
-	}
-	single := DTypeOf[T]().Real() == Float32
-	l, h := lo, hi
-	if single {
-		l, h = float64(float32(lo)), float64(float32(hi))
-	}
-	if err := finite(name, "lo", l); err != nil {
-		return nil, err
-	}
-	if err := finite(name, "hi", h); err != nil {
-		return nil, err
-	}
-	if !(l < h) {
-		return nil, newError(name, "hi", fmt.Sprintf("hi > lo = %g in %v", l, DTypeOf[T]().Real()), fmt.Sprint(h), ErrArgument)
-	}
-	width := hi - lo
-	if math.IsInf(width, 0) {
-		return nil, newError(name, "hi", "hi - lo within the float64 range", fmt.Sprintf("lo %g, hi %g", lo, hi), ErrArgument)
 	}
 	n, err := checkNew[T](name, shape)
 	if err != nil {
 		return nil, err
 	}
-	r := newPCG(seed)
-	buf := make([]T, n)
-	if single {
-		below := math.Nextafter32(float32(h), float32(math.Inf(-1)))
-		part := func() float32 {
-			v := float32(lo + float64(width*float64(r.Float32())))
-			return min(v, below)
-		}
-		switch b := any(buf).(type) {
-		case []float32:
-			for i := range b {
-				b[i] = part()
-			}
-		case []complex64:
-			for i := range b {
-				re := part()
-				b[i] = complex(re, part())
-			}
-		}
-	} else {
-		below := math.Nextafter(h, math.Inf(-1))
-		part := func() float64 { return min(lo+float64(width*r.Float64()), below) }
-		switch b := any(buf).(type) {
-		case []float64:
-			for i := range b {
-				b[i] = part()
-			}
-		case []complex128:
-			for i := range b {
-				re := part()
-				b[i] = complex(re, part())
-			}
-		}
+	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	fillUniform(&t.v, newPCG(seed), u)
+	return t, nil
+}
+
+// uniform is a validated interval [lo, hi) of RandUniform: values are
+// lo + width*u, at most below32 (float32 parts) or below (float64 parts).
+type uniform struct {
+	lo, width float64
+	below     float64 // the largest float64 below hi
+	below32   float32 // the largest float32 below float32(hi)
+}
+
+// uniformArgs validates the interval [lo, hi) of RandUniform and
+// RandUniformInto for T.
+func uniformArgs[T Scalar](name string, lo, hi float64) (uniform, error) {
+	if err := finite(name, "lo", lo); err != nil {
+		return uniform{}, err
 	}
-	return wrap(backend.NewStorage(buf, nil), shape), nil
+	if err := finite(name, "hi", hi); err != nil {
+		return uniform{}, err
+	}
+	l, h := lo, hi
+	if DTypeOf[T]().Real() == Float32 {
+		l, h = float64(float32(lo)), float64(float32(hi))
+	}
+	if err := finite(name, "lo", l); err != nil {
+		return uniform{}, err
+	}
+	if err := finite(name, "hi", h); err != nil {
+		return uniform{}, err
+	}
+	if !(l < h) {
+		return uniform{}, newError(name, "hi", fmt.Sprintf("hi > lo = %g in %v", l, DTypeOf[T]().Real()), fmt.Sprint(h), ErrArgument)
+	}
+	width := hi - lo
+	if math.IsInf(width, 0) {
+		return uniform{}, newError(name, "hi", "hi - lo within the float64 range", fmt.Sprintf("lo %g, hi %g", lo, hi), ErrArgument)
+	}
+	return uniform{
+		lo: lo, width: width,
+		below:   math.Nextafter(hi, math.Inf(-1)),
+		below32: math.Nextafter32(float32(hi), float32(math.Inf(-1))),
+	}, nil
+}
+
+// part32 maps a Float32 draw to a float32 part of [lo, hi).
+func (u *uniform) part32(r *rand.Rand) float32 {
+	return min(float32(u.lo+float64(u.width*float64(r.Float32()))), u.below32)
+}
+
+// part64 maps a Float64 draw to a float64 part of [lo, hi).
+func (u *uniform) part64(r *rand.Rand) float64 {
+	return min(u.lo+float64(u.width*r.Float64()), u.below)
+}
+
+// fillUniform sets the elements of v, in column-major order, to values of
+// u drawn from r as RandUniform describes.
+func fillUniform[T Scalar](v *backend.View[T], r *rand.Rand, u uniform) {
+	switch d := any(v.Data).(type) {
+	case []float32:
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				d[p+k*s] = u.part32(r)
+			}
+		})
+	case []float64:
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				d[p+k*s] = u.part64(r)
+			}
+		})
+	case []complex64:
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				re := u.part32(r)
+				d[p+k*s] = complex(re, u.part32(r))
+			}
+		})
+	case []complex128:
+		eachRun(v.Shape, v.Strides, v.Off, func(_, p, n, s int) {
+			for k := range n {
+				re := u.part64(r)
+				d[p+k*s] = complex(re, u.part64(r))
+			}
+		})
+	}
 }

@@ -108,6 +108,12 @@
 //     leaves dst untouched;
 //   - with a warm engine an Into form allocates nothing.
 //
+// The creation routines (Full, Eye, Arange, Linspace, Rand, ...) take no
+// engine and return fresh memory; their Into forms ([FillInto],
+// [EyeInto], [ArangeInto], [LinspaceInto], [LogspaceInto], [RandInto],
+// [RandNInto], [RandUniformInto]) are engine operations under the same
+// rule, so a destination from [NewTensor] can be refilled in a loop.
+//
 // Compiled programs (package program) follow the non-elementwise rule for
 // their outputs: no output overlaps an input or another output.
 //

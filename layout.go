@@ -68,3 +68,48 @@ func equalInts(a, b []int) bool {
 func shapeError(name, arg string, want, got []int) error {
 	return newError(name, arg, "shape "+op.FmtInts(want), "shape "+op.FmtInts(got), ErrShape)
 }
+
+// eachRun visits the elements of the view (shape, strides, off) in
+// column-major order as runs: f(i, p, n, s) says that elements i, i+1,
+// ..., i+n-1 of that order live at storage indices p, p+s, ...,
+// p+(n-1)*s. Axes of extent 1 are skipped and an axis whose stride
+// continues the run of the axes before it joins the run, so a compact
+// view is one run. An empty view makes no call; a 0-d one makes one call
+// with n = 1. The shape must be valid (rank at most MaxRank).
+func eachRun(shape, strides []int, off int, f func(i, p, n, s int)) {
+	var ext, str, idx [MaxRank]int
+	r := 0
+	for d, n := range shape {
+		switch {
+		case n == 0:
+			return
+		case n == 1:
+		case r > 0 && strides[d] == str[r-1]*ext[r-1]:
+			ext[r-1] *= n
+		default:
+			ext[r], str[r] = n, strides[d]
+			r++
+		}
+	}
+	if r == 0 {
+		f(0, off, 1, 1)
+		return
+	}
+	n, s, p := ext[0], str[0], off
+	for i := 0; ; i += n {
+		f(i, p, n, s)
+		d := 1
+		for ; d < r; d++ {
+			idx[d]++
+			p += str[d]
+			if idx[d] < ext[d] {
+				break
+			}
+			p -= str[d] * ext[d]
+			idx[d] = 0
+		}
+		if d == r {
+			return
+		}
+	}
+}

@@ -14,8 +14,9 @@ import (
 
 // data holds the kernels every dtype has: storage and copies.
 type data[T backend.Elem] struct {
-	e  *Engine
-	ks backend.Kernels[T] // what Kernels hands out: Core only
+	e    *Engine
+	ks   backend.Kernels[T] // what Kernels hands out: Core only
+	fill [1]T               // Fill's source, here so that it does not escape per call
 }
 
 func (k *data[T]) init(e *Engine) *backend.Kernels[T] {
@@ -96,9 +97,9 @@ func (k *data[T]) Copy(dst, src *backend.View[T]) error {
 // Fill implements backend.Core: a copy from v read with stride 0 along
 // every axis.
 func (k *data[T]) Fill(dst *backend.View[T], v T) error {
-	one := [1]T{v}
+	k.fill[0] = v
 	st := &k.e.fillStrides
-	permute.Copy(k.e.runner, dst.Shape, ref(dst), strided.Ref[T]{Data: one[:], Strides: st[:len(dst.Shape)]})
+	permute.Copy(k.e.runner, dst.Shape, ref(dst), strided.Ref[T]{Data: k.fill[:], Strides: st[:len(dst.Shape)]})
 	return nil
 }
 
