@@ -13,14 +13,15 @@ import (
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
-// data holds the kernels every dtype has: storage and copies.
+// data holds the kernels every dtype has: storage, copies and the index
+// kernels (index.go).
 type data[T backend.Elem] struct {
 	e  *Engine
-	ks backend.Kernels[T] // what Kernels hands out: Core only
+	ks backend.Kernels[T] // what Kernels hands out: Core, Where, Index
 }
 
 func (k *data[T]) init(e *Engine) *backend.Kernels[T] {
-	k.e, k.ks = e, backend.Kernels[T]{Core: k, Elementwise: k}
+	k.e, k.ks = e, backend.Kernels[T]{Core: k, Elementwise: k, Index: k}
 	return &k.ks
 }
 
@@ -56,7 +57,7 @@ func (k *numeric[T]) sc() *scratch[T] {
 
 func (k *numeric[T]) init(e *Engine) *backend.Kernels[T] {
 	k.e = e
-	k.ks = backend.Kernels[T]{Core: k, Elementwise: k, Reduction: k, Contraction: k, Fusion: k}
+	k.ks = backend.Kernels[T]{Core: k, Elementwise: k, Reduction: k, Contraction: k, Fusion: k, Index: k}
 	return &k.ks
 }
 
