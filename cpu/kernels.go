@@ -16,8 +16,9 @@ import (
 // data holds the kernels every dtype has: storage, copies and the index
 // kernels (index.go).
 type data[T backend.Elem] struct {
-	e  *Engine
-	ks backend.Kernels[T] // what Kernels hands out: Core, Where, Index
+	e   *Engine
+	ks  backend.Kernels[T] // what Kernels hands out: Core, Where, Index
+	one [1]T               // Fill's source
 }
 
 func (k *data[T]) init(e *Engine) *backend.Kernels[T] {
@@ -88,9 +89,9 @@ func (k *data[T]) Copy(dst, src *backend.View[T]) error {
 // Fill implements backend.Core: a copy from v read with stride 0 along
 // every axis.
 func (k *data[T]) Fill(dst *backend.View[T], v T) error {
-	one := [1]T{v}
+	k.one[0] = v // in the kernels, not on the stack: the copy's source escapes
 	st := &k.e.fillStrides
-	permute.Copy(k.e.runner, dst.Shape, ref(dst), strided.Ref[T]{Data: one[:], Strides: st[:len(dst.Shape)]})
+	permute.Copy(k.e.runner, dst.Shape, ref(dst), strided.Ref[T]{Data: k.one[:], Strides: st[:len(dst.Shape)]})
 	return nil
 }
 
