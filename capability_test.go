@@ -70,6 +70,11 @@ func TestMissingCapability(t *testing.T) {
 		"MatmulInto": func() error { return tf.MatmulInto(e, md, m, m) },
 		"Einsum":     func() error { _, err := tf.Einsum(e, "ij,jk", m, m); return err },
 		"EinsumInto": func() error { return tf.EinsumInto(e, md, "ij,jk", m, m) },
+		"PadInto":    func() error { return tf.PadInto(e, md, m, [][2]int{{0, 0}, {0, 0}}, tf.PadEdge, 0) },
+		"RollInto":   func() error { return tf.RollInto(e, dst, a, []int{1}, []int{0}) },
+		"TrilInto":   func() error { return tf.TrilInto(e, md, m, 0) },
+		"Triu":       func() error { _, err := tf.Triu(e, m, 0); return err },
+		"RepeatInto": func() error { return tf.RepeatInto(e, dst, a, 0, 1, 0, 2) },
 	}
 	for name, call := range calls {
 		if err := call(); !errors.Is(err, tf.ErrUnsupported) {

@@ -51,8 +51,10 @@ func Run(t *testing.T, newEngine Factory) {
 	forScalars(t, "Destinations", func(t *testing.T, dt tf.DType) { scalarSuite[dt].destinations(t, engine(t)) })
 	forScalars(t, "Mixed", func(t *testing.T, dt tf.DType) { scalarSuite[dt].mixed(t, engine(t)) })
 	t.Run("Logical", func(t *testing.T) { testLogical(t, engine(t)) })
+	forElems(t, "Structural", func(t *testing.T, dt tf.DType) { elemSuites[dt].structural(t, engine(t)) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, engine(t)) })
 	t.Run("Allocs", func(t *testing.T) { testAllocs(t, engine(t)) })
+	t.Run("StructuralAllocs", func(t *testing.T) { testStructuralAllocs(t, engine(t)) })
 }
 
 func forScalars(t *testing.T, name string, f func(t *testing.T, dt tf.DType)) {

@@ -90,6 +90,20 @@ const (
 	Einsum
 	Permute
 	Reshape
+	Squeeze
+	Unsqueeze
+	Flatten
+	Concatenate
+	Stack
+	Split
+	Tile
+	Repeat
+	Pad
+	Tril
+	Triu
+	Roll
+	Diag
+	Contiguous
 	NumKinds
 )
 
@@ -160,6 +174,10 @@ const (
 	PermAttr            // a permutation of the axes (Attrs.Axes)
 	ShapeAttr           // a target shape, one extent may be -1 (Attrs.Shape)
 	SubscriptsAttr      // einsum subscripts (Attrs.Subscripts)
+	// IntsAttr: the integer parameters of a structural or indexing
+	// operation (Attrs.Axes, Attrs.Ints) and for Pad the pad value
+	// (Attrs.Alpha), laid out as its shape rule says (structural.go).
+	IntsAttr
 )
 
 // Info describes one operation.
@@ -237,6 +255,7 @@ type Attrs struct {
 	Axes       []int      // AxesAttr (increasing) and PermAttr
 	Shape      []int      // ShapeAttr
 	Subscripts string     // SubscriptsAttr
+	Ints       []int      // IntsAttr
 }
 
 // Key renders the attributes of operation k, for finding equal operations.
@@ -252,6 +271,8 @@ func (a *Attrs) Key(k Kind) string {
 		return FmtInts(a.Shape)
 	case SubscriptsAttr:
 		return strconv.Quote(a.Subscripts)
+	case IntsAttr:
+		return FmtInts(a.Axes) + FmtInts(a.Ints) + strconv.FormatComplex(a.Alpha, 'g', -1, 128)
 	}
 	return ""
 }

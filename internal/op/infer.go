@@ -298,7 +298,7 @@ func EinsumFault(err error) *Fault {
 // above directly with stack buffers.
 func (k Kind) Shape(a *Attrs, in [][]int) ([]int, *Fault) {
 	info := k.Info()
-	if k != Einsum && len(in) != len(info.Args) {
+	if info.Args != nil && len(in) != len(info.Args) { // nil Args: variadic
 		return nil, faultf(ErrArgument, "operands", strconv.Itoa(len(info.Args))+" tensors", "%d", len(in))
 	}
 	switch info.Category {
@@ -318,6 +318,9 @@ func (k Kind) Shape(a *Attrs, in [][]int) ([]int, *Fault) {
 		}
 		a.Axes = MaskAxes(m, len(in[0]))
 		return out, nil
+	}
+	if out, f, ok := structuralShape(k, a, in); ok {
+		return out, f
 	}
 	switch k {
 	case Matmul:
