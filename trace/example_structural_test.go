@@ -140,3 +140,42 @@ func ExampleTrace_Contiguous() {
 	fmt.Println(c.Shape())
 	// Output: [2 3]
 }
+
+func ExampleTrace_Take() {
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float64, 2, 3)
+	idx, _ := tr.Input(tf.Int64, 5)
+	y, _ := tr.Take(x, -1, idx)
+	fmt.Println(y.Shape())
+	// Output: [2 5]
+}
+
+func ExampleTrace_Gather() {
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float64, 2, 3)
+	idx, _ := tr.Input(tf.Int64, 2, 1)
+	y, _ := tr.Gather(x, 1, idx)
+	fmt.Println(y.Shape())
+	// Output: [2 1]
+}
+
+func ExampleTrace_ScatterAdd() {
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float32, 4)
+	idx, _ := tr.Input(tf.Int64, 6)
+	src, _ := tr.Input(tf.Float32, 6)
+	y, _ := tr.ScatterAdd(x, 0, idx, src)
+	fmt.Println(y.Shape(), y.DType())
+	// Output: [4] f32
+}
+
+// A traced selection has a static length: the selected elements, then
+// zeros.
+func ExampleTrace_MaskedSelect() {
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float64, 2, 3)
+	mask, _ := tr.Input(tf.Bool, 3)
+	y, _ := tr.MaskedSelect(x, mask, 6)
+	fmt.Println(y.Shape())
+	// Output: [6]
+}

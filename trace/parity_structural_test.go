@@ -134,3 +134,48 @@ func structuralCases() []parityCase {
 	}
 	return cs
 }
+
+// indexingCases lists valid and bad inputs of the indexing operations,
+// with int64 indices and bool masks (zeros: the masks select nothing).
+func indexingCases() []parityCase {
+	var cs []parityCase
+	f64, i64, b := tf.Float64, tf.Int64, tf.Bool
+	as := func(v tf.Value) *tf.Tensor[float64] { x, _ := tf.As[float64](v); return x }
+	asI := func(v tf.Value) *tf.Tensor[int64] { x, _ := tf.As[int64](v); return x }
+	asB := func(v tf.Value) *tf.Tensor[bool] { x, _ := tf.As[bool](v); return x }
+	for _, c := range []struct {
+		axis   int
+		shapes [][]int
+	}{{1, [][]int{{2, 3}, {5}}}, {-1, [][]int{{2, 3}, {2, 2}}}, {2, [][]int{{2, 3}, {1}}}, {0, [][]int{{}, {1}}}, {0, [][]int{{2, 3}, {3, 3}}}, {0, [][]int{{2, 3}, {1, 4}}}} {
+		cs = append(cs, parityCase{kind: op.Take, name: fmt.Sprint(c.axis, c.shapes), shapes: c.shapes, dtypes: []tf.DType{f64, i64},
+			eagerV: func(e tf.Engine, in []tf.Value) ([]int, error) {
+				return shapeOfV(tf.Take(e, as(in[0]), c.axis, asI(in[1])))
+			},
+			traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Take(in[0], c.axis, in[1]) }})
+		cs = append(cs, parityCase{kind: op.Gather, name: fmt.Sprint(c.axis, c.shapes), shapes: c.shapes, dtypes: []tf.DType{f64, i64},
+			eagerV: func(e tf.Engine, in []tf.Value) ([]int, error) {
+				return shapeOfV(tf.Gather(e, as(in[0]), c.axis, asI(in[1])))
+			},
+			traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Gather(in[0], c.axis, in[1]) }})
+	}
+	for _, c := range []struct {
+		axis   int
+		shapes [][]int
+	}{{0, [][]int{{2, 3}, {4, 3}, {4, 3}}}, {1, [][]int{{2, 3}, {2, 4}, {2, 3}}}, {0, [][]int{{2, 3}, {2, 3}, {2}}}, {-1, [][]int{{2, 3}, {3, 3}, {3, 3}}}} {
+		cs = append(cs, parityCase{kind: op.ScatterAdd, name: fmt.Sprint(c.axis, c.shapes), shapes: c.shapes, dtypes: []tf.DType{f64, i64, f64},
+			eagerV: func(e tf.Engine, in []tf.Value) ([]int, error) {
+				return shapeOfV(tf.ScatterAdd(e, as(in[0]), c.axis, asI(in[1]), as(in[2])))
+			},
+			traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) {
+				return tr.ScatterAdd(in[0], c.axis, in[1], in[2])
+			}})
+	}
+	for _, shapes := range [][][]int{{{2, 3}, {3}}, {{3}, {2, 1}}, {{2, 3}, {2}}} {
+		cs = append(cs, parityCase{kind: op.MaskedSelect, name: fmt.Sprint(shapes), shapes: shapes, dtypes: []tf.DType{f64, b},
+			eagerV: func(e tf.Engine, in []tf.Value) ([]int, error) {
+				return shapeOfV(tf.MaskedSelect(e, as(in[0]), asB(in[1])))
+			},
+			traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.MaskedSelect(in[0], in[1], 0) }})
+	}
+	return cs
+}

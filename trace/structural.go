@@ -141,3 +141,29 @@ func (t *Trace) Diag(a Var, k int) (Var, error) {
 func (t *Trace) Contiguous(a Var, order tf.Order) (Var, error) {
 	return t.record(op.Contiguous, op.Attrs{Ints: []int{int(order)}}, a)
 }
+
+// Take records tenferro.Take: the slices of a along axis at the positions
+// a 1-D int64 index lists.
+func (t *Trace) Take(a Var, axis int, index Var) (Var, error) {
+	return t.record(op.Take, op.Attrs{Axes: []int{axis}}, a, index)
+}
+
+// Gather records tenferro.Gather: the elements of a picked along axis by
+// an int64 index of the result's shape.
+func (t *Trace) Gather(a Var, axis int, index Var) (Var, error) {
+	return t.record(op.Gather, op.Attrs{Axes: []int{axis}}, a, index)
+}
+
+// ScatterAdd records tenferro.ScatterAdd: a with src added at the places
+// an int64 index gives along axis.
+func (t *Trace) ScatterAdd(a Var, axis int, index, src Var) (Var, error) {
+	return t.record(op.ScatterAdd, op.Attrs{Axes: []int{axis}}, a, index, src)
+}
+
+// MaskedSelect records tenferro.MaskedSelect with a static length: the
+// result has size elements, the selected ones (in column-major order of
+// the broadcast of a and mask) followed by zeros. A run whose mask selects
+// more than size elements fails with ErrShape (see package program).
+func (t *Trace) MaskedSelect(a, mask Var, size int) (Var, error) {
+	return t.record(op.MaskedSelect, op.Attrs{Ints: []int{size}}, a, mask)
+}

@@ -16,6 +16,7 @@ import (
 // one element type.
 type elemTyped interface {
 	structural(t *testing.T, e tf.Engine)
+	indexing(t *testing.T, e tf.Engine)
 }
 
 // elemSuite implements elemTyped for T.

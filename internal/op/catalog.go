@@ -104,6 +104,10 @@ const (
 	Roll
 	Diag
 	Contiguous
+	Take
+	Gather
+	ScatterAdd
+	MaskedSelect
 	NumKinds
 )
 
@@ -130,6 +134,9 @@ const (
 	Contraction
 	// Structural changes shape or axis order without changing elements.
 	Structural
+	// Indexing selects or accumulates elements by the values of an index
+	// tensor (int64) or a mask (bool), its second argument.
+	Indexing
 )
 
 // IsElementwise reports whether out[i] depends only on the inputs at

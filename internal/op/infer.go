@@ -20,6 +20,9 @@ func (k Kind) DTypeOf(names []string, in ...DType) (DType, *Fault) {
 	if len(in) == 0 {
 		return InvalidDType, nil
 	}
+	if info.Category == Indexing {
+		return indexDTypes(k, names, in)
+	}
 	if info.Category == Select {
 		// Where: a bool mask, then two values of one dtype.
 		if in[0] != Bool {

@@ -55,6 +55,9 @@ func (m PadMode) String() string {
 //	Tril, Triu, Diag     Ints: [k]
 //	Roll                 Ints: the shift of every axis, in [0, extent)
 //	Contiguous           Ints: [order] (0 column-major, 1 row-major)
+//	Take, Gather         Axes: [axis]
+//	ScatterAdd           Axes: [axis]
+//	MaskedSelect         Ints: [size], the length of the result
 
 // SqueezeShape is the rule of Squeeze: the given axes (any order, negative
 // from the end, no repeats) must have extent 1 and are removed; no axes
@@ -395,7 +398,7 @@ func structuralShape(k Kind, a *Attrs, in [][]int) (out []int, f *Fault, ok bool
 			}
 		}
 	default:
-		return nil, nil, false
+		return indexingShape(k, a, in)
 	}
 	if f != nil {
 		return nil, f, true

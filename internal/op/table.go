@@ -135,6 +135,14 @@ var catalog = [NumKinds]Info{
 	Roll:       structural("Roll", IntsAttr, "returns a rotated along the given axes by the given shifts (NumPy's roll)"),
 	Diag:       structural("Diag", IntsAttr, "returns the square matrix with vector a on diagonal k, or diagonal k of matrix a as a vector (NumPy's diag)"),
 	Contiguous: structural("Contiguous", IntsAttr, "returns a copy of a stored compact in column-major or row-major order"),
+	Take: {Name: "Take", Category: Indexing, Args: []string{"a", "index"}, Attr: IntsAttr, Accept: AllDTypes,
+		Doc: "returns the slices of a along an axis at the positions a 1-D int64 index lists (NumPy's take, PyTorch's index_select)"},
+	Gather: {Name: "Gather", Category: Indexing, Args: []string{"a", "index"}, Attr: IntsAttr, Accept: AllDTypes,
+		Doc: "returns the elements of a whose coordinate along an axis an int64 index of the result's shape gives (PyTorch's gather, NumPy's take_along_axis)"},
+	ScatterAdd: {Name: "ScatterAdd", Category: Indexing, Args: []string{"a", "index", "src"}, Attr: IntsAttr, Accept: Numbers | Indices,
+		Doc: "returns a plus the elements of src added at the coordinates along an axis an int64 index gives (PyTorch's scatter_add)"},
+	MaskedSelect: {Name: "MaskedSelect", Category: Indexing, Args: []string{"a", "mask"}, Attr: IntsAttr, Accept: AllDTypes,
+		Doc: "returns the elements of a where a bool mask, broadcast against a, is true, as a vector in column-major order (PyTorch's masked_select)"},
 }
 
 // structural is the entry of a structural operation on one tensor of any
