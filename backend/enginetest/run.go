@@ -57,6 +57,7 @@ func Run(t *testing.T, newEngine Factory) {
 	t.Run("Allocs", func(t *testing.T) { testAllocs(t, engine(t)) })
 	t.Run("StructuralAllocs", func(t *testing.T) { testStructuralAllocs(t, engine(t)) })
 	t.Run("IndexingAllocs", func(t *testing.T) { testIndexingAllocs(t, engine(t)) })
+	t.Run("StructuralProgram", func(t *testing.T) { testStructuralProgram(t, engine(t)) })
 }
 
 func forScalars(t *testing.T, name string, f func(t *testing.T, dt tf.DType)) {

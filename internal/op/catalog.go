@@ -279,7 +279,7 @@ func (a *Attrs) Key(k Kind) string {
 	case SubscriptsAttr:
 		return strconv.Quote(a.Subscripts)
 	case IntsAttr:
-		return FmtInts(a.Axes) + FmtInts(a.Ints) + strconv.FormatComplex(a.Alpha, 'g', -1, 128)
+		return intsKey(a)
 	}
 	return ""
 }

@@ -415,3 +415,25 @@ func PadPairs(flat []int) [][2]int {
 	}
 	return w
 }
+
+// intsKey is Attrs.Key for IntsAttr: "axes=[...] ints=[...] value=v",
+// each part left out when empty (zero).
+func intsKey(a *Attrs) string {
+	k := ""
+	add := func(part string) {
+		if k != "" {
+			k += " "
+		}
+		k += part
+	}
+	if len(a.Axes) > 0 {
+		add("axes=" + FmtInts(a.Axes))
+	}
+	if len(a.Ints) > 0 {
+		add("ints=" + FmtInts(a.Ints))
+	}
+	if a.Alpha != 0 {
+		add("value=" + strconv.FormatComplex(a.Alpha, 'g', -1, 128))
+	}
+	return k
+}
