@@ -60,6 +60,8 @@ func TestMissingCapability(t *testing.T) {
 	dst, _ := tf.Full(7.0, 3)
 	md, _ := tf.Full(7.0, 2, 2)
 	s, _ := tf.Full(7.0)
+	idx, _ := tf.FromSlice([]int64{0, 1, 2}, 3)
+	mask, _ := tf.FromSlice([]bool{true, false, true}, 3)
 	calls := map[string]func() error{
 		"Add":        func() error { _, err := tf.Add(e, a, a); return err },
 		"AddInto":    func() error { return tf.AddInto(e, dst, a, a) },
@@ -70,6 +72,18 @@ func TestMissingCapability(t *testing.T) {
 		"MatmulInto": func() error { return tf.MatmulInto(e, md, m, m) },
 		"Einsum":     func() error { _, err := tf.Einsum(e, "ij,jk", m, m); return err },
 		"EinsumInto": func() error { return tf.EinsumInto(e, md, "ij,jk", m, m) },
+		"PadInto":    func() error { return tf.PadInto(e, md, m, [][2]int{{0, 0}, {0, 0}}, tf.PadEdge, 0) },
+		"RollInto":   func() error { return tf.RollInto(e, dst, a, []int{1}, []int{0}) },
+		"TrilInto":   func() error { return tf.TrilInto(e, md, m, 0) },
+		"Triu":       func() error { _, err := tf.Triu(e, m, 0); return err },
+		"RepeatInto": func() error { return tf.RepeatInto(e, dst, a, 0, 1, 0, 2) },
+		"Take":       func() error { _, err := tf.Take(e, a, 0, idx); return err },
+		"GatherInto": func() error { return tf.GatherInto(e, dst, a, 0, idx) },
+		"ScatterAdd": func() error { _, err := tf.ScatterAdd(e, a, 0, idx, a); return err },
+		"MaskedSelectInto": func() error {
+			_, err := tf.MaskedSelectInto(e, dst, a, mask)
+			return err
+		},
 	}
 	for name, call := range calls {
 		if err := call(); !errors.Is(err, tf.ErrUnsupported) {

@@ -71,6 +71,24 @@
 // viewed, copied and converted. [DType.Real] is the dtype of real results
 // of complex inputs (absolute values, norms, singular values).
 //
+// # Structural and indexing operations
+//
+// Views share storage and need no engine: Permute, Transpose, Slice,
+// Reverse, Diagonal, Broadcast, Reshape (ErrLayout when the strides cannot
+// express the shape), Squeeze, Unsqueeze, Split and SplitAt. The copies
+// take an engine and accept every dtype: [ReshapeCopy] and [Flatten]
+// (always a new tensor, whatever the strides), [Contiguous] (column- or
+// row-major storage), [Concatenate], [Stack], [Tile], [Repeat], [Pad],
+// [Roll], [Tril], [Triu], [Diag], [Take], [Gather] and [MaskedSelect];
+// [ScatterAdd] adds, so it takes numbers and int64. They follow NumPy on
+// logical shapes (Tile aligns reps on the last axes as broadcasting does),
+// with three differences of layout: Tril and Triu take the matrices from
+// the first two axes with batch axes after, as Matmul; Flatten and
+// MaskedSelect list elements in column-major order. Index tensors are
+// int64; a negative index counts from the end (NumPy's take), and an
+// index outside its axis is an ErrArgument error naming its position,
+// found before anything is written.
+//
 // # Engines
 //
 // Every operation takes an [Engine] as its first argument, like a

@@ -15,8 +15,9 @@ import (
 // Tensors made by constructors and operations are compact and column-major:
 // strides[0] = 1 and strides[d] = strides[d-1]*shape[d-1], so the first index
 // is fastest (Fortran, Julia, LAPACK order). Views (Permute, Transpose, Slice,
-// Reverse, Diagonal, Broadcast) change only shape, strides and offset; strides
-// may be zero (broadcast) or negative (reversed).
+// Reverse, Diagonal, Broadcast, Reshape, Squeeze, Unsqueeze, Split) change
+// only shape, strides and offset; strides may be zero (broadcast) or negative
+// (reversed).
 //
 // # Ownership
 //

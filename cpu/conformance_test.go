@@ -8,6 +8,7 @@ import (
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/internal/kernel/elementwise"
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
+	"github.com/tenferro-go/tenferro/internal/kernel/index"
 	"github.com/tenferro-go/tenferro/internal/kernel/permute"
 	"github.com/tenferro-go/tenferro/internal/kernel/reduce"
 	"github.com/tenferro-go/tenferro/team"
@@ -36,6 +37,7 @@ func TestConformance(t *testing.T) {
 		lower(t, &elementwise.ParallelBytes, 64)
 		lower(t, &permute.ParallelBytes, 64)
 		lower(t, &reduce.ParallelBytes, 64)
+		lower(t, &index.ParallelBytes, 64)
 		lower(t, &gemm.ParallelThreshold, 64)
 		enginetest.Run(t, teamEngine)
 	})

@@ -27,8 +27,9 @@
 // # Capabilities
 //
 // The engine runs every operation of package tenferro for the four
-// arithmetic dtypes (copy, elementwise, reductions, contraction, fusion)
-// and storage and copies for int64 and bool.
+// arithmetic dtypes (copy, elementwise, reductions, contraction, fusion,
+// index kernels) and storage, copies and the index kernels for int64 and
+// bool.
 package cpu
 
 import (
@@ -61,6 +62,7 @@ type Engine struct {
 	// logical operations' broadcast inputs).
 	fillStrides [strided.MaxRank]int
 	dataStrides [3][strided.MaxRank]int
+	ix          indexScratch
 
 	// The kernels of each dtype, and kernels[dt]: a *backend.Kernels[T]
 	// listing them.

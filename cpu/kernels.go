@@ -12,15 +12,16 @@ import (
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
-// data holds the kernels every dtype has: storage and copies.
+// data holds the kernels every dtype has: storage, copies and the index
+// kernels (index.go).
 type data[T backend.Elem] struct {
 	e    *Engine
-	ks   backend.Kernels[T] // what Kernels hands out: Core only
+	ks   backend.Kernels[T] // what Kernels hands out: Core, Where, Index, All and Any
 	fill [1]T               // Fill's source, here so that it does not escape per call
 }
 
 func (k *data[T]) init(e *Engine) *backend.Kernels[T] {
-	k.e, k.ks = e, backend.Kernels[T]{Core: k, Elementwise: k, Reduction: k}
+	k.e, k.ks = e, backend.Kernels[T]{Core: k, Elementwise: k, Reduction: k, Index: k}
 	return &k.ks
 }
 
@@ -66,7 +67,7 @@ func (k *numeric[T]) sc() *scratch[T] {
 
 func (k *numeric[T]) init(e *Engine) *backend.Kernels[T] {
 	k.e = e
-	k.ks = backend.Kernels[T]{Core: k, Elementwise: k, Reduction: k, Contraction: k, Fusion: k}
+	k.ks = backend.Kernels[T]{Core: k, Elementwise: k, Reduction: k, Contraction: k, Fusion: k, Index: k}
 	return &k.ks
 }
 

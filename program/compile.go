@@ -17,9 +17,12 @@
 //   - fusion: a tree of elementwise operations (Add, Sub, Mul, Scale,
 //     Negate, Conj, with broadcasting) whose inner results have no other
 //     use becomes one fused command, one pass over memory;
-//   - views: Permute and Reshape of an intermediate are metadata over its
-//     buffer and cost no command (a Reshape of a non-compact view, and any
-//     view of a program input, first copies the source into a buffer);
+//   - views: Permute, Reshape, Squeeze, Unsqueeze and Flatten of an
+//     intermediate are metadata over its buffer and cost no command (a
+//     Reshape or Flatten of a non-compact view, and any view of a program
+//     input, first copies the source into a buffer); the other structural
+//     and indexing operations are commands (a Split part copies its
+//     range);
 //   - buffer slots: intermediates are assigned to per-dtype slots by
 //     liveness, so values whose lifetimes do not overlap share memory;
 //     a slot is sized to the largest value it holds. Outputs are written
@@ -93,10 +96,11 @@ const (
 	cmdReduceReal               // dst (real) = kind over mask of a: Var, Std, Norm
 	cmdArg                      // dst (int64) = kind along the axis of mask: ArgMax, ArgMin
 	cmdScan                     // dst = kind along the axis of mask: CumSum, CumProd
+	cmdStruct                   // dst = kind(args, attrs): structural and indexing operations
 )
 
 var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "fused", "copy", "predicate", "compare", "where", "real",
-	"reduce", "arg", "scan"}
+	"reduce", "arg", "scan", "struct"}
 
 // command is one step of a program. dst and args are value ids.
 type command struct {
@@ -109,7 +113,8 @@ type command struct {
 	beta  complex128
 	mask  uint64
 	code  []backend.FusedInstr
-	fused int // number of graph operations this command performs
+	fused int      // number of graph operations this command performs
+	attrs op.Attrs // of structural commands, as the trace normalized them
 }
 
 // valKind says where a value's elements live.
@@ -320,7 +325,7 @@ func (c *compiler) schedule() error {
 	viewed := make([]bool, c.n)
 	for id := range c.n {
 		op := c.g.Node(id).Op
-		if c.live[id] && (op == opPermute || op == opReshape) {
+		if c.live[id] && isView(op) {
 			viewed[c.args[id][0]] = true
 		}
 	}
@@ -331,7 +336,7 @@ func (c *compiler) schedule() error {
 	for j, o := range c.g.Outputs() {
 		r := c.canon[o]
 		op := c.g.Node(r).Op
-		if outIdx[r] < 0 && !viewed[r] && op != op0 && op != opPermute && op != opReshape {
+		if outIdx[r] < 0 && !viewed[r] && op != op0 && !isView(op) {
 			outIdx[r] = j
 		}
 	}
@@ -365,10 +370,10 @@ func (c *compiler) schedule() error {
 		for i, a := range c.args[id] {
 			args[i] = c.val[a]
 		}
-		switch nd.Op {
-		case op0:
+		switch {
+		case nd.Op == op0:
 			continue
-		case opPermute, opReshape:
+		case isView(nd.Op):
 			src := args[0]
 			strides, ok := c.viewStrides(nd, src)
 			if !ok {
@@ -441,8 +446,10 @@ func (c *compiler) schedule() error {
 			if cat == op.Binary {
 				cmd.op = cmdBinary
 			}
-		case cat == op.Data:
+		case cat == op.Data || nd.Op == op.Contiguous:
 			cmd.op = cmdCopy
+		case cat == op.Structural || cat == op.Indexing:
+			cmd.op, cmd.attrs = cmdStruct, nd.Attrs
 		default:
 			return tf.Errorf(tf.ErrArgument, "Compile", "g", "operations the compiler knows", "%v at node %d", nd.Op, id)
 		}
@@ -547,8 +554,16 @@ func (c *compiler) absorbPermutes() {
 	}
 }
 
+// isView reports whether operation k is realized as a view: Permute and
+// the reshapes (Reshape, Squeeze, Unsqueeze, Flatten).
+func isView(k op.Kind) bool {
+	return k == opPermute || k == opReshape || k == op.Squeeze || k == op.Unsqueeze || k == op.Flatten
+}
+
 // viewStrides returns the strides of view node nd over the storage of
-// value src when src lives in a slot and the view is expressible.
+// value src when src lives in a slot and the view is expressible: always
+// for Permute, Squeeze and Unsqueeze, for Reshape and Flatten when src is
+// compact.
 func (c *compiler) viewStrides(nd trace.Node, src int) ([]int, bool) {
 	sv := &c.p.vals[src]
 	var ss []int
@@ -560,10 +575,29 @@ func (c *compiler) viewStrides(nd trace.Node, src int) ([]int, bool) {
 	default:
 		return nil, false
 	}
-	if nd.Op == opPermute {
+	switch nd.Op {
+	case opPermute:
 		out := make([]int, len(nd.Attrs.Axes))
 		for d, a := range nd.Attrs.Axes {
 			out[d] = ss[a]
+		}
+		return out, true
+	case op.Squeeze: // the strides of the kept axes
+		out := make([]int, 0, len(nd.Shape))
+		for d, s := range ss {
+			if !slices.Contains(nd.Attrs.Axes, d) {
+				out = append(out, s)
+			}
+		}
+		return out, true
+	case op.Unsqueeze: // new axes of extent 1 take any stride
+		out := make([]int, len(nd.Shape))
+		j := 0
+		for d := range out {
+			if !slices.Contains(nd.Attrs.Axes, d) {
+				out[d] = ss[j]
+				j++
+			}
 		}
 		return out, true
 	}
@@ -629,6 +663,8 @@ func (p *Program) String() string {
 			}
 		case cmdFused:
 			fmt.Fprintf(&b, " %d ops, %d instructions", cmd.fused, len(cmd.code))
+		case cmdStruct:
+			fmt.Fprintf(&b, " %v %s", cmd.kind, cmd.attrs.Key(cmd.kind))
 		}
 		b.WriteByte('\n')
 	}

@@ -211,6 +211,8 @@ func parityCases() []parityCase {
 	cs = append(cs, pc(op.Copy, "valid", [][]int{{2, 3}},
 		func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOf(tf.Copy(e, in[0])) },
 		func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Copy(in[0]) }))
+	cs = append(cs, structuralCases()...)
+	cs = append(cs, indexingCases()...)
 	return append(cs, mixedCases()...)
 }
 

@@ -142,7 +142,7 @@ func (t *Trace) record(k op.Kind, a op.Attrs, args ...Var) (Var, error) {
 	if info.Attr == op.AlphaAttr && !dt.IsComplex() && imag(a.Alpha) != 0 {
 		return Var{}, tf.Errorf(tf.ErrDType, name, "alpha", "a real factor for "+dt.String(), "%v", a.Alpha)
 	}
-	a.Axes, a.Shape = slices.Clone(a.Axes), slices.Clone(a.Shape)
+	a.Axes, a.Shape, a.Ints = slices.Clone(a.Axes), slices.Clone(a.Shape), slices.Clone(a.Ints)
 	shape, f := k.Shape(&a, shapes)
 	if f != nil {
 		return Var{}, faultError(name, f)

@@ -53,8 +53,13 @@ func Run(t *testing.T, newEngine Factory) {
 	forScalars(t, "Mixed", func(t *testing.T, dt tf.DType) { scalarSuite[dt].mixed(t, engine(t)) })
 	t.Run("Logical", func(t *testing.T) { testLogical(t, engine(t)) })
 	t.Run("BoolReductions", func(t *testing.T) { testBoolReductions(t, engine(t)) })
+	forElems(t, "Structural", func(t *testing.T, dt tf.DType) { elemSuites[dt].structural(t, engine(t)) })
+	forElems(t, "Indexing", func(t *testing.T, dt tf.DType) { elemSuites[dt].indexing(t, engine(t)) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, engine(t)) })
 	t.Run("Allocs", func(t *testing.T) { testAllocs(t, engine(t)) })
+	t.Run("StructuralAllocs", func(t *testing.T) { testStructuralAllocs(t, engine(t)) })
+	t.Run("IndexingAllocs", func(t *testing.T) { testIndexingAllocs(t, engine(t)) })
+	t.Run("StructuralProgram", func(t *testing.T) { testStructuralProgram(t, engine(t)) })
 }
 
 func forScalars(t *testing.T, name string, f func(t *testing.T, dt tf.DType)) {

@@ -104,6 +104,24 @@ const (
 	Einsum
 	Permute
 	Reshape
+	Squeeze
+	Unsqueeze
+	Flatten
+	Concatenate
+	Stack
+	Split
+	Tile
+	Repeat
+	Pad
+	Tril
+	Triu
+	Roll
+	Diag
+	Contiguous
+	Take
+	Gather
+	ScatterAdd
+	MaskedSelect
 	NumKinds
 )
 
@@ -134,6 +152,9 @@ const (
 	Contraction
 	// Structural changes shape or axis order without changing elements.
 	Structural
+	// Indexing selects or accumulates elements by the values of an index
+	// tensor (int64) or a mask (bool), its second argument.
+	Indexing
 )
 
 // IsElementwise reports whether out[i] depends only on the inputs at
@@ -185,6 +206,10 @@ const (
 	DdofAttr            // delta degrees of freedom (real part of Attrs.Alpha) and a set of axes (Var, Std)
 	OrdAttr             // the order p of a norm (real part of Attrs.Alpha, +Inf allowed) and a set of axes
 	AxisAttr            // one axis, negative from the end (Attrs.Axes[0])
+	// IntsAttr: the integer parameters of a structural or indexing
+	// operation (Attrs.Axes, Attrs.Ints) and for Pad the pad value
+	// (Attrs.Alpha), laid out as its shape rule says (structural.go).
+	IntsAttr
 )
 
 // Info describes one operation.
@@ -270,6 +295,7 @@ type Attrs struct {
 	Axes       []int      // AxesAttr, DdofAttr, OrdAttr (increasing), AxisAttr (one) and PermAttr
 	Shape      []int      // ShapeAttr
 	Subscripts string     // SubscriptsAttr
+	Ints       []int      // IntsAttr
 }
 
 // Key renders the attributes of operation k, for finding equal operations.
@@ -287,6 +313,8 @@ func (a *Attrs) Key(k Kind) string {
 		return FmtInts(a.Shape)
 	case SubscriptsAttr:
 		return strconv.Quote(a.Subscripts)
+	case IntsAttr:
+		return intsKey(a)
 	}
 	return ""
 }

@@ -20,6 +20,9 @@ func (k Kind) DTypeOf(names []string, in ...DType) (DType, *Fault) {
 	if len(in) == 0 {
 		return InvalidDType, nil
 	}
+	if info.Category == Indexing {
+		return indexDTypes(k, names, in)
+	}
 	if info.Category == Select {
 		// Where: a bool mask, then two values of one dtype.
 		if in[0] != Bool {
@@ -353,7 +356,7 @@ func EinsumFault(err error) *Fault {
 // above directly with stack buffers.
 func (k Kind) Shape(a *Attrs, in [][]int) ([]int, *Fault) {
 	info := k.Info()
-	if k != Einsum && len(in) != len(info.Args) {
+	if info.Args != nil && len(in) != len(info.Args) { // nil Args: variadic
 		return nil, faultf(ErrArgument, "operands", strconv.Itoa(len(info.Args))+" tensors", "%d", len(in))
 	}
 	switch info.Category {
@@ -380,6 +383,9 @@ func (k Kind) Shape(a *Attrs, in [][]int) ([]int, *Fault) {
 		}
 		a.Axes = []int{d}
 		return slices.Clone(in[0]), nil
+	}
+	if out, f, ok := structuralShape(k, a, in); ok {
+		return out, f
 	}
 	switch k {
 	case Matmul:

@@ -137,6 +137,36 @@ var catalog = [NumKinds]Info{
 		Doc: "returns a with its axes reordered: axis d of the result is axis perm[d] of a"},
 	Reshape: {Name: "Reshape", Category: Structural, Args: []string{"a"}, Attr: ShapeAttr, Accept: AllDTypes,
 		Doc: "returns a with a new shape and the same column-major element order"},
+	Squeeze:   structural("Squeeze", AxesAttr, "returns a without the given axes, which have extent 1 (every axis of extent 1 when none are given)"),
+	Unsqueeze: structural("Unsqueeze", AxesAttr, "returns a with new axes of extent 1 at the given positions of the result (NumPy's expand_dims)"),
+	Flatten:   structural("Flatten", NoAttr, "returns a as one axis of its elements in column-major order"),
+	Concatenate: {Name: "Concatenate", Category: Structural, Attr: IntsAttr, Accept: AllDTypes,
+		Doc: "joins the operands along an existing axis (NumPy's concatenate): their shapes agree except along that axis"},
+	Stack: {Name: "Stack", Category: Structural, Attr: IntsAttr, Accept: AllDTypes,
+		Doc: "joins the operands, of one shape, along a new axis (NumPy's stack)"},
+	Split:      structural("Split", IntsAttr, "returns one part of a split of a along an axis: the elements in a range of that axis (NumPy's split gives every part)"),
+	Tile:       structural("Tile", IntsAttr, "returns a repeated as a whole along every axis (NumPy's tile)"),
+	Repeat:     structural("Repeat", IntsAttr, "returns a with every element repeated along an axis, by one count or a count per element (NumPy's repeat)"),
+	Pad:        structural("Pad", IntsAttr, "returns a surrounded by pads of given widths before and after every axis, filled with a value or from a's edges (NumPy's pad in modes constant, edge, reflect, symmetric and wrap)"),
+	Tril:       structural("Tril", IntsAttr, "returns a with the elements above diagonal k of every matrix (the first two axes) set to zero (NumPy's tril)"),
+	Triu:       structural("Triu", IntsAttr, "returns a with the elements below diagonal k of every matrix (the first two axes) set to zero (NumPy's triu)"),
+	Roll:       structural("Roll", IntsAttr, "returns a rotated along the given axes by the given shifts (NumPy's roll)"),
+	Diag:       structural("Diag", IntsAttr, "returns the square matrix with vector a on diagonal k, or diagonal k of matrix a as a vector (NumPy's diag)"),
+	Contiguous: structural("Contiguous", IntsAttr, "returns a copy of a stored compact in column-major or row-major order"),
+	Take: {Name: "Take", Category: Indexing, Args: []string{"a", "index"}, Attr: IntsAttr, Accept: AllDTypes,
+		Doc: "returns the slices of a along an axis at the positions a 1-D int64 index lists (NumPy's take, PyTorch's index_select)"},
+	Gather: {Name: "Gather", Category: Indexing, Args: []string{"a", "index"}, Attr: IntsAttr, Accept: AllDTypes,
+		Doc: "returns the elements of a whose coordinate along an axis an int64 index of the result's shape gives (PyTorch's gather, NumPy's take_along_axis)"},
+	ScatterAdd: {Name: "ScatterAdd", Category: Indexing, Args: []string{"a", "index", "src"}, Attr: IntsAttr, Accept: Numbers | Indices,
+		Doc: "returns a plus the elements of src added at the coordinates along an axis an int64 index gives (PyTorch's scatter_add)"},
+	MaskedSelect: {Name: "MaskedSelect", Category: Indexing, Args: []string{"a", "mask"}, Attr: IntsAttr, Accept: AllDTypes,
+		Doc: "returns the elements of a where a bool mask, broadcast against a, is true, as a vector in column-major order (PyTorch's masked_select)"},
+}
+
+// structural is the entry of a structural operation on one tensor of any
+// dtype.
+func structural(name string, attr Attr, doc string) Info {
+	return Info{Name: name, Category: Structural, Args: []string{"a"}, Attr: attr, Accept: AllDTypes, Doc: doc}
 }
 
 // unaryC is a generated elementwise unary entry for every arithmetic

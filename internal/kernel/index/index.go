@@ -280,7 +280,7 @@ func (t *gridTask[T]) walk(g *grid) {
 			idx[d]++
 			carry := idx[d] == g.hi[d]
 			if carry {
-				idx[d] = 0
+				idx[d] = g.lo[d] // a worker's share starts at lo, not 0
 			}
 			c, s, o := t.coord(g, d, idx[d])
 			do, so, out = do+c-dc[d], so+s-sc[d], out+o-oc[d]
