@@ -64,6 +64,9 @@ func TestReductionProgramZeroAllocs(t *testing.T) {
 			t.Errorf("output %d: program %v, eager %v", i, outs[i], eager[i])
 		}
 	}
+	if raceEnabled {
+		t.Skip("allocation counts need a build without the race detector")
+	}
 	if n := testing.AllocsPerRun(20, func() {
 		if err := pp.RunInto(outs, ins...); err != nil {
 			t.Fatal(err)
