@@ -1,6 +1,7 @@
 package scalar
 
 import (
+	"math"
 	"math/big"
 	"sync"
 )
@@ -27,7 +28,7 @@ func bsub(a, b *big.Float) *big.Float { return bnew().Sub(a, b) }
 func bmul(a, b *big.Float) *big.Float { return bnew().Mul(a, b) }
 func bquo(a, b *big.Float) *big.Float { return bnew().Quo(a, b) }
 func bneg(a *big.Float) *big.Float    { return bnew().Neg(a) }
-func bsqrt(a *big.Float) *big.Float   { return bnew().Sqrt(a) }
+func bsqrt(a *big.Float) *big.Float   { return bnew().Set(sqrtP(a, bigPrec+64)) }
 
 // bmulExp returns a·2^k.
 func bmulExp(a *big.Float, k int) *big.Float {
@@ -35,6 +36,36 @@ func bmulExp(a *big.Float, k int) *big.Float {
 		return bnew().Set(a)
 	}
 	return bnew().SetMantExp(a, k)
+}
+
+// sqrtP returns sqrt a for a >= 0 to prec bits by Newton's iteration
+// y = (y + a/y)/2 from the float64 root, the precision doubled at each
+// step (math/big's Sqrt iterates at full precision throughout, which
+// dominated the tests' time).
+func sqrtP(a *big.Float, prec uint) *big.Float {
+	if a.Sign() == 0 {
+		return new(big.Float).SetPrec(prec)
+	}
+	m := new(big.Float)
+	e := a.MantExp(m) // a = m·2^e, m in [1/2, 1)
+	if e%2 != 0 {
+		m.SetMantExp(m, 1) // m in [1, 2), e even
+		e--
+	}
+	mf, _ := m.Float64()
+	y := new(big.Float).SetPrec(prec).SetFloat64(math.Sqrt(mf))
+	t := new(big.Float)
+	for p := uint(100); ; p *= 2 {
+		p = min(p, prec+8)
+		t.SetPrec(p).Quo(new(big.Float).SetPrec(p).Set(m), y)
+		y.SetPrec(p).Add(y, t)
+		y.SetMantExp(y, -1)
+		if p == prec+8 {
+			break
+		}
+	}
+	y.SetMantExp(y, e/2)
+	return new(big.Float).SetPrec(prec).Set(y)
 }
 
 // The constants, to piPrec bits (π) and bigPrec bits (ln 2).
@@ -120,7 +151,7 @@ func blog(x *big.Float) *big.Float {
 	e := x.MantExp(m)
 	const roots = 12
 	for range roots {
-		m.Sqrt(m)
+		m = sqrtP(m, p)
 	}
 	one := new(big.Float).SetPrec(p).SetInt64(1)
 	s := new(big.Float).SetPrec(p).Quo(new(big.Float).SetPrec(p).Sub(m, one), new(big.Float).SetPrec(p).Add(m, one))
@@ -157,11 +188,11 @@ func bsincos(x *big.Float) (s, c *big.Float) {
 		term.Quo(term, new(big.Float).SetInt64(-(n+1)*(n+2)))
 	}
 	for range halvings { // sin 2a = 2 sin a cos a, cos a = sqrt(1 - sin² a) on [-π/4, π/4]
-		ca := new(big.Float).SetPrec(wp).Sqrt(new(big.Float).SetPrec(wp).Sub(new(big.Float).SetInt64(1), new(big.Float).SetPrec(wp).Mul(ss, ss)))
+		ca := sqrtP(new(big.Float).SetPrec(wp).Sub(new(big.Float).SetInt64(1), new(big.Float).SetPrec(wp).Mul(ss, ss)), wp)
 		ss.Mul(ss, ca)
 		ss.SetMantExp(ss, 1)
 	}
-	cs := new(big.Float).SetPrec(wp).Sqrt(new(big.Float).SetPrec(wp).Sub(new(big.Float).SetInt64(1), new(big.Float).SetPrec(wp).Mul(ss, ss)))
+	cs := sqrtP(new(big.Float).SetPrec(wp).Sub(new(big.Float).SetInt64(1), new(big.Float).SetPrec(wp).Mul(ss, ss)), wp)
 	k := new(big.Int).And(qi, big.NewInt(3)).Int64()
 	switch k {
 	case 0:
