@@ -2,7 +2,6 @@ package elementwise
 
 import (
 	"math"
-	"math/cmplx"
 	"unsafe"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
@@ -14,8 +13,8 @@ import (
 // The vector loops of the elementwise functions beyond arithmetic: one
 // generic loop per dtype class, float32 evaluated through the float64
 // definition and rounded once. The scalar definitions are those of the
-// catalog (math, math/cmplx and package scalar), so these loops only add
-// the iteration.
+// catalog (math and package scalar), so these loops only add the
+// iteration.
 
 // realFunc returns the float64 function of unary operation k, or nil.
 func realFunc(k op.Kind) func(float64) float64 {
@@ -23,11 +22,11 @@ func realFunc(k op.Kind) func(float64) float64 {
 	case op.Sqrt:
 		return math.Sqrt
 	case op.Exp:
-		return math.Exp
+		return scalar.Exp
 	case op.Expm1:
-		return math.Expm1
+		return scalar.Expm1
 	case op.Log:
-		return math.Log
+		return scalar.Log
 	case op.Log1p:
 		return math.Log1p
 	case op.Sin:
@@ -35,13 +34,13 @@ func realFunc(k op.Kind) func(float64) float64 {
 	case op.Cos:
 		return math.Cos
 	case op.Tan:
-		return math.Tan
+		return scalar.Tan
 	case op.Tanh:
 		return math.Tanh
 	case op.Sinh:
-		return math.Sinh
+		return scalar.Sinh
 	case op.Cosh:
-		return math.Cosh
+		return scalar.Cosh
 	case op.Asin:
 		return math.Asin
 	case op.Acos:
@@ -72,37 +71,37 @@ func realFunc(k op.Kind) func(float64) float64 {
 func complexFunc(k op.Kind) func(complex128) complex128 {
 	switch k {
 	case op.Sqrt:
-		return cmplx.Sqrt
+		return scalar.CSqrt
 	case op.Exp:
-		return cmplx.Exp
+		return scalar.CExp
 	case op.Expm1:
 		return scalar.CExpm1
 	case op.Log:
-		return cmplx.Log
+		return scalar.CLog
 	case op.Log1p:
 		return scalar.CLog1p
 	case op.Sin:
-		return cmplx.Sin
+		return scalar.CSin
 	case op.Cos:
-		return cmplx.Cos
+		return scalar.CCos
 	case op.Tan:
-		return cmplx.Tan
+		return scalar.CTan
 	case op.Tanh:
-		return cmplx.Tanh
+		return scalar.CTanh
 	case op.Sinh:
-		return cmplx.Sinh
+		return scalar.CSinh
 	case op.Cosh:
-		return cmplx.Cosh
+		return scalar.CCosh
 	case op.Asin:
-		return cmplx.Asin
+		return scalar.CAsin
 	case op.Acos:
-		return cmplx.Acos
+		return scalar.CAcos
 	case op.Atan:
-		return cmplx.Atan
+		return scalar.CAtan
 	case op.Sign:
 		return scalar.CSign
 	case op.Rsqrt:
-		return func(z complex128) complex128 { return 1 / cmplx.Sqrt(z) }
+		return scalar.CRsqrt
 	}
 	return nil
 }
@@ -117,7 +116,7 @@ func realFunc2(k op.Kind) func(x, y float64) float64 {
 	case op.Minimum:
 		return scalar.Minimum
 	case op.Atan2:
-		return math.Atan2
+		return scalar.Atan2
 	case op.Hypot:
 		return math.Hypot
 	}
@@ -231,7 +230,7 @@ func complexPow[C complex64 | complex128](z, x, y []C, k op.Kind) {
 		panic("elementwise: no complex kernel for " + k.String())
 	}
 	for i := range z {
-		z[i] = C(cmplx.Pow(complex128(x[i]), complex128(y[i])))
+		z[i] = C(scalar.CPow(complex128(x[i]), complex128(y[i])))
 	}
 }
 

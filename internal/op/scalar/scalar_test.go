@@ -6,11 +6,6 @@ import (
 	"testing"
 )
 
-var (
-	inf = math.Inf(1)
-	nan = math.NaN()
-)
-
 // same reports whether x and y are equal, NaN equal to NaN and the sign of
 // zero significant.
 func same(x, y float64) bool {
