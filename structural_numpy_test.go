@@ -23,9 +23,9 @@ type npArray struct {
 	Data  []float64 `json:"data"`
 }
 
-// npCase is one structural operation for structural_numpy.py: NumPy's
+// structCase is one structural operation for structural_numpy.py: NumPy's
 // function of the same name on the inputs with these parameters.
-type npCase struct {
+type structCase struct {
 	Op     string    `json:"op"`
 	Inputs []npArray `json:"inputs"`
 	Axis   int       `json:"axis"`
@@ -95,9 +95,9 @@ func rowMajor(x *tf.Tensor[float64]) []float64 {
 	return out
 }
 
-// npCases draws the cases: awkward extents (0, 1, primes), every
+// structCases draws the cases: awkward extents (0, 1, primes), every
 // parameter kind, negative axes and indices.
-func npCases(r *rand.Rand) []npCase {
+func structCases(r *rand.Rand) []structCase {
 	ext := []int{0, 1, 2, 3, 5}
 	shape := func(rank int) []int {
 		s := make([]int, rank)
@@ -106,7 +106,7 @@ func npCases(r *rand.Rand) []npCase {
 		}
 		return s
 	}
-	var cs []npCase
+	var cs []structCase
 	for rank := 1; rank <= 3; rank++ {
 		for range 4 {
 			s := shape(rank)
@@ -114,17 +114,17 @@ func npCases(r *rand.Rand) []npCase {
 			ax := (axis + rank) % rank
 			b := slices.Clone(s)
 			b[ax] = r.IntN(3)
-			cs = append(cs, npCase{Op: "concatenate", Inputs: []npArray{npRand(r, s...), npRand(r, b...), npRand(r, s...)}, Axis: axis})
-			cs = append(cs, npCase{Op: "stack", Inputs: []npArray{npRand(r, s...), npRand(r, s...)}, Axis: r.IntN(rank+1) - r.IntN(2)*(rank+1)})
+			cs = append(cs, structCase{Op: "concatenate", Inputs: []npArray{npRand(r, s...), npRand(r, b...), npRand(r, s...)}, Axis: axis})
+			cs = append(cs, structCase{Op: "stack", Inputs: []npArray{npRand(r, s...), npRand(r, s...)}, Axis: r.IntN(rank+1) - r.IntN(2)*(rank+1)})
 			if n := []int{1, 2, 3, 5}[r.IntN(4)]; s[ax]%n == 0 {
-				cs = append(cs, npCase{Op: "split", Inputs: []npArray{npRand(r, s...)}, Axis: axis, N: n})
+				cs = append(cs, structCase{Op: "split", Inputs: []npArray{npRand(r, s...)}, Axis: axis, N: n})
 			}
-			cs = append(cs, npCase{Op: "split_at", Inputs: []npArray{npRand(r, s...)}, Axis: axis, Ints: []int{r.IntN(4) - 1, r.IntN(7) - 3}})
+			cs = append(cs, structCase{Op: "split_at", Inputs: []npArray{npRand(r, s...)}, Axis: axis, Ints: []int{r.IntN(4) - 1, r.IntN(7) - 3}})
 			reps := make([]int, r.IntN(rank+2))
 			for i := range reps {
 				reps[i] = r.IntN(3)
 			}
-			cs = append(cs, npCase{Op: "tile", Inputs: []npArray{npRand(r, s...)}, Ints: reps})
+			cs = append(cs, structCase{Op: "tile", Inputs: []npArray{npRand(r, s...)}, Ints: reps})
 			counts := []int{[]int{0, 2, 3}[r.IntN(3)]}
 			if r.IntN(2) == 0 {
 				counts = make([]int, s[ax])
@@ -132,7 +132,7 @@ func npCases(r *rand.Rand) []npCase {
 					counts[i] = r.IntN(3)
 				}
 			}
-			cs = append(cs, npCase{Op: "repeat", Inputs: []npArray{npRand(r, s...)}, Axis: axis, Ints: counts})
+			cs = append(cs, structCase{Op: "repeat", Inputs: []npArray{npRand(r, s...)}, Axis: axis, Ints: counts})
 			for _, mode := range []string{"constant", "edge", "reflect", "symmetric", "wrap"} {
 				w := make([][2]int, rank)
 				for d, n := range s {
@@ -146,41 +146,41 @@ func npCases(r *rand.Rand) []npCase {
 						w[d] = [2]int{r.IntN(lim + 1), r.IntN(lim + 1)}
 					}
 				}
-				cs = append(cs, npCase{Op: "pad", Inputs: []npArray{npRand(r, s...)}, Widths: w, Mode: mode, Value: 7})
+				cs = append(cs, structCase{Op: "pad", Inputs: []npArray{npRand(r, s...)}, Widths: w, Mode: mode, Value: 7})
 			}
-			cs = append(cs, npCase{Op: "roll", Inputs: []npArray{npRand(r, s...)}, Ints: []int{r.IntN(13) - 6, r.IntN(5)}, Axes: []int{axis, r.IntN(rank)}})
+			cs = append(cs, structCase{Op: "roll", Inputs: []npArray{npRand(r, s...)}, Ints: []int{r.IntN(13) - 6, r.IntN(5)}, Axes: []int{axis, r.IntN(rank)}})
 			if s[ax] > 0 {
 				idx := npRand(r, r.IntN(5))
 				for i := range idx.Data {
 					idx.Data[i] = float64(r.IntN(2*s[ax]) - s[ax])
 				}
-				cs = append(cs, npCase{Op: "take", Inputs: []npArray{npRand(r, s...), idx}, Axis: axis})
+				cs = append(cs, structCase{Op: "take", Inputs: []npArray{npRand(r, s...), idx}, Axis: axis})
 				g := npRand(r, append(slices.Clone(s[:ax]), append([]int{r.IntN(4)}, s[ax+1:]...)...)...)
 				for i := range g.Data {
 					g.Data[i] = float64(r.IntN(2*s[ax]) - s[ax])
 				}
-				cs = append(cs, npCase{Op: "gather", Inputs: []npArray{npRand(r, s...), g}, Axis: axis})
+				cs = append(cs, structCase{Op: "gather", Inputs: []npArray{npRand(r, s...), g}, Axis: axis})
 			}
 			m := npRand(r, s[1:]...)
-			cs = append(cs, npCase{Op: "masked_select", Inputs: []npArray{npRand(r, s...), m}})
+			cs = append(cs, structCase{Op: "masked_select", Inputs: []npArray{npRand(r, s...), m}})
 		}
 	}
 	for _, s := range [][]int{{4}, {0}, {1}, {3, 5}, {5, 3}, {1, 4}, {0, 2}} {
 		for _, k := range []int{-6, -2, 0, 1, 4} {
-			cs = append(cs, npCase{Op: "diag", Inputs: []npArray{npRand(r, s...)}, K: k})
+			cs = append(cs, structCase{Op: "diag", Inputs: []npArray{npRand(r, s...)}, K: k})
 		}
 	}
 	for _, s := range [][]int{{3, 5}, {5, 3}, {4, 4, 2}, {3, 2, 0}, {1, 3, 2, 2}} {
 		for _, k := range []int{-3, -1, 0, 2} {
-			cs = append(cs, npCase{Op: "tril", Inputs: []npArray{npRand(r, s...)}, K: k})
-			cs = append(cs, npCase{Op: "triu", Inputs: []npArray{npRand(r, s...)}, K: k})
+			cs = append(cs, structCase{Op: "tril", Inputs: []npArray{npRand(r, s...)}, K: k})
+			cs = append(cs, structCase{Op: "triu", Inputs: []npArray{npRand(r, s...)}, K: k})
 		}
 	}
 	return cs
 }
 
 // npRun runs case c with the library.
-func npRun(t *testing.T, e tf.Engine, c npCase) ([]*tf.Tensor[float64], error) {
+func npRun(t *testing.T, e tf.Engine, c structCase) ([]*tf.Tensor[float64], error) {
 	x := c.Inputs[0].tensor(t)
 	one := func(y *tf.Tensor[float64], err error) ([]*tf.Tensor[float64], error) {
 		return []*tf.Tensor[float64]{y}, err
@@ -241,7 +241,7 @@ func TestStructuralNumPy(t *testing.T) {
 	if err := exec.Command(python, "-c", "import numpy").Run(); err != nil {
 		t.Skipf("python3 with numpy not available: %v", err)
 	}
-	cases := npCases(rand.New(rand.NewPCG(21, 22)))
+	cases := structCases(rand.New(rand.NewPCG(21, 22)))
 	dir := t.TempDir()
 	js, err := json.Marshal(cases)
 	if err != nil {

@@ -27,38 +27,38 @@ var catalog = [NumKinds]Info{
 	Div: binaryC("Div", "returns a / b elementwise (IEEE division: x/0 is ±Inf, 0/0 is NaN)",
 		func(x, y complex128) complex128 { return x / y }, nil),
 	Pow: binaryC("Pow", "returns a**b elementwise: math.Pow for real dtypes (a negative base with a non-integer exponent gives NaN, as in NumPy) and the principal value e^(b·log a) for complex ones (0**0 is 1)",
-		cmplx.Pow, math.Pow),
+		scalar.CPow, math.Pow),
 	Maximum: binaryR("Maximum", "returns the larger of a and b elementwise, NaN where either is NaN (NumPy's maximum)", scalar.Maximum).commutative(),
 	Minimum: binaryR("Minimum", "returns the smaller of a and b elementwise, NaN where either is NaN (NumPy's minimum)", scalar.Minimum).commutative(),
-	Atan2:   binaryR("Atan2", "returns the angle atan2(a, b) in [-π, π] of the point (b, a) elementwise (math.Atan2)", math.Atan2),
+	Atan2:   binaryR("Atan2", "returns the angle atan2(a, b) in [-π, π] of the point (b, a) elementwise (math.Atan2)", scalar.Atan2),
 	Hypot:   binaryR("Hypot", "returns sqrt(a² + b²) elementwise without undue overflow (math.Hypot)", math.Hypot).commutative(),
 
 	// Powers and signs.
 	Sqrt: unaryC("Sqrt", "returns the square root of a elementwise (NaN for negative reals; the principal root for complex)",
-		f1(cmplx.Sqrt), math.Sqrt),
+		f1(scalar.CSqrt), math.Sqrt),
 	Rsqrt: unaryC("Rsqrt", "returns 1/sqrt(a) elementwise",
-		func(x, _ complex128) complex128 { return 1 / cmplx.Sqrt(x) }, func(x float64) float64 { return 1 / math.Sqrt(x) }),
+		f1(scalar.CRsqrt), func(x float64) float64 { return 1 / math.Sqrt(x) }),
 	Square:     unaryC("Square", "returns a·a elementwise", func(x, _ complex128) complex128 { return x * x }, nil),
 	Reciprocal: unaryC("Reciprocal", "returns 1/a elementwise", func(x, _ complex128) complex128 { return 1 / x }, nil),
 	Sign: unaryC("Sign", "returns the sign of a elementwise: -1, 0 or 1 for reals (±0 and NaN unchanged), a/|a| for complex (0 for 0)",
 		f1(scalar.CSign), scalar.Sign),
 
 	// Exponentials and logarithms.
-	Exp:   unaryC("Exp", "returns e^a elementwise", f1(cmplx.Exp), math.Exp),
-	Expm1: unaryC("Expm1", "returns e^a - 1 elementwise, accurate for small |a|", f1(scalar.CExpm1), math.Expm1),
-	Log:   unaryC("Log", "returns the natural logarithm of a elementwise (-Inf at 0, NaN for negative reals; the principal value for complex)", f1(cmplx.Log), math.Log),
+	Exp:   unaryC("Exp", "returns e^a elementwise", f1(scalar.CExp), scalar.Exp),
+	Expm1: unaryC("Expm1", "returns e^a - 1 elementwise, accurate for small |a|", f1(scalar.CExpm1), scalar.Expm1),
+	Log:   unaryC("Log", "returns the natural logarithm of a elementwise (-Inf at 0, NaN for negative reals; the principal value for complex)", f1(scalar.CLog), scalar.Log),
 	Log1p: unaryC("Log1p", "returns log(1 + a) elementwise, accurate for small |a|", f1(scalar.CLog1p), math.Log1p),
 
 	// Trigonometric and hyperbolic functions.
-	Sin:  unaryC("Sin", "returns sin(a) elementwise", f1(cmplx.Sin), math.Sin),
-	Cos:  unaryC("Cos", "returns cos(a) elementwise", f1(cmplx.Cos), math.Cos),
-	Tan:  unaryC("Tan", "returns tan(a) elementwise", f1(cmplx.Tan), math.Tan),
-	Tanh: unaryC("Tanh", "returns tanh(a) elementwise", f1(cmplx.Tanh), math.Tanh),
-	Sinh: unaryC("Sinh", "returns sinh(a) elementwise", f1(cmplx.Sinh), math.Sinh),
-	Cosh: unaryC("Cosh", "returns cosh(a) elementwise", f1(cmplx.Cosh), math.Cosh),
-	Asin: unaryC("Asin", "returns arcsin(a) elementwise (NaN outside [-1, 1] for reals; the principal value for complex)", f1(cmplx.Asin), math.Asin),
-	Acos: unaryC("Acos", "returns arccos(a) elementwise (NaN outside [-1, 1] for reals; the principal value for complex)", f1(cmplx.Acos), math.Acos),
-	Atan: unaryC("Atan", "returns arctan(a) elementwise", f1(cmplx.Atan), math.Atan),
+	Sin:  unaryC("Sin", "returns sin(a) elementwise", f1(scalar.CSin), math.Sin),
+	Cos:  unaryC("Cos", "returns cos(a) elementwise", f1(scalar.CCos), math.Cos),
+	Tan:  unaryC("Tan", "returns tan(a) elementwise", f1(scalar.CTan), scalar.Tan),
+	Tanh: unaryC("Tanh", "returns tanh(a) elementwise", f1(scalar.CTanh), math.Tanh),
+	Sinh: unaryC("Sinh", "returns sinh(a) elementwise", f1(scalar.CSinh), scalar.Sinh),
+	Cosh: unaryC("Cosh", "returns cosh(a) elementwise", f1(scalar.CCosh), scalar.Cosh),
+	Asin: unaryC("Asin", "returns arcsin(a) elementwise (NaN outside [-1, 1] for reals; the principal value for complex)", f1(scalar.CAsin), math.Asin),
+	Acos: unaryC("Acos", "returns arccos(a) elementwise (NaN outside [-1, 1] for reals; the principal value for complex)", f1(scalar.CAcos), math.Acos),
+	Atan: unaryC("Atan", "returns arctan(a) elementwise", f1(scalar.CAtan), math.Atan),
 
 	// Activations and rounding (real dtypes).
 	Sigmoid: unaryR("Sigmoid", "returns the logistic function 1/(1+e^-a) elementwise", scalar.Sigmoid),
@@ -80,7 +80,7 @@ var catalog = [NumKinds]Info{
 	Imag: unaryC("Imag", "returns the imaginary part of a elementwise, as a real tensor (zeros for real inputs, whatever their values)",
 		func(x, _ complex128) complex128 { return complex(imag(x), 0) }, func(float64) float64 { return 0 }).result(RealDType),
 	Angle: unaryC("Angle", "returns the argument atan2(im, re) of a elementwise in [-π, π], as a real tensor (for real inputs 0, or π for negative numbers and -0)",
-		func(x, _ complex128) complex128 { return complex(cmplx.Phase(x), 0) }, scalar.Angle).result(RealDType),
+		func(x, _ complex128) complex128 { return complex(scalar.Atan2(imag(x), real(x)), 0) }, scalar.Angle).result(RealDType),
 
 	// Predicates and comparisons (bool results; the references give 1 for
 	// true).
