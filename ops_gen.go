@@ -138,8 +138,8 @@ func MinimumInto[T Float](e Engine, dst, a, b *Tensor[T]) error {
 }
 
 // Atan2 returns the angle atan2(a, b) in [-π, π] of the point (b, a)
-// elementwise (math.Atan2). a and b broadcast as in NumPy (see Broadcasting
-// in the package documentation).
+// elementwise, with the sign of a also where a/b underflows. a and b
+// broadcast as in NumPy (see Broadcasting in the package documentation).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [Atan2Into].
 func Atan2[T Float](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Atan2, a, b) }
@@ -222,7 +222,7 @@ func ReciprocalInto[T Scalar](e Engine, dst, a *Tensor[T]) error {
 }
 
 // Sign returns the sign of a elementwise: -1, 0 or 1 for reals (±0 and NaN
-// unchanged), a/|a| for complex (0 for 0).
+// unchanged), a/|a| for complex (a signed zero for zero).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [SignInto].
 func Sign[T Scalar](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Sign, 0, 0, a) }

@@ -52,8 +52,9 @@ func (t *Trace) Maximum(a, b Var) (Var, error) { return t.record(op.Maximum, op.
 func (t *Trace) Minimum(a, b Var) (Var, error) { return t.record(op.Minimum, op.Attrs{}, a, b) }
 
 // Atan2 records tenferro.Atan2: it returns the angle atan2(a, b) in [-π,
-// π] of the point (b, a) elementwise (math.Atan2). a and b broadcast as in
-// NumPy (see Broadcasting in the package documentation).
+// π] of the point (b, a) elementwise, with the sign of a also where a/b
+// underflows. a and b broadcast as in NumPy (see Broadcasting in the
+// package documentation).
 func (t *Trace) Atan2(a, b Var) (Var, error) { return t.record(op.Atan2, op.Attrs{}, a, b) }
 
 // Hypot records tenferro.Hypot: it returns sqrt(a² + b²) elementwise
@@ -75,7 +76,8 @@ func (t *Trace) Square(a Var) (Var, error) { return t.record(op.Square, op.Attrs
 func (t *Trace) Reciprocal(a Var) (Var, error) { return t.record(op.Reciprocal, op.Attrs{}, a) }
 
 // Sign records tenferro.Sign: it returns the sign of a elementwise: -1, 0
-// or 1 for reals (±0 and NaN unchanged), a/|a| for complex (0 for 0).
+// or 1 for reals (±0 and NaN unchanged), a/|a| for complex (a signed zero
+// for zero).
 func (t *Trace) Sign(a Var) (Var, error) { return t.record(op.Sign, op.Attrs{}, a) }
 
 // Exp records tenferro.Exp: it returns e^a elementwise.

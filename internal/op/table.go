@@ -30,7 +30,7 @@ var catalog = [NumKinds]Info{
 		scalar.CPow, math.Pow),
 	Maximum: binaryR("Maximum", "returns the larger of a and b elementwise, NaN where either is NaN (NumPy's maximum)", scalar.Maximum).commutative(),
 	Minimum: binaryR("Minimum", "returns the smaller of a and b elementwise, NaN where either is NaN (NumPy's minimum)", scalar.Minimum).commutative(),
-	Atan2:   binaryR("Atan2", "returns the angle atan2(a, b) in [-π, π] of the point (b, a) elementwise (math.Atan2)", scalar.Atan2),
+	Atan2:   binaryR("Atan2", "returns the angle atan2(a, b) in [-π, π] of the point (b, a) elementwise, with the sign of a also where a/b underflows", scalar.Atan2),
 	Hypot:   binaryR("Hypot", "returns sqrt(a² + b²) elementwise without undue overflow (math.Hypot)", math.Hypot).commutative(),
 
 	// Powers and signs.
@@ -40,7 +40,7 @@ var catalog = [NumKinds]Info{
 		f1(scalar.CRsqrt), func(x float64) float64 { return 1 / math.Sqrt(x) }),
 	Square:     unaryC("Square", "returns a·a elementwise", func(x, _ complex128) complex128 { return x * x }, nil),
 	Reciprocal: unaryC("Reciprocal", "returns 1/a elementwise", func(x, _ complex128) complex128 { return 1 / x }, nil),
-	Sign: unaryC("Sign", "returns the sign of a elementwise: -1, 0 or 1 for reals (±0 and NaN unchanged), a/|a| for complex (0 for 0)",
+	Sign: unaryC("Sign", "returns the sign of a elementwise: -1, 0 or 1 for reals (±0 and NaN unchanged), a/|a| for complex (a signed zero for zero)",
 		f1(scalar.CSign), scalar.Sign),
 
 	// Exponentials and logarithms.
