@@ -156,17 +156,45 @@ func floatUnary[F float32 | float64](k op.Kind, z, x []F, a, b F) {
 		for i, v := range x {
 			z[i] = F(1 / math.Sqrt(float64(v)))
 		}
+	// The loops below avoid data-dependent branches (random signs would
+	// mispredict every other element) and call math's rounding directly,
+	// where the compiler turns them into single instructions. maxNP and
+	// minNP are NumPy's maximum and minimum.
 	case op.Sign:
 		for i, v := range x {
-			z[i] = F(scalar.Sign(float64(v)))
+			s := F(math.Copysign(1, float64(v)))
+			if v == 0 || v != v {
+				s = v // ±0 and NaN unchanged
+			}
+			z[i] = s
 		}
 	case op.Relu:
 		for i, v := range x {
-			z[i] = F(scalar.Relu(float64(v)))
+			z[i] = maxNP(v, 0)
 		}
 	case op.Clip:
 		for i, v := range x {
-			z[i] = F(scalar.Clip(float64(v), float64(a), float64(b)))
+			z[i] = minNP(maxNP(v, a), b)
+		}
+	case op.Floor:
+		for i, v := range x {
+			z[i] = F(math.Floor(float64(v)))
+		}
+	case op.Ceil:
+		for i, v := range x {
+			z[i] = F(math.Ceil(float64(v)))
+		}
+	case op.Trunc:
+		for i, v := range x {
+			z[i] = F(math.Trunc(float64(v)))
+		}
+	case op.Round:
+		for i, v := range x {
+			z[i] = F(math.RoundToEven(float64(v)))
+		}
+	case op.Abs:
+		for i, v := range x {
+			z[i] = F(math.Abs(float64(v)))
 		}
 	default:
 		f := realFunc(k)
@@ -216,6 +244,18 @@ func mathBinary[T strided.Scalar](k op.Kind, z, x, y []T) {
 }
 
 func floatBinary[F float32 | float64](k op.Kind, z, x, y []F) {
+	switch k {
+	case op.Maximum:
+		for i := range z {
+			z[i] = maxNP(x[i], y[i])
+		}
+		return
+	case op.Minimum:
+		for i := range z {
+			z[i] = minNP(x[i], y[i])
+		}
+		return
+	}
 	f := realFunc2(k)
 	if f == nil {
 		panic("elementwise: no kernel for " + k.String())
@@ -318,4 +358,24 @@ func vectorKernel[F float32 | float64](k op.Kind, z, x []F) bool {
 		return false
 	}
 	return true
+}
+
+// maxNP is NumPy's maximum: NaN when either argument is NaN (Go's max), and
+// y for equal arguments (so maxNP(0, -0) is -0), without a branch on the
+// order of the arguments.
+func maxNP[F float32 | float64](x, y F) F {
+	r := max(x, y)
+	if x == y {
+		r = y
+	}
+	return r
+}
+
+// minNP is NumPy's minimum, as maxNP.
+func minNP[F float32 | float64](x, y F) F {
+	r := min(x, y)
+	if x == y {
+		r = y
+	}
+	return r
 }
