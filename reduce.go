@@ -49,6 +49,21 @@ func reductionKernels[T Elem](name string, ks *backend.Kernels[T]) (backend.Redu
 	return ks.Reduction, nil
 }
 
+// claimReduction claims e for the Into form name and returns its
+// reduction kernels for T; the caller ends the claim.
+func claimReduction[T Elem](e Engine, name string) (backend.Engine, backend.Reduction[T], error) {
+	be, ks, err := claim[T](e, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	kern, err := reductionKernels(name, ks)
+	if err != nil {
+		be.End()
+		return nil, nil, err
+	}
+	return be, kern, nil
+}
+
 // reduce computes reduction k (result dtype T) of a into a new tensor.
 func reduce[T Elem](e Engine, k op.Kind, a *Tensor[T], axes []int) (*Tensor[T], error) {
 	name := k.Info().Name
@@ -80,15 +95,11 @@ func reduceInto[T Elem](e Engine, k op.Kind, dst, a *Tensor[T], axes []int) erro
 	if err := checkDst(name, false, dst, reducedDstShape(dst.v.Shape, a.v.Shape, shape, mask, kbuf[:0]), k.Info().Args, a); err != nil {
 		return err
 	}
-	be, ks, err := claim[T](e, name)
+	be, kern, err := claimReduction[T](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	kern, err := reductionKernels(name, ks)
-	if err != nil {
-		return err
-	}
 	return kern.Reduce(k, 0, dst.desc(), a.desc(), mask)
 }
 
@@ -137,15 +148,11 @@ func reduceRealInto[R Float, T Scalar](e Engine, k op.Kind, dst *Tensor[R], a *T
 	if err != nil {
 		return err
 	}
-	be, ks, err := claim[T](e, name)
+	be, kern, err := claimReduction[T](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	kern, err := reductionKernels(name, ks)
-	if err != nil {
-		return err
-	}
 	return kern.ReduceReal(k, p, dst.desc(), a.desc(), mask)
 }
 
@@ -183,15 +190,11 @@ func argReduceInto[T Float](e Engine, k op.Kind, dst *Tensor[int64], a *Tensor[T
 	if err := checkDst[int64](name, false, dst, reducedDstShape(dst.v.Shape, a.v.Shape, shape, mask, kbuf[:0]), nil); err != nil {
 		return err
 	}
-	be, ks, err := claim[T](e, name)
+	be, kern, err := claimReduction[T](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	kern, err := reductionKernels(name, ks)
-	if err != nil {
-		return err
-	}
 	return kern.Arg(k, dst.desc(), a.desc(), maskAxis(mask))
 }
 
@@ -232,15 +235,11 @@ func scanInto[T Scalar](e Engine, k op.Kind, dst, a *Tensor[T], axis int) error 
 	if err := checkDst(name, true, dst, a.v.Shape, k.Info().Args, a); err != nil {
 		return err
 	}
-	be, ks, err := claim[T](e, name)
+	be, kern, err := claimReduction[T](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	kern, err := reductionKernels(name, ks)
-	if err != nil {
-		return err
-	}
 	return kern.Scan(k, dst.desc(), a.desc(), d)
 }
 
