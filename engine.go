@@ -56,7 +56,7 @@ func elementwiseOf[T Scalar](be backend.Engine, name string) (backend.Elementwis
 	return nil, unsupported[T](name, "elementwise kernels")
 }
 
-func reductionOf[T Scalar](be backend.Engine, name string) (backend.Reduction[T], error) {
+func reductionOf[T Elem](be backend.Engine, name string) (backend.Reduction[T], error) {
 	if ks := backend.KernelsOf[T](be); ks != nil && ks.Reduction != nil {
 		return ks.Reduction, nil
 	}

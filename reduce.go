@@ -40,23 +40,14 @@ func reducedDstShape(dst, a, shape []int, mask uint64, buf []int) []int {
 	return buf
 }
 
-// reductionKernels returns the reduction kernels of ks or an
-// ErrUnsupported error.
-func reductionKernels[T Elem](name string, ks *backend.Kernels[T]) (backend.Reduction[T], error) {
-	if ks == nil || ks.Reduction == nil {
-		return nil, unsupported[T](name, "reduction kernels")
-	}
-	return ks.Reduction, nil
-}
-
 // claimReduction claims e for the Into form name and returns its
 // reduction kernels for T; the caller ends the claim.
 func claimReduction[T Elem](e Engine, name string) (backend.Engine, backend.Reduction[T], error) {
-	be, ks, err := claim[T](e, name)
+	be, err := begin(e, name)
 	if err != nil {
 		return nil, nil, err
 	}
-	kern, err := reductionKernels(name, ks)
+	kern, err := reductionOf[T](be, name)
 	if err != nil {
 		be.End()
 		return nil, nil, err
@@ -73,7 +64,7 @@ func reduce[T Elem](e Engine, k op.Kind, a *Tensor[T], axes []int) (*Tensor[T], 
 		return nil, err
 	}
 	return produce(e, name, shape, func(be backend.Engine, out *Tensor[T]) error {
-		kern, err := reductionKernels(name, backend.KernelsOf[T](be))
+		kern, err := reductionOf[T](be, name)
 		if err != nil {
 			return err
 		}
@@ -116,7 +107,7 @@ func reduceReal[R Float, T Scalar](e Engine, k op.Kind, a *Tensor[T], p float64,
 		return nil, err
 	}
 	return produce(e, name, shape, func(be backend.Engine, out *Tensor[R]) error {
-		kern, err := reductionKernels(name, backend.KernelsOf[T](be))
+		kern, err := reductionOf[T](be, name)
 		if err != nil {
 			return err
 		}
@@ -166,7 +157,7 @@ func argReduce[T Float](e Engine, k op.Kind, a *Tensor[T], axis int) (*Tensor[in
 		return nil, err
 	}
 	return produce(e, name, shape, func(be backend.Engine, out *Tensor[int64]) error {
-		kern, err := reductionKernels(name, backend.KernelsOf[T](be))
+		kern, err := reductionOf[T](be, name)
 		if err != nil {
 			return err
 		}
@@ -216,7 +207,7 @@ func scan[T Scalar](e Engine, k op.Kind, a *Tensor[T], axis int) (*Tensor[T], er
 		return nil, err
 	}
 	return produce(e, name, a.v.Shape, func(be backend.Engine, out *Tensor[T]) error {
-		kern, err := reductionKernels(name, backend.KernelsOf[T](be))
+		kern, err := reductionOf[T](be, name)
 		if err != nil {
 			return err
 		}
