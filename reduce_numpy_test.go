@@ -13,6 +13,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
+	"github.com/tenferro-go/tenferro/internal/op"
 )
 
 // npReduceCase is one reduction NumPy evaluates: operand data in
@@ -187,7 +188,7 @@ func TestReductionsNumPy(t *testing.T) {
 		if !c.complex {
 			what = c.c.Op + " f64"
 		}
-		what += " shape " + fmtInts(c.c.Shape) + " axes " + fmtInts(c.c.Axes)
+		what += " shape " + op.FmtInts(c.c.Shape) + " axes " + op.FmtInts(c.c.Axes)
 		if want.Err != "" {
 			if gerr == nil {
 				t.Errorf("%s (p %v keep %v): NumPy fails (%s), we give %v", what, c.c.P, c.c.Keep, want.Err, got)
@@ -221,11 +222,6 @@ func parseFloat(s string) float64 {
 		panic(err)
 	}
 	return f
-}
-
-func fmtInts(s []int) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 // closeTo compares with NaN equal to NaN and a relative tolerance.
