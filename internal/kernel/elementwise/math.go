@@ -16,27 +16,13 @@ import (
 // catalog (math and package scalar), so these loops only add the
 // iteration.
 
-// realFunc returns the float64 function of unary operation k, or nil.
+// realFunc returns the float64 function of unary operation k that
+// floatUnary evaluates per element, or nil: the operations with neither a
+// vmath kernel (vectorUnary) nor a direct loop in floatUnary.
 func realFunc(k op.Kind) func(float64) float64 {
 	switch k {
-	case op.Sqrt:
-		return math.Sqrt
-	case op.Exp:
-		return scalar.Exp
-	case op.Expm1:
-		return scalar.Expm1
-	case op.Log:
-		return scalar.Log
-	case op.Log1p:
-		return math.Log1p
-	case op.Sin:
-		return math.Sin
-	case op.Cos:
-		return math.Cos
 	case op.Tan:
 		return scalar.Tan
-	case op.Tanh:
-		return math.Tanh
 	case op.Sinh:
 		return scalar.Sinh
 	case op.Cosh:
@@ -47,20 +33,8 @@ func realFunc(k op.Kind) func(float64) float64 {
 		return math.Acos
 	case op.Atan:
 		return math.Atan
-	case op.Sigmoid:
-		return scalar.Sigmoid
 	case op.Gelu:
 		return scalar.Gelu
-	case op.Floor:
-		return math.Floor
-	case op.Ceil:
-		return math.Ceil
-	case op.Round:
-		return math.RoundToEven
-	case op.Trunc:
-		return math.Trunc
-	case op.Abs:
-		return math.Abs
 	case op.Angle:
 		return scalar.Angle
 	}
@@ -106,15 +80,13 @@ func complexFunc(k op.Kind) func(complex128) complex128 {
 	return nil
 }
 
-// realFunc2 returns the float64 function of binary operation k, or nil.
+// realFunc2 returns the float64 function of binary operation k that
+// floatBinary evaluates per element (Maximum and Minimum have direct
+// loops), or nil.
 func realFunc2(k op.Kind) func(x, y float64) float64 {
 	switch k {
 	case op.Pow:
 		return math.Pow
-	case op.Maximum:
-		return scalar.Maximum
-	case op.Minimum:
-		return scalar.Minimum
 	case op.Atan2:
 		return scalar.Atan2
 	case op.Hypot:
