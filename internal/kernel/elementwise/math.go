@@ -284,7 +284,7 @@ func mathBinarySV[T strided.Scalar](k op.Kind, z []T, x T, y []T) {
 // vmath's pure-Go float32 rounds its fused multiply-adds in software,
 // several times slower.
 func vectorUnary[F float32 | float64](k op.Kind, z, x []F) bool {
-	if unsafe.Sizeof(F(0)) == 4 && vmath.ActiveVariant() == "generic" {
+	if unsafe.Sizeof(F(0)) == 4 && !vmath.Vectorized() {
 		if !vectorKernel[float64](k, nil, nil) {
 			return false
 		}

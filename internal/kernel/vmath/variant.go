@@ -57,6 +57,10 @@ func Variants() []Variant {
 	return out
 }
 
+// Vectorized reports whether the active implementation is an assembly
+// variant (false for the pure-Go one).
+func Vectorized() bool { return active.Load().arch >= 0 }
+
 // ActiveVariant names the implementation the functions use now.
 func ActiveVariant() string { return active.Load().name }
 
