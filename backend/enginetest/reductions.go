@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/cmplx"
+	"slices"
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
@@ -198,7 +199,7 @@ func (suite[T]) reductions(t *testing.T, e tf.Engine) {
 						continue
 					}
 					mustNil(t, what, err)
-					if !equalInts(got.Shape(), out) {
+					if !slices.Equal(got.Shape(), out) {
 						t.Fatalf("%s: shape %v, want %v", what, got.Shape(), out)
 					}
 					compareAny(t, what, got, want, tol)
@@ -241,18 +242,6 @@ func runTraced[T tf.Scalar](t *testing.T, e tf.Engine, red optest.AnyReduction[T
 	outs, err := pp.Run(tf.ValueOf(x))
 	mustNil(t, "Run", err)
 	return outs[0]
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // roundTo rounds reference values to the precision of T, and to reals
