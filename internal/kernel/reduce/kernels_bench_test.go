@@ -123,3 +123,25 @@ func BenchmarkScan(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSlowAxis reduces a compact 4096x4096 float32 matrix over its
+// slow axis (axis 1, stride 4096): the vector accumulation along the kept
+// axis, chunked by chunk elements, which the softmax over the last axis of
+// a column-major tensor runs.
+func BenchmarkSlowAxis(b *testing.B) {
+	const n = 4096
+	src := strided.Ref[float32]{Data: make([]float32, n*n), Strides: []int{1, n}}
+	for i := range src.Data {
+		src.Data[i] = float32(i%7) - 3
+	}
+	shape := []int{n, n}
+	dst := strided.Ref[float32]{Data: make([]float32, n), Strides: []int{1, 0}}
+	for _, k := range []FoldKind{SumFold, MaxFold} {
+		b.Run(k.String(), func(b *testing.B) {
+			b.SetBytes(4 * n * n)
+			for b.Loop() {
+				Fold(nil, k, shape, dst, src)
+			}
+		})
+	}
+}
