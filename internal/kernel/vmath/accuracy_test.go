@@ -154,7 +154,7 @@ func TestAccuracy64(t *testing.T) {
 			}
 			got := make([]float64, len(xs))
 			for _, v := range supported() {
-				v.f64[f.o](got, xs)
+				v.f64(f.o)(got, xs)
 				worst, at := 0.0, 0.0
 				for i, x := range xs {
 					if e := ulps64(got[i], want[i]); e > worst {
@@ -227,7 +227,7 @@ func TestAccuracy32(t *testing.T) {
 			}
 			got := make([]float32, len(xs))
 			for _, v := range supported() {
-				v.f32[f.o](got, xs)
+				v.f32(f.o)(got, xs)
 				worst, at := 0.0, -1
 				for i := range xs {
 					if e := ulps32(got[i], want[i]); e > worst || at < 0 {

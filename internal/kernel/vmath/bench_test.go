@@ -29,8 +29,8 @@ func benchOp(b *testing.B, o op) {
 		x32[i] = float32(x64[i])
 	}
 	for _, v := range supported() {
-		b.Run(v.name+"/float32", func(b *testing.B) { benchSlice(b, v.f32[o], x32) })
-		b.Run(v.name+"/float64", func(b *testing.B) { benchSlice(b, v.f64[o], x64) })
+		b.Run(v.name+"/float32", func(b *testing.B) { benchSlice(b, v.f32(o), x32) })
+		b.Run(v.name+"/float64", func(b *testing.B) { benchSlice(b, v.f64(o), x64) })
 	}
 }
 

@@ -58,7 +58,7 @@ func exhaustive32(t *testing.T, v *variant, f fn) {
 		for i := range xs {
 			xs[i] = math.Float32frombits(uint32(c*chunk + i))
 		}
-		v.f32[f.o](got, xs)
+		v.f32(f.o)(got, xs)
 		w, a := 0.0, float32(0)
 		for i, x := range xs {
 			if e := ulps32(got[i], f.ref64(float64(x))); e > w {
@@ -88,7 +88,7 @@ func TestLong64(t *testing.T) {
 	for _, f := range fns {
 		xs := inputs64(f.o, *long64, rand.New(rand.NewPCG(uint64(f.o), 99)))
 		got := make([]float64, len(xs))
-		v.f64[f.o](got, xs)
+		v.f64(f.o)(got, xs)
 		errs := make([]float64, len(xs))
 		const chunk = 1024
 		parallel((len(xs)+chunk-1)/chunk, func(c int) {

@@ -57,12 +57,12 @@ func TestTwins(t *testing.T) {
 	for o := range numOps {
 		x64, x32 := mixed64(o, n, rng), mixed32(o, n, rng)
 		w64, w32 := make([]float64, n), make([]float32, n)
-		twin.f64[o](w64, x64)
-		twin.f32[o](w32, x32)
+		twin.f64(o)(w64, x64)
+		twin.f32(o)(w32, x32)
 		for _, v := range supported() {
 			g64, g32 := make([]float64, n), make([]float32, n)
-			v.f64[o](g64, x64)
-			v.f32[o](g32, x32)
+			v.f64(o)(g64, x64)
+			v.f32(o)(g32, x32)
 			for i := range g64 {
 				if !same64(g64[i], w64[i]) {
 					t.Errorf("%s float64 %s(%v [%#x]) = %v, twin %v", v.name, opNames[o], x64[i], math.Float64bits(x64[i]), g64[i], w64[i])
@@ -93,8 +93,8 @@ func TestLengths(t *testing.T) {
 	for _, v := range supported() {
 		for o := range numOps {
 			for _, n := range testLens {
-				checkLen(t, v.name, opNames[o], v.f64[o], mixed64(o, n, rng), float64Twins[o], same64, -777.5)
-				checkLen(t, v.name, opNames[o], v.f32[o], mixed32(o, n, rng), float32Twins[o], same32, -777.5)
+				checkLen(t, v.name, opNames[o], v.f64(o), mixed64(o, n, rng), float64Twins[o], same64, -777.5)
+				checkLen(t, v.name, opNames[o], v.f32(o), mixed32(o, n, rng), float32Twins[o], same32, -777.5)
 			}
 		}
 	}

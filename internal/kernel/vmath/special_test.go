@@ -73,7 +73,7 @@ func TestSpecials(t *testing.T) {
 			for i := range src {
 				src[i] = c.x
 			}
-			v.f64[c.o](dst, src)
+			v.f64(c.o)(dst, src)
 			for i, y := range dst {
 				if !same64(y, c.y) {
 					t.Errorf("%s float64 %s(%v) = %v, want %v (element %d)", v.name, opNames[c.o], c.x, y, c.y, i)
@@ -86,7 +86,7 @@ func TestSpecials(t *testing.T) {
 			for i := range src {
 				src[i] = float32(c.x)
 			}
-			v.f32[c.o](dst, src)
+			v.f32(c.o)(dst, src)
 			for i, y := range dst {
 				if !same32(y, float32(c.y)) {
 					t.Errorf("%s float32 %s(%v) = %v, want %v (element %d)", v.name, opNames[c.o], float32(c.x), y, float32(c.y), i)
@@ -105,14 +105,14 @@ func TestExpThresholds(t *testing.T) {
 		for _, o := range []op{opExp, opExpm1} {
 			hi := []float64{709.782712893384}
 			got := make([]float64, 1)
-			v.f64[o](got, hi)
+			v.f64(o)(got, hi)
 			want := fns[o].exact(hi[0])
 			if e := ulps64(got[0], want); e > fns[o].ulp64 || math.IsInf(got[0], 0) {
 				t.Errorf("%s float64 %s(%v) = %v: %.3f ulps", v.name, opNames[o], hi[0], got[0], e)
 			}
 			hi32 := []float32{88.72283172607422}
 			got32 := make([]float32, 1)
-			v.f32[o](got32, hi32)
+			v.f32(o)(got32, hi32)
 			if e := ulps32(got32[0], fns[o].ref64(float64(hi32[0]))); e > fns[o].ulp32 || math.IsInf(float64(got32[0]), 0) {
 				t.Errorf("%s float32 %s(%v) = %v: %.3f ulps", v.name, opNames[o], hi32[0], got32[0], e)
 			}
@@ -133,14 +133,14 @@ func TestLogPow2(t *testing.T) {
 	}
 	for _, v := range supported() {
 		y64 := make([]float64, len(x64))
-		v.f64[opLog](y64, x64)
+		v.f64(opLog)(y64, x64)
 		for i, x := range x64 {
 			if e := ulps64(y64[i], fns[opLog].exact(x)); e > fns[opLog].ulp64 {
 				t.Errorf("%s: float64 Log(%v) = %v: %.3f ulps", v.name, x, y64[i], e)
 			}
 		}
 		y32 := make([]float32, len(x32))
-		v.f32[opLog](y32, x32)
+		v.f32(opLog)(y32, x32)
 		for i, x := range x32 {
 			if e := ulps32(y32[i], math.Log(float64(x))); e > fns[opLog].ulp32 {
 				t.Errorf("%s: float32 Log(%v) = %v: %.3f ulps", v.name, x, y32[i], e)

@@ -13,8 +13,6 @@ type variant struct {
 	name      string
 	supported bool
 	arch      int // index in archVariants, -1 for the pure-Go variant
-	f32       [numOps]func(dst, src []float32)
-	f64       [numOps]func(dst, src []float64)
 }
 
 // variants lists the implementations built into this binary, best first;
@@ -83,12 +81,20 @@ func SetVariant(name string) (prev string, err error) {
 	return "", fmt.Errorf("vmath.SetVariant: unknown variant %q (have %v)", name, Variants())
 }
 
-// scalarLoop applies a scalar twin element by element.
-func scalarLoop[T float32 | float64](f func(T) T) func(dst, src []T) {
-	return func(dst, src []T) {
-		dst = dst[:len(src)]
-		for i, x := range src {
-			dst[i] = f(x)
+// f32 and f64 return function o of variant v over slices, for the tests
+// and benchmarks that run one variant without making it active.
+func (v *variant) f32(o op) func(dst, src []float32) {
+	return func(dst, src []float32) {
+		if !archApply32(v.arch, o, dst, src) {
+			genericApply32(o, dst, src)
+		}
+	}
+}
+
+func (v *variant) f64(o op) func(dst, src []float64) {
+	return func(dst, src []float64) {
+		if !archApply64(v.arch, o, dst, src) {
+			genericApply64(o, dst, src)
 		}
 	}
 }

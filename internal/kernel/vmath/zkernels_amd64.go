@@ -115,63 +115,18 @@ func sqrtF32AVX2(dst, src *float32, n int) int
 // archVariants lists the assembly variants, best first.
 func archVariants() []*variant {
 	return []*variant{
-		{
-			name:      "avx512",
-			supported: hasAVX512,
-			f32: [numOps]func(dst, src []float32){
-				opExp:     kernel(expF32AVX512, expF32, 16),
-				opExpm1:   kernel(expm1F32AVX512, expm1F32, 16),
-				opLog:     kernel(logF32AVX512, logF32, 16),
-				opLog1p:   kernel(log1pF32AVX512, log1pF32, 16),
-				opTanh:    kernel(tanhF32AVX512, tanhF32, 8),
-				opSigmoid: kernel(sigmoidF32AVX512, sigmoidF32, 8),
-				opSin:     kernel(sinF32AVX512, sinF32, 8),
-				opCos:     kernel(cosF32AVX512, cosF32, 8),
-				opSqrt:    kernel(sqrtF32AVX512, sqrtF32, 16),
-			},
-			f64: [numOps]func(dst, src []float64){
-				opExp:     kernel(expF64AVX512, expF64, 8),
-				opExpm1:   kernel(expm1F64AVX512, expm1F64, 8),
-				opLog:     kernel(logF64AVX512, logF64, 8),
-				opLog1p:   kernel(log1pF64AVX512, log1pF64, 8),
-				opTanh:    kernel(tanhF64AVX512, tanhF64, 8),
-				opSigmoid: kernel(sigmoidF64AVX512, sigmoidF64, 8),
-				opSin:     kernel(sinF64AVX512, sinF64, 8),
-				opCos:     kernel(cosF64AVX512, cosF64, 8),
-				opSqrt:    kernel(sqrtF64AVX512, sqrtF64, 8),
-			},
-		},
-		{
-			name:      "avx2",
-			supported: hasAVX2,
-			f32: [numOps]func(dst, src []float32){
-				opExp:     kernel(expF32AVX2, expF32, 8),
-				opExpm1:   kernel(expm1F32AVX2, expm1F32, 8),
-				opLog:     kernel(logF32AVX2, logF32, 8),
-				opLog1p:   kernel(log1pF32AVX2, log1pF32, 8),
-				opTanh:    kernel(tanhF32AVX2, tanhF32, 4),
-				opSigmoid: kernel(sigmoidF32AVX2, sigmoidF32, 4),
-				opSin:     kernel(sinF32AVX2, sinF32, 4),
-				opCos:     kernel(cosF32AVX2, cosF32, 4),
-				opSqrt:    kernel(sqrtF32AVX2, sqrtF32, 8),
-			},
-			f64: [numOps]func(dst, src []float64){
-				opExp:     kernel(expF64AVX2, expF64, 4),
-				opExpm1:   kernel(expm1F64AVX2, expm1F64, 4),
-				opLog:     kernel(logF64AVX2, logF64, 4),
-				opLog1p:   kernel(log1pF64AVX2, log1pF64, 4),
-				opTanh:    kernel(tanhF64AVX2, tanhF64, 4),
-				opSigmoid: kernel(sigmoidF64AVX2, sigmoidF64, 4),
-				opSin:     kernel(sinF64AVX2, sinF64, 4),
-				opCos:     kernel(cosF64AVX2, cosF64, 4),
-				opSqrt:    kernel(sqrtF64AVX2, sqrtF64, 4),
-			},
-		},
+		{name: "avx512", supported: hasAVX512},
+		{name: "avx2", supported: hasAVX2},
 	}
 }
 
 // archApply32 runs o of assembly variant idx (its index in archVariants) with
 // static calls, so that dst and src do not escape; false for another idx.
+// An assembly loop computes whole vectors from the start of its n elements
+// and returns how many it did: all of them, or fewer when it meets a vector
+// with a lane outside its fast path (left unwritten). The scalar twin then
+// computes that vector, or the tail shorter than a vector, and the loop
+// resumes after it.
 func archApply32(idx int, o op, dst, src []float32) bool {
 	n := len(src)
 	dst = dst[:n]
@@ -356,6 +311,11 @@ func archApply32(idx int, o op, dst, src []float32) bool {
 
 // archApply64 runs o of assembly variant idx (its index in archVariants) with
 // static calls, so that dst and src do not escape; false for another idx.
+// An assembly loop computes whole vectors from the start of its n elements
+// and returns how many it did: all of them, or fewer when it meets a vector
+// with a lane outside its fast path (left unwritten). The scalar twin then
+// computes that vector, or the tail shorter than a vector, and the loop
+// resumes after it.
 func archApply64(idx int, o op, dst, src []float64) bool {
 	n := len(src)
 	dst = dst[:n]

@@ -923,34 +923,7 @@ func sqrtF32(x float32) float32 {
 }
 
 // genericVariant is the pure-Go variant, available everywhere.
-func genericVariant() *variant {
-	return &variant{
-		name:      "generic",
-		supported: true,
-		f32: [numOps]func(dst, src []float32){
-			opExp:     scalarLoop(expF32),
-			opExpm1:   scalarLoop(expm1F32),
-			opLog:     scalarLoop(logF32),
-			opLog1p:   scalarLoop(log1pF32),
-			opTanh:    scalarLoop(tanhF32),
-			opSigmoid: scalarLoop(sigmoidF32),
-			opSin:     scalarLoop(sinF32),
-			opCos:     scalarLoop(cosF32),
-			opSqrt:    scalarLoop(sqrtF32),
-		},
-		f64: [numOps]func(dst, src []float64){
-			opExp:     scalarLoop(expF64),
-			opExpm1:   scalarLoop(expm1F64),
-			opLog:     scalarLoop(logF64),
-			opLog1p:   scalarLoop(log1pF64),
-			opTanh:    scalarLoop(tanhF64),
-			opSigmoid: scalarLoop(sigmoidF64),
-			opSin:     scalarLoop(sinF64),
-			opCos:     scalarLoop(cosF64),
-			opSqrt:    scalarLoop(sqrtF64),
-		},
-	}
-}
+func genericVariant() *variant { return &variant{name: "generic", supported: true} }
 
 // genericApply32 runs o of the pure-Go variant with static calls, so that
 // dst and src do not escape.

@@ -79,24 +79,14 @@ func main() {
 	}
 	d.WriteString("// archVariants lists the assembly variants, best first.\nfunc archVariants() []*variant {\n\treturn []*variant{\n")
 	for _, is := range []*isa{avx512, avx2} {
-		fmt.Fprintf(&d, "\t\t{\n\t\t\tname: %q,\n\t\t\tsupported: has%s,\n", lower(is.name), is.name)
-		for _, elem := range []int{4, 8} {
-			ct := map[int]string{4: "float32", 8: "float64"}[elem]
-			fmt.Fprintf(&d, "\t\t\tf%d: [numOps]func(dst, src []%s){\n", 8*elem, ct)
-			for _, fn := range functions {
-				k := fmt.Sprintf("%sF%d%s", fn.name, 8*elem, is.name)
-				fmt.Fprintf(&d, "\t\t\t\top%s: kernel(%s, %sF%d, %d),\n", fn.api, k, fn.name, 8*elem, lanes[k])
-			}
-			d.WriteString("\t\t\t},\n")
-		}
-		d.WriteString("\t\t},\n")
+		fmt.Fprintf(&d, "\t\t{name: %q, supported: has%s},\n", lower(is.name), is.name)
 	}
 	d.WriteString("\t}\n}\n\n")
 	// Direct dispatch: the same loops as kernel, with static calls so that
 	// the caller's slices (often stack buffers) do not escape.
 	for _, elem := range []int{4, 8} {
 		ct := map[int]string{4: "float32", 8: "float64"}[elem]
-		fmt.Fprintf(&d, "// archApply%d runs o of assembly variant idx (its index in archVariants) with\n// static calls, so that dst and src do not escape; false for another idx.\n", 8*elem)
+		fmt.Fprintf(&d, "// archApply%d runs o of assembly variant idx (its index in archVariants) with\n// static calls, so that dst and src do not escape; false for another idx.\n// An assembly loop computes whole vectors from the start of its n elements\n// and returns how many it did: all of them, or fewer when it meets a vector\n// with a lane outside its fast path (left unwritten). The scalar twin then\n// computes that vector, or the tail shorter than a vector, and the loop\n// resumes after it.\n", 8*elem)
 		fmt.Fprintf(&d, "func archApply%d(idx int, o op, dst, src []%s) bool {\n\tn := len(src)\n\tdst = dst[:n]\n\tswitch idx {\n", 8*elem, ct)
 		for i, is := range []*isa{avx512, avx2} {
 			fmt.Fprintf(&d, "\tcase %d:\n\t\tswitch o {\n", i)
@@ -158,16 +148,7 @@ func main() {
 		fmt.Fprintf(&o, "// %sF%d is the scalar twin of the %s kernels.\n", p.name, 8*p.elem, p.name)
 		g.fn(p.fallback, fmt.Sprintf("%sF%d", p.name, 8*p.elem))
 	}
-	o.WriteString("// genericVariant is the pure-Go variant, available everywhere.\nfunc genericVariant() *variant {\n\treturn &variant{\n\t\tname: \"generic\",\n\t\tsupported: true,\n")
-	for _, elem := range []int{4, 8} {
-		ct := map[int]string{4: "float32", 8: "float64"}[elem]
-		fmt.Fprintf(&o, "\t\tf%d: [numOps]func(dst, src []%s){\n", 8*elem, ct)
-		for _, fn := range functions {
-			fmt.Fprintf(&o, "\t\t\top%s: scalarLoop(%sF%d),\n", fn.api, fn.name, 8*elem)
-		}
-		o.WriteString("\t\t},\n")
-	}
-	o.WriteString("\t}\n}\n\n")
+	o.WriteString("// genericVariant is the pure-Go variant, available everywhere.\nfunc genericVariant() *variant { return &variant{name: \"generic\", supported: true} }\n\n")
 	for _, elem := range []int{4, 8} {
 		ct := map[int]string{4: "float32", 8: "float64"}[elem]
 		fmt.Fprintf(&o, "// genericApply%d runs o of the pure-Go variant with static calls, so that\n// dst and src do not escape.\n", 8*elem)
