@@ -42,15 +42,11 @@ func unaryInto[T Scalar](e Engine, k op.Kind, alpha, beta T, dst, a *Tensor[T]) 
 	if err := checkDst(name, true, dst, a.v.Shape, info.Args, a); err != nil {
 		return err
 	}
-	be, ks, err := claim[T](e, name)
+	be, kern, err := claimElementwise[T](e, name)
 	if err != nil {
 		return err
 	}
-	if ks.Elementwise == nil {
-		err = unsupported[T](name, "elementwise kernels")
-	} else {
-		err = ks.Elementwise.Unary(k, alpha, beta, dst.desc(), a.desc())
-	}
+	err = kern.Unary(k, alpha, beta, dst.desc(), a.desc())
 	be.End()
 	return err
 }
@@ -99,15 +95,11 @@ func binaryInto[T Scalar](e Engine, k op.Kind, dst, a, b *Tensor[T]) error {
 	if err := checkDst(name, true, dst, shape, info.Args, a, b); err != nil {
 		return err
 	}
-	be, ks, err := claim[T](e, name)
+	be, kern, err := claimElementwise[T](e, name)
 	if err != nil {
 		return err
 	}
-	if ks.Elementwise == nil {
-		err = unsupported[T](name, "elementwise kernels")
-	} else {
-		err = ks.Elementwise.Binary(k, dst.desc(), a.desc(), b.desc())
-	}
+	err = kern.Binary(k, dst.desc(), a.desc(), b.desc())
 	be.End()
 	return err
 }

@@ -49,7 +49,7 @@ func coreOf[T Elem](be backend.Engine, name string) (backend.Core[T], error) {
 	return nil, unsupported[T](name, "storage")
 }
 
-func elementwiseOf[T Scalar](be backend.Engine, name string) (backend.Elementwise[T], error) {
+func elementwiseOf[T Elem](be backend.Engine, name string) (backend.Elementwise[T], error) {
 	if ks := backend.KernelsOf[T](be); ks != nil && ks.Elementwise != nil {
 		return ks.Elementwise, nil
 	}
@@ -61,6 +61,35 @@ func reductionOf[T Elem](be backend.Engine, name string) (backend.Reduction[T], 
 		return ks.Reduction, nil
 	}
 	return nil, unsupported[T](name, "reduction kernels")
+}
+
+// claimElementwise and claimReduction claim e for the Into form name and
+// return its elementwise or reduction kernels for T; the caller ends the
+// claim. On error nothing stays claimed.
+func claimElementwise[T Elem](e Engine, name string) (backend.Engine, backend.Elementwise[T], error) {
+	be, err := begin(e, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	kern, err := elementwiseOf[T](be, name)
+	if err != nil {
+		be.End()
+		return nil, nil, err
+	}
+	return be, kern, nil
+}
+
+func claimReduction[T Elem](e Engine, name string) (backend.Engine, backend.Reduction[T], error) {
+	be, err := begin(e, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	kern, err := reductionOf[T](be, name)
+	if err != nil {
+		be.End()
+		return nil, nil, err
+	}
+	return be, kern, nil
 }
 
 func contractionOf[T Scalar](be backend.Engine, name string) (backend.Contraction[T], error) {

@@ -38,15 +38,12 @@ func predicateInto[T Scalar](e Engine, k op.Kind, dst *Tensor[bool], a *Tensor[T
 	if err := checkDst[bool](name, false, dst, a.v.Shape, nil); err != nil {
 		return err
 	}
-	be, ks, err := claim[T](e, name)
+	be, kern, err := claimElementwise[T](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	if ks.Elementwise == nil {
-		return unsupported[T](name, "elementwise kernels")
-	}
-	return ks.Elementwise.Predicate(k, dst.desc(), a.desc())
+	return kern.Predicate(k, dst.desc(), a.desc())
 }
 
 // compare computes comparison k of a and b into a new bool tensor.
@@ -77,15 +74,12 @@ func compareInto[T Scalar](e Engine, k op.Kind, dst *Tensor[bool], a, b *Tensor[
 	if err := checkDst[bool](name, false, dst, shape, nil); err != nil {
 		return err
 	}
-	be, ks, err := claim[T](e, name)
+	be, kern, err := claimElementwise[T](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	if ks.Elementwise == nil {
-		return unsupported[T](name, "elementwise kernels")
-	}
-	return ks.Elementwise.Compare(k, dst.desc(), a.desc(), b.desc())
+	return kern.Compare(k, dst.desc(), a.desc(), b.desc())
 }
 
 // logicalShape validates the operands of logical operation name (b nil for
@@ -109,14 +103,14 @@ func logical(e Engine, k op.Kind, a, b *Tensor[bool]) (*Tensor[bool], error) {
 		return nil, err
 	}
 	return produce(e, name, shape, func(be backend.Engine, out *Tensor[bool]) error {
-		ks := backend.KernelsOf[bool](be)
-		if ks == nil || ks.Elementwise == nil {
-			return unsupported[bool](name, "elementwise kernels")
+		kern, err := elementwiseOf[bool](be, name)
+		if err != nil {
+			return err
 		}
 		if b == nil {
-			return ks.Elementwise.Unary(k, false, false, out.desc(), a.desc())
+			return kern.Unary(k, false, false, out.desc(), a.desc())
 		}
-		return ks.Elementwise.Binary(k, out.desc(), a.desc(), b.desc())
+		return kern.Binary(k, out.desc(), a.desc(), b.desc())
 	})
 }
 
@@ -136,18 +130,15 @@ func logicalInto(e Engine, k op.Kind, dst, a, b *Tensor[bool]) error {
 	if err := checkDst(name, true, dst, shape, k.Info().Args, ins...); err != nil {
 		return err
 	}
-	be, ks, err := claim[bool](e, name)
+	be, kern, err := claimElementwise[bool](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	if ks.Elementwise == nil {
-		return unsupported[bool](name, "elementwise kernels")
-	}
 	if b == nil {
-		return ks.Elementwise.Unary(k, false, false, dst.desc(), a.desc())
+		return kern.Unary(k, false, false, dst.desc(), a.desc())
 	}
-	return ks.Elementwise.Binary(k, dst.desc(), a.desc(), b.desc())
+	return kern.Binary(k, dst.desc(), a.desc(), b.desc())
 }
 
 // whereShape validates the operands of Where.
@@ -184,11 +175,11 @@ func Where[T Elem](e Engine, mask *Tensor[bool], a, b *Tensor[T]) (*Tensor[T], e
 		return nil, err
 	}
 	return produce(e, name, shape, func(be backend.Engine, out *Tensor[T]) error {
-		ks := backend.KernelsOf[T](be)
-		if ks == nil || ks.Elementwise == nil {
-			return unsupported[T](name, "elementwise kernels")
+		kern, err := elementwiseOf[T](be, name)
+		if err != nil {
+			return err
 		}
-		return ks.Elementwise.Where(out.desc(), mask.desc(), a.desc(), b.desc())
+		return kern.Where(out.desc(), mask.desc(), a.desc(), b.desc())
 	})
 }
 
@@ -206,15 +197,12 @@ func WhereInto[T Elem](e Engine, dst *Tensor[T], mask *Tensor[bool], a, b *Tenso
 	if err := checkDst(name, true, dst, shape, []string{"a", "b"}, a, b); err != nil {
 		return err
 	}
-	be, ks, err := claim[T](e, name)
+	be, kern, err := claimElementwise[T](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	if ks.Elementwise == nil {
-		return unsupported[T](name, "elementwise kernels")
-	}
-	return ks.Elementwise.Where(dst.desc(), mask.desc(), a.desc(), b.desc())
+	return kern.Where(dst.desc(), mask.desc(), a.desc(), b.desc())
 }
 
 // checkReal checks that R is the real dtype of T for operation name.

@@ -40,21 +40,6 @@ func reducedDstShape(dst, a, shape []int, mask uint64, buf []int) []int {
 	return buf
 }
 
-// claimReduction claims e for the Into form name and returns its
-// reduction kernels for T; the caller ends the claim.
-func claimReduction[T Elem](e Engine, name string) (backend.Engine, backend.Reduction[T], error) {
-	be, err := begin(e, name)
-	if err != nil {
-		return nil, nil, err
-	}
-	kern, err := reductionOf[T](be, name)
-	if err != nil {
-		be.End()
-		return nil, nil, err
-	}
-	return be, kern, nil
-}
-
 // reduce computes reduction k (result dtype T) of a into a new tensor.
 func reduce[T Elem](e Engine, k op.Kind, a *Tensor[T], axes []int) (*Tensor[T], error) {
 	name := k.Info().Name
