@@ -14,9 +14,14 @@
 //     (inputs stay: they are the signature);
 //   - einsum planning: every einsum is parsed, bound and planned once
 //     (einsum.NewPlan) and the plan is stored in its command;
-//   - fusion: a tree of elementwise operations (Add, Sub, Mul, Scale,
-//     Negate, Conj, with broadcasting) whose inner results have no other
-//     use becomes one fused command, one pass over memory;
+//   - fusion: a tree of elementwise operations (with broadcasting) whose
+//     inner results have no other use becomes one fused command, one pass
+//     over memory;
+//   - row tiling: a run of elementwise commands and reductions that all
+//     keep one axis (a softmax: max over the last axis, exp(x - max), sum,
+//     divide) runs block by block along that axis, each block small enough
+//     to stay in cache, and the values used only inside the run get
+//     buffers of one block; disabled with WithoutFusion;
 //   - views: Permute, Reshape, Squeeze, Unsqueeze and Flatten of an
 //     intermediate are metadata over its buffer and cost no command (a
 //     Reshape or Flatten of a non-compact view, and any view of a program
@@ -97,10 +102,11 @@ const (
 	cmdArg                      // dst (int64) = kind along the axis of mask: ArgMax, ArgMin
 	cmdScan                     // dst = kind along the axis of mask: CumSum, CumProd
 	cmdStruct                   // dst = kind(args, attrs): structural and indexing operations
+	cmdTiled                    // the commands sub, run block by block along a tile axis
 )
 
 var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "fused", "copy", "predicate", "compare", "where", "real",
-	"reduce", "arg", "scan", "struct"}
+	"reduce", "arg", "scan", "struct", "tiled"}
 
 // command is one step of a program. dst and args are value ids.
 type command struct {
@@ -113,8 +119,10 @@ type command struct {
 	beta  complex128
 	mask  uint64
 	code  []backend.FusedInstr
-	fused int      // number of graph operations this command performs
-	attrs op.Attrs // of structural commands, as the trace normalized them
+	fused int        // number of graph operations this command performs
+	attrs op.Attrs   // of structural commands, as the trace normalized them
+	sub   []command  // of tiled commands: the commands each block runs
+	tile  *tileGroup // of tiled commands: the tile axes and block size
 }
 
 // valKind says where a value's elements live.
@@ -139,6 +147,7 @@ type value struct {
 	perm    []int // valView: the permutation, or nil for a reshape
 	slot    int   // valSlot: slot index
 	index   int   // valInput / valOut: position in the signature
+	inner   bool  // lives inside one tiled command: a block buffer, no slot
 }
 
 // slot is a buffer shared by values with disjoint lifetimes.
@@ -164,6 +173,7 @@ type Stats struct {
 	CSE        int // nodes merged into an equal earlier node
 	Dead       int // nodes removed as dead (after CSE)
 	Fused      int // elementwise operations folded into fused commands
+	Tiled      int // commands that run block by block inside tiled commands
 	Views      int // Permute/Reshape nodes realized as views
 	Absorbed   int // einsum operands read through a Permute without it
 	Copies     int // copy commands (materialized inputs, output copies)
@@ -228,6 +238,9 @@ func Compile(g *trace.Graph, opts ...Option) (*Program, error) {
 	}
 	if err := c.schedule(); err != nil {
 		return nil, err
+	}
+	if !cfg.noFusion {
+		c.tile()
 	}
 	c.assignSlots()
 	c.p.stats.Commands = len(c.p.cmds)
@@ -639,36 +652,49 @@ func (p *Program) String() string {
 	fmt.Fprintf(&b, "program: %d inputs, %d outputs, %d commands, %d slots (%d bytes), planned peak %d bytes\n",
 		len(p.inputs), len(p.outputs), len(p.cmds), len(p.slots), p.stats.SlotBytes, p.PlannedPeakBytes())
 	for i, cmd := range p.cmds {
-		fmt.Fprintf(&b, "%3d %-6s %s <-", i, opcodeNames[cmd.op], p.describeVal(cmd.dst))
-		for _, a := range cmd.args {
-			fmt.Fprintf(&b, " %s", p.describeVal(a))
-		}
-		switch cmd.op {
-		case cmdEinsum:
-			fmt.Fprintf(&b, " %q", cmd.plan.Problem.Subscripts())
-		case cmdBinary:
-			fmt.Fprintf(&b, " %v", cmd.kind)
-		case cmdUnary:
-			fmt.Fprintf(&b, " %v", cmd.kind)
-			switch cmd.kind.Info().Attr {
-			case op.AlphaAttr:
-				fmt.Fprintf(&b, "(%v)", cmd.alpha)
-			case op.BoundsAttr:
-				fmt.Fprintf(&b, "(%v, %v)", real(cmd.alpha), real(cmd.beta))
+		if cmd.op == cmdTiled {
+			fmt.Fprintf(&b, "%3d tiled %d commands, blocks of %d of %d rows\n", i, len(cmd.sub), cmd.tile.rows, cmd.tile.extent)
+			for j := range cmd.sub {
+				b.WriteString("      ")
+				p.describeCmd(&b, j, &cmd.sub[j])
 			}
-		case cmdReduce, cmdReduceReal, cmdArg, cmdScan:
-			fmt.Fprintf(&b, " %v mask=%#x", cmd.kind, cmd.mask)
-			if a := cmd.kind.Info().Attr; a == op.DdofAttr || a == op.OrdAttr {
-				fmt.Fprintf(&b, " (%v)", real(cmd.alpha))
-			}
-		case cmdFused:
-			fmt.Fprintf(&b, " %d ops, %d instructions", cmd.fused, len(cmd.code))
-		case cmdStruct:
-			fmt.Fprintf(&b, " %v %s", cmd.kind, cmd.attrs.Key(cmd.kind))
+			continue
 		}
-		b.WriteByte('\n')
+		p.describeCmd(&b, i, &cmd)
 	}
 	return b.String()
+}
+
+// describeCmd writes command cmd, number i, as one line.
+func (p *Program) describeCmd(b *strings.Builder, i int, cmd *command) {
+	fmt.Fprintf(b, "%3d %-6s %s <-", i, opcodeNames[cmd.op], p.describeVal(cmd.dst))
+	for _, a := range cmd.args {
+		fmt.Fprintf(b, " %s", p.describeVal(a))
+	}
+	switch cmd.op {
+	case cmdEinsum:
+		fmt.Fprintf(b, " %q", cmd.plan.Problem.Subscripts())
+	case cmdBinary:
+		fmt.Fprintf(b, " %v", cmd.kind)
+	case cmdUnary:
+		fmt.Fprintf(b, " %v", cmd.kind)
+		switch cmd.kind.Info().Attr {
+		case op.AlphaAttr:
+			fmt.Fprintf(b, "(%v)", cmd.alpha)
+		case op.BoundsAttr:
+			fmt.Fprintf(b, "(%v, %v)", real(cmd.alpha), real(cmd.beta))
+		}
+	case cmdReduce, cmdReduceReal, cmdArg, cmdScan:
+		fmt.Fprintf(b, " %v mask=%#x", cmd.kind, cmd.mask)
+		if a := cmd.kind.Info().Attr; a == op.DdofAttr || a == op.OrdAttr {
+			fmt.Fprintf(b, " (%v)", real(cmd.alpha))
+		}
+	case cmdFused:
+		fmt.Fprintf(b, " %d ops, %d instructions", cmd.fused, len(cmd.code))
+	case cmdStruct:
+		fmt.Fprintf(b, " %v %s", cmd.kind, cmd.attrs.Key(cmd.kind))
+	}
+	b.WriteByte('\n')
 }
 
 func (p *Program) describeVal(id int) string {
@@ -679,7 +705,13 @@ func (p *Program) describeVal(id int) string {
 	case valOut:
 		return fmt.Sprintf("out%d%v", v.index, v.shape)
 	case valView:
+		if p.vals[v.root].inner {
+			return fmt.Sprintf("v%d=view(block)%v", id, v.shape)
+		}
 		return fmt.Sprintf("v%d=view(s%d)%v", id, p.vals[v.root].slot, v.shape)
+	}
+	if v.inner {
+		return fmt.Sprintf("v%d=block%v", id, v.shape)
 	}
 	return fmt.Sprintf("v%d=s%d%v", id, v.slot, v.shape)
 }

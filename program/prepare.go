@@ -72,6 +72,9 @@ func Prepare(p *Program, e tf.Engine) (*Prepared, error) {
 	}
 	for id := range p.vals {
 		v := &p.vals[id]
+		if v.inner {
+			continue // a block buffer of its tiled command's step
+		}
 		switch v.kind {
 		case valSlot:
 			b.dtype(v.dt).view(b, id, storage[v.slot], compactStrides(v.shape))

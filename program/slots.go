@@ -18,53 +18,38 @@ func (c *compiler) assignSlots() {
 		last[i] = -1
 	}
 	for i, cmd := range p.cmds {
-		for _, a := range cmd.args {
-			if v := &p.vals[a]; v.kind == valSlot || v.kind == valView {
-				last[v.root] = i
+		for _, s := range cmd.parts() {
+			for _, a := range s.args {
+				if v := &p.vals[a]; v.kind == valSlot || v.kind == valView {
+					last[v.root] = i
+				}
 			}
 		}
 	}
 	var free []int // indices of free slots
 	for i, cmd := range p.cmds {
-		if v := &p.vals[cmd.dst]; v.kind == valSlot {
-			need := tf.Numel(v.shape)
-			p.stats.ValueBytes += int64(need * v.dt.Size())
-			pick := -1
-			for k, s := range free {
-				sl := &p.slots[s]
-				if sl.dt != v.dt {
-					continue
-				}
-				if pick < 0 {
-					pick = k
-					continue
-				}
-				cur := &p.slots[free[pick]]
-				fitsNew, fitsCur := sl.elems >= need, cur.elems >= need
-				switch {
-				case fitsNew && (!fitsCur || sl.elems < cur.elems):
-					pick = k
-				case !fitsNew && !fitsCur && sl.elems > cur.elems:
-					pick = k
-				}
+		// The commands of a tiled command run interleaved, block by
+		// block: none may take a slot that another one reads, so the
+		// slots they free are freed after all of them.
+		var unread []int
+		for _, s := range cmd.parts() {
+			v := &p.vals[s.dst]
+			if v.kind != valSlot || v.inner {
+				continue
 			}
-			if pick >= 0 {
-				v.slot = free[pick]
-				free = append(free[:pick], free[pick+1:]...)
-				p.slots[v.slot].elems = max(p.slots[v.slot].elems, need)
-			} else {
-				v.slot = len(p.slots)
-				p.slots = append(p.slots, slot{dt: v.dt, elems: need})
-			}
-			if last[cmd.dst] < i {
-				free = append(free, v.slot) // never read
+			v.slot = c.pickSlot(&free, v)
+			if last[s.dst] < i {
+				unread = append(unread, v.slot)
 			}
 		}
-		for _, a := range cmd.args {
-			if v := &p.vals[a]; (v.kind == valSlot || v.kind == valView) && last[v.root] == i {
-				r := &p.vals[v.root]
-				if !containsInt(free, r.slot) {
-					free = append(free, r.slot)
+		free = append(free, unread...)
+		for _, s := range cmd.parts() {
+			for _, a := range s.args {
+				if v := &p.vals[a]; (v.kind == valSlot || v.kind == valView) && last[v.root] == i && !p.vals[v.root].inner {
+					r := &p.vals[v.root]
+					if !containsInt(free, r.slot) {
+						free = append(free, r.slot)
+					}
 				}
 			}
 		}
@@ -74,11 +59,63 @@ func (c *compiler) assignSlots() {
 	}
 	p.stats.Slots = len(p.slots)
 	for _, cmd := range p.cmds {
-		if cmd.op == cmdEinsum {
+		switch cmd.op {
+		case cmdEinsum:
 			dt := p.vals[cmd.dst].dt
 			p.scratch = max(p.scratch, int64(cmd.plan.Peak)*int64(dt.Size()))
+		case cmdTiled:
+			for _, id := range cmd.tile.inner {
+				if v := &p.vals[id]; v.kind == valSlot {
+					p.stats.SlotBytes += int64(cmd.tile.blockElems(v) * v.dt.Size())
+				}
+			}
 		}
 	}
+}
+
+// pickSlot returns a free slot of v's dtype, removing it from free (the
+// smallest that is large enough, else the largest, grown to fit), or a new
+// slot.
+func (c *compiler) pickSlot(free *[]int, v *value) int {
+	p := c.p
+	need := tf.Numel(v.shape)
+	p.stats.ValueBytes += int64(need * v.dt.Size())
+	pick := -1
+	for k, s := range *free {
+		sl := &p.slots[s]
+		if sl.dt != v.dt {
+			continue
+		}
+		if pick < 0 {
+			pick = k
+			continue
+		}
+		cur := &p.slots[(*free)[pick]]
+		fitsNew, fitsCur := sl.elems >= need, cur.elems >= need
+		switch {
+		case fitsNew && (!fitsCur || sl.elems < cur.elems):
+			pick = k
+		case !fitsNew && !fitsCur && sl.elems > cur.elems:
+			pick = k
+		}
+	}
+	if pick < 0 {
+		p.slots = append(p.slots, slot{dt: v.dt, elems: need})
+		return len(p.slots) - 1
+	}
+	s := (*free)[pick]
+	*free = append((*free)[:pick], (*free)[pick+1:]...)
+	p.slots[s].elems = max(p.slots[s].elems, need)
+	return s
+}
+
+// parts returns the commands cmd runs: its sub-commands if it is tiled,
+// else cmd itself.
+func (cmd *command) parts() []command {
+	if cmd.op == cmdTiled {
+		return cmd.sub
+	}
+	return []command{*cmd}
 }
 
 func containsInt(s []int, x int) bool {

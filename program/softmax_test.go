@@ -15,14 +15,23 @@ import (
 // with the public operations: exp(x - max) / sum, the maximum and the sum
 // kept as (rows, 1) so that they broadcast against x.
 func softmax(dt tf.DType, rows, cols int) (*program.Program, error) {
+	return softmaxAxis(dt, rows, cols, 1)
+}
+
+// softmaxAxis records the softmax of a (rows, cols) input over axis 0 or 1.
+func softmaxAxis(dt tf.DType, rows, cols, axis int, opts ...program.Option) (*program.Program, error) {
+	keep := []int{rows, 1}
+	if axis == 0 {
+		keep = []int{1, cols}
+	}
 	tr := trace.New()
 	x, _ := tr.Input(dt, rows, cols)
-	m, _ := tr.Max(x, -1)
-	mk, _ := tr.Reshape(m, rows, 1)
+	m, _ := tr.Max(x, axis)
+	mk, _ := tr.Reshape(m, keep...)
 	d, _ := tr.Sub(x, mk)
 	y, _ := tr.Exp(d)
-	s, _ := tr.Sum(y, -1)
-	sk, _ := tr.Reshape(s, rows, 1)
+	s, _ := tr.Sum(y, axis)
+	sk, _ := tr.Reshape(s, keep...)
 	out, err := tr.Div(y, sk)
 	if err != nil {
 		return nil, err
@@ -31,7 +40,7 @@ func softmax(dt tf.DType, rows, cols int) (*program.Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return program.Compile(g)
+	return program.Compile(g, opts...)
 }
 
 // A softmax over the last axis, compiled once and run on the caller's
@@ -92,24 +101,29 @@ func TestSoftmaxProgram(t *testing.T) {
 }
 
 // BenchmarkSoftmax runs the compiled softmax of a (4096, 4096) float32
-// tensor over its last axis on a serial engine; docs/ops.md compares it
-// with torch.softmax at one thread.
+// tensor on a serial engine over its last axis (strided in column-major
+// storage) and over its first (contiguous); docs/ops.md compares it with
+// torch.softmax at one thread.
 func BenchmarkSoftmax(b *testing.B) {
 	const n = 4096
-	p, err := softmax(tf.Float32, n, n)
-	if err != nil {
-		b.Fatal(err)
-	}
-	e := cpu.Serial()
-	defer e.Close()
-	pp, _ := program.Prepare(p, e)
-	x, _ := tf.RandN[float32](1, n, n)
-	out, _ := tf.Zeros[float32](n, n)
-	outs := []tf.Value{tf.ValueOf(out)}
-	b.SetBytes(2 * 4 * n * n)
-	for b.Loop() {
-		if err := pp.RunInto(outs, tf.ValueOf(x)); err != nil {
-			b.Fatal(err)
-		}
+	for _, axis := range []int{1, 0} {
+		b.Run(fmt.Sprintf("axis=%d", axis), func(b *testing.B) {
+			p, err := softmaxAxis(tf.Float32, n, n, axis)
+			if err != nil {
+				b.Fatal(err)
+			}
+			e := cpu.Serial()
+			defer e.Close()
+			pp, _ := program.Prepare(p, e)
+			x, _ := tf.RandN[float32](1, n, n)
+			out, _ := tf.Zeros[float32](n, n)
+			outs := []tf.Value{tf.ValueOf(out)}
+			b.SetBytes(2 * 4 * n * n)
+			for b.Loop() {
+				if err := pp.RunInto(outs, tf.ValueOf(x)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

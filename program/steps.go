@@ -147,6 +147,8 @@ func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 		return &binaryStep[T]{k, c.kind, r.at(c.dst), r.at(c.args[0]), r.at(c.args[1])}, nil
 	case cmdReduce, cmdReduceReal, cmdArg, cmdScan:
 		return reductionStep[T](b, c)
+	case cmdTiled:
+		return tiledStep[T](b, c)
 	case cmdMatmul, cmdEinsum:
 		k, err := kernels(b, "contraction kernels", func(ks *backend.Kernels[T]) backend.Contraction[T] { return ks.Contraction })
 		if err != nil {
