@@ -35,6 +35,10 @@
 //     command and not viewed (for a repeated output, its first
 //     occurrence); otherwise a final copy moves them there.
 //
+// Constants of the graph (trace.Const, trace.Full) are part of the program:
+// every run reads them in place, and programs prepared on many engines
+// share them.
+//
 // [Prepare] binds a program to one engine: it allocates the slots, builds
 // every tensor header and a flat command list. [Prepared.Run] and
 // [Prepared.RunInto] check the input signature, claim the engine once and
@@ -60,7 +64,7 @@ import (
 
 // Shorthands for the catalog operations the compiler treats specially.
 const (
-	op0       = op.None // a program input
+	op0       = op.None // a program input or a constant
 	opPermute = op.Permute
 	opReshape = op.Reshape
 )
@@ -133,6 +137,7 @@ const (
 	valSlot                 // compact at the start of a slot
 	valView                 // a view over a slot-backed value
 	valOut                  // a caller's output tensor
+	valConst                // a constant of the graph, read in place
 )
 
 // value is a tensor of the program: an input, a slot-backed result, a view
@@ -146,7 +151,7 @@ type value struct {
 	parent  int   // valView: the value it views
 	perm    []int // valView: the permutation, or nil for a reshape
 	slot    int   // valSlot: slot index
-	index   int   // valInput / valOut: position in the signature
+	index   int   // valInput / valOut: position in the signature; valConst: in consts
 	inner   bool  // lives inside one tiled command: a block buffer, no slot
 }
 
@@ -161,9 +166,10 @@ type Program struct {
 	vals    []value
 	cmds    []command
 	slots   []slot
-	inputs  []int // value ids of the inputs
-	outputs []int // value ids (valOut) of the outputs
-	scratch int64 // largest engine pool draw of one command, in bytes
+	inputs  []int      // value ids of the inputs
+	consts  []tf.Value // the graph's constants, which no command writes
+	outputs []int      // value ids (valOut) of the outputs
+	scratch int64      // largest engine pool draw of one command, in bytes
 	stats   Stats
 }
 
@@ -276,7 +282,7 @@ func (c *compiler) cse() {
 		}
 		c.args[id] = args
 		c.canon[id] = id
-		if nd.IsInput() || c.cfg.noCSE {
+		if nd.Op == op0 || c.cfg.noCSE { // inputs and constants stay apart
 			continue
 		}
 		key := nodeKey(nd, args)
@@ -384,6 +390,11 @@ func (c *compiler) schedule() error {
 			args[i] = c.val[a]
 		}
 		switch {
+		case nd.IsConst():
+			c.val[id] = len(p.vals)
+			p.vals = append(p.vals, value{kind: valConst, dt: nd.DType, shape: nd.Shape, index: len(p.consts)})
+			p.consts = append(p.consts, nd.Value)
+			continue
 		case nd.Op == op0:
 			continue
 		case isView(nd.Op):
@@ -704,6 +715,8 @@ func (p *Program) describeVal(id int) string {
 		return fmt.Sprintf("in%d%v", v.index, v.shape)
 	case valOut:
 		return fmt.Sprintf("out%d%v", v.index, v.shape)
+	case valConst:
+		return fmt.Sprintf("const%d%v", v.index, v.shape)
 	case valView:
 		if p.vals[v.root].inner {
 			return fmt.Sprintf("v%d=view(block)%v", id, v.shape)

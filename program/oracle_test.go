@@ -41,7 +41,11 @@ func evalDirectT[T tf.Scalar](t testing.TB, e tf.Engine, g *trace.Graph, inputs 
 		var err error
 		switch nd.Op {
 		case op.None:
-			r, err = tf.As[T](inputs[nd.Input])
+			if nd.IsConst() {
+				r, err = tf.As[T](nd.Value)
+			} else {
+				r, err = tf.As[T](inputs[nd.Input])
+			}
 		case op.Matmul:
 			r, err = tf.Matmul(e, arg(0), arg(1))
 		case op.Einsum:

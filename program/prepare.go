@@ -80,6 +80,8 @@ func Prepare(p *Program, e tf.Engine) (*Prepared, error) {
 			b.dtype(v.dt).view(b, id, storage[v.slot], compactStrides(v.shape))
 		case valView:
 			b.dtype(v.dt).view(b, id, storage[p.vals[v.root].slot], v.strides)
+		case valConst:
+			b.dtype(v.dt).constant(b, id, p.consts[v.index])
 		}
 	}
 	for i, c := range p.cmds {

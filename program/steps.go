@@ -13,6 +13,8 @@ type builder interface {
 	// view sets register id to a view of shape (the value's) and strides
 	// over slot.
 	view(b *preparer, id int, slot any, strides []int)
+	// constant sets register id to a view of constant c (read only).
+	constant(b *preparer, id int, c tf.Value)
 	step(b *preparer, c *command) (step, error)
 	binder(b *preparer, id int) binder
 }
@@ -75,6 +77,11 @@ func (dataBuilder[T]) slot(elems int) any { return make([]T, elems) }
 
 func (dataBuilder[T]) view(b *preparer, id int, slot any, strides []int) {
 	regs[T](b).views[id] = backend.View[T]{Data: slot.([]T), Shape: b.p.vals[id].shape, Strides: strides}
+}
+
+func (dataBuilder[T]) constant(b *preparer, id int, c tf.Value) {
+	t := c.Tensor().(*tf.Tensor[T])
+	regs[T](b).views[id] = backend.View[T]{Data: t.Storage(), Off: t.Offset(), Shape: t.Shape(), Strides: t.Strides()}
 }
 
 func (dataBuilder[T]) binder(b *preparer, id int) binder {

@@ -8,11 +8,16 @@
 // each and return the variable of the result. [Trace.Finish] freezes the
 // nodes into a [Graph].
 //
+// Data enters a graph as inputs ([Trace.Input], bound at every run) or as
+// constants ([Trace.Const] copies a tensor into the graph, [Trace.Full]
+// makes one from a scalar): tr.Full(dt, 2) is the 2 of x - 2, a 0-d
+// constant that broadcasts.
+//
 // # Semantics
 //
 // Every operation has the meaning of its eager twin in package tenferro
-// (column-major layout, batch axes last for Matmul, extent-1 broadcasting
-// for Add, Sub and Mul). All operands of one operation must share one dtype:
+// (column-major layout, batch axes last for Matmul, NumPy broadcasting for
+// the binary operations). All operands of one operation must share one dtype:
 // the trace does not promote (mixed dtypes are an ErrDType error; convert
 // the inputs before running instead).
 //
@@ -43,16 +48,22 @@ import (
 // Node is one recorded operation. Its slices belong to the graph and must
 // not be modified.
 type Node struct {
-	Op    op.Kind  // the operation (op.None for an input); Op.String() names it
+	Op    op.Kind  // the operation (op.None for an input or a constant); Op.String() names it
 	DType tf.DType // of the result
 	Shape []int    // extents of the result
 	Args  []int    // ids of the operand nodes, in order
 	Attrs op.Attrs // normalized attributes (alpha, axes, shape, subscripts)
-	Input int      // an input's position in the program's input list
+	Input int      // an input's position in the program's input list; -1 for a constant
+	// Value holds a constant's elements: a compact tensor the graph owns
+	// and nobody writes. Do not modify it.
+	Value tf.Value
 }
 
 // IsInput reports whether n is a program input.
-func (n *Node) IsInput() bool { return n.Op == op.None }
+func (n *Node) IsInput() bool { return n.Op == op.None && n.Input >= 0 }
+
+// IsConst reports whether n is a constant (see [Trace.Const]).
+func (n *Node) IsConst() bool { return n.Op == op.None && n.Input < 0 }
 
 // Trace records operations. Build one with New.
 type Trace struct {
@@ -223,14 +234,17 @@ func (g *Graph) String() string {
 	var b strings.Builder
 	for id, n := range g.nodes {
 		what := n.Op.String()
-		if n.IsInput() {
+		switch {
+		case n.IsInput():
 			what = "Input"
+		case n.IsConst():
+			what = "Const"
 		}
 		fmt.Fprintf(&b, "%%%d = %s %s%v", id, what, n.DType, n.Shape)
 		if len(n.Args) > 0 {
 			fmt.Fprintf(&b, " args=%v", n.Args)
 		}
-		if key := n.Attrs.Key(n.Op); key != "" && !n.IsInput() {
+		if key := n.Attrs.Key(n.Op); key != "" && n.Op != op.None {
 			fmt.Fprintf(&b, " %s", key)
 		}
 		b.WriteByte('\n')
