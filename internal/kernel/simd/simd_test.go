@@ -222,15 +222,23 @@ func testUnary[F Float](t *testing.T) {
 	}
 }
 
+// TestKernels runs every operation on every variant, with the ordinary
+// stores and with the streaming ones (StreamBytes 0: every row streams
+// after its unaligned head).
 func TestKernels(t *testing.T) {
 	for _, v := range variants() {
-		t.Run(v, func(t *testing.T) {
-			use(t, v)
-			t.Run("binary/f32", testBinary[float32])
-			t.Run("binary/f64", testBinary[float64])
-			t.Run("unary/f32", testUnary[float32])
-			t.Run("unary/f64", testUnary[float64])
-		})
+		for _, sb := range []int{StreamBytes, 0} {
+			t.Run(fmt.Sprintf("%s/stream%d", v, sb), func(t *testing.T) {
+				use(t, v)
+				old := StreamBytes
+				StreamBytes = sb
+				t.Cleanup(func() { StreamBytes = old })
+				t.Run("binary/f32", testBinary[float32])
+				t.Run("binary/f64", testBinary[float64])
+				t.Run("unary/f32", testUnary[float32])
+				t.Run("unary/f64", testUnary[float64])
+			})
+		}
 	}
 }
 

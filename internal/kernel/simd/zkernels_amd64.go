@@ -8,361 +8,721 @@ package simd
 func addVVF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func addVVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func addVSF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func addVSNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func addSVF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func addSVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func subVVF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func subVVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func subVSF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func subVSNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func subSVF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func subSVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func mulVVF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func mulVVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func mulVSF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func mulVSNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func mulSVF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func mulSVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func divVVF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func divVVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func divVSF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func divVSNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func divSVF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func divSVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func maxVVF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func maxVVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func maxVSF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func maxVSNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func maxSVF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func maxSVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func minVVF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func minVVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func minVSF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func minVSNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func minSVF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func minSVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func negUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func negUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func absUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func absUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func squareUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func squareUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func recipUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func recipUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func rsqrtUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func rsqrtUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func roundUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func roundUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func floorUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func floorUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func ceilUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func ceilUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func truncUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func truncUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func reluUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func reluUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func signUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func signUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func clipUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func clipUnaryNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func addVVF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func addVVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func addVSF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func addVSNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func addSVF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func addSVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func subVVF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func subVVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func subVSF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func subVSNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func subSVF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func subSVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func mulVVF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func mulVVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func mulVSF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func mulVSNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func mulSVF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func mulSVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func divVVF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func divVVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func divVSF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func divVSNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func divSVF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func divSVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func maxVVF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func maxVVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func maxVSF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func maxVSNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func maxSVF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func maxSVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func minVVF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func minVVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func minVSF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func minVSNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func minSVF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func minSVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func negUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func negUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func absUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func absUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func squareUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func squareUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func recipUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func recipUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func rsqrtUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func rsqrtUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func roundUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func roundUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func floorUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func floorUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func ceilUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func ceilUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func truncUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func truncUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func reluUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func reluUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func signUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func signUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func clipUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func clipUnaryNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func addVVF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func addVVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func addVSF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func addVSNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func addSVF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func addSVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func subVVF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func subVVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func subVSF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func subVSNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func subSVF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func subSVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func mulVVF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func mulVVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func mulVSF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func mulVSNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func mulSVF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func mulSVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func divVVF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func divVVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func divVSF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func divVSNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func divSVF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func divSVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func maxVVF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func maxVVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func maxVSF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func maxVSNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func maxSVF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func maxSVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func minVVF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func minVVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func minVSF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func minVSNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func minSVF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func minSVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func negUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func negUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func absUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func absUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func squareUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func squareUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func recipUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func recipUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func rsqrtUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func rsqrtUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func roundUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func roundUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func floorUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func floorUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func ceilUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func ceilUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func truncUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func truncUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func reluUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func reluUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func signUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func signUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func clipUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func clipUnaryNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
 func addVVF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func addVVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func addVSF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func addVSNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func addSVF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func addSVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func subVVF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func subVVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func subVSF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func subVSNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func subSVF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func subSVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func mulVVF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func mulVVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func mulVSF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func mulVSNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func mulSVF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func mulSVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func divVVF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func divVVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func divVSF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func divVSNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func divSVF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func divSVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func maxVVF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func maxVVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func maxVSF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func maxVSNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func maxSVF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func maxSVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func minVVF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func minVVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func minVSF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func minVSNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func minSVF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func minSVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func negUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func negUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func absUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func absUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func squareUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func squareUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func recipUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func recipUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func rsqrtUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func rsqrtUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func roundUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func roundUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func floorUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func floorUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func ceilUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func ceilUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func truncUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func truncUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func reluUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func reluUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func signUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func signUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func clipUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func clipUnaryNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 func archVV32(o Op, z, x, y []float32, a, b float32) int {
 	n := len(z)
@@ -407,6 +767,55 @@ func archVV32(o Op, z, x, y []float32, a, b float32) int {
 			return maxVVF32AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minVVF32AVX2(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	return 0
+}
+
+func archVVNT32(o Op, z, x, y []float32, a, b float32) int {
+	n := len(z)
+	if n == 0 {
+		return 0
+	}
+	var px, py *float32
+	if x != nil {
+		px = &x[0]
+	}
+	if y != nil {
+		py = &y[0]
+	}
+	if hasAVX512 {
+		switch o {
+		case Add:
+			return addVVNTF32AVX512(&z[0], px, py, n, a, b)
+		case Sub:
+			return subVVNTF32AVX512(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulVVNTF32AVX512(&z[0], px, py, n, a, b)
+		case Div:
+			return divVVNTF32AVX512(&z[0], px, py, n, a, b)
+		case Max:
+			return maxVVNTF32AVX512(&z[0], px, py, n, a, b)
+		case Min:
+			return minVVNTF32AVX512(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	if hasAVX2 {
+		switch o {
+		case Add:
+			return addVVNTF32AVX2(&z[0], px, py, n, a, b)
+		case Sub:
+			return subVVNTF32AVX2(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulVVNTF32AVX2(&z[0], px, py, n, a, b)
+		case Div:
+			return divVVNTF32AVX2(&z[0], px, py, n, a, b)
+		case Max:
+			return maxVVNTF32AVX2(&z[0], px, py, n, a, b)
+		case Min:
+			return minVVNTF32AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -462,6 +871,55 @@ func archVS32(o Op, z, x, y []float32, a, b float32) int {
 	return 0
 }
 
+func archVSNT32(o Op, z, x, y []float32, a, b float32) int {
+	n := len(z)
+	if n == 0 {
+		return 0
+	}
+	var px, py *float32
+	if x != nil {
+		px = &x[0]
+	}
+	if y != nil {
+		py = &y[0]
+	}
+	if hasAVX512 {
+		switch o {
+		case Add:
+			return addVSNTF32AVX512(&z[0], px, py, n, a, b)
+		case Sub:
+			return subVSNTF32AVX512(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulVSNTF32AVX512(&z[0], px, py, n, a, b)
+		case Div:
+			return divVSNTF32AVX512(&z[0], px, py, n, a, b)
+		case Max:
+			return maxVSNTF32AVX512(&z[0], px, py, n, a, b)
+		case Min:
+			return minVSNTF32AVX512(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	if hasAVX2 {
+		switch o {
+		case Add:
+			return addVSNTF32AVX2(&z[0], px, py, n, a, b)
+		case Sub:
+			return subVSNTF32AVX2(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulVSNTF32AVX2(&z[0], px, py, n, a, b)
+		case Div:
+			return divVSNTF32AVX2(&z[0], px, py, n, a, b)
+		case Max:
+			return maxVSNTF32AVX2(&z[0], px, py, n, a, b)
+		case Min:
+			return minVSNTF32AVX2(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	return 0
+}
+
 func archSV32(o Op, z, x, y []float32, a, b float32) int {
 	n := len(z)
 	if n == 0 {
@@ -505,6 +963,55 @@ func archSV32(o Op, z, x, y []float32, a, b float32) int {
 			return maxSVF32AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minSVF32AVX2(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	return 0
+}
+
+func archSVNT32(o Op, z, x, y []float32, a, b float32) int {
+	n := len(z)
+	if n == 0 {
+		return 0
+	}
+	var px, py *float32
+	if x != nil {
+		px = &x[0]
+	}
+	if y != nil {
+		py = &y[0]
+	}
+	if hasAVX512 {
+		switch o {
+		case Add:
+			return addSVNTF32AVX512(&z[0], px, py, n, a, b)
+		case Sub:
+			return subSVNTF32AVX512(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulSVNTF32AVX512(&z[0], px, py, n, a, b)
+		case Div:
+			return divSVNTF32AVX512(&z[0], px, py, n, a, b)
+		case Max:
+			return maxSVNTF32AVX512(&z[0], px, py, n, a, b)
+		case Min:
+			return minSVNTF32AVX512(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	if hasAVX2 {
+		switch o {
+		case Add:
+			return addSVNTF32AVX2(&z[0], px, py, n, a, b)
+		case Sub:
+			return subSVNTF32AVX2(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulSVNTF32AVX2(&z[0], px, py, n, a, b)
+		case Div:
+			return divSVNTF32AVX2(&z[0], px, py, n, a, b)
+		case Max:
+			return maxSVNTF32AVX2(&z[0], px, py, n, a, b)
+		case Min:
+			return minSVNTF32AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -584,6 +1091,79 @@ func archUnary32(o UnaryOp, z, x, y []float32, a, b float32) int {
 	return 0
 }
 
+func archUnaryNT32(o UnaryOp, z, x, y []float32, a, b float32) int {
+	n := len(z)
+	if n == 0 {
+		return 0
+	}
+	var px, py *float32
+	if x != nil {
+		px = &x[0]
+	}
+	if y != nil {
+		py = &y[0]
+	}
+	if hasAVX512 {
+		switch o {
+		case Neg:
+			return negUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		case Abs:
+			return absUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		case Square:
+			return squareUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		case Recip:
+			return recipUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		case Rsqrt:
+			return rsqrtUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		case Round:
+			return roundUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		case Floor:
+			return floorUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		case Ceil:
+			return ceilUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		case Trunc:
+			return truncUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		case Relu:
+			return reluUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		case Sign:
+			return signUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		case Clip:
+			return clipUnaryNTF32AVX512(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	if hasAVX2 {
+		switch o {
+		case Neg:
+			return negUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		case Abs:
+			return absUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		case Square:
+			return squareUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		case Recip:
+			return recipUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		case Rsqrt:
+			return rsqrtUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		case Round:
+			return roundUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		case Floor:
+			return floorUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		case Ceil:
+			return ceilUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		case Trunc:
+			return truncUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		case Relu:
+			return reluUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		case Sign:
+			return signUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		case Clip:
+			return clipUnaryNTF32AVX2(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	return 0
+}
+
 func archVV64(o Op, z, x, y []float64, a, b float64) int {
 	n := len(z)
 	if n == 0 {
@@ -627,6 +1207,55 @@ func archVV64(o Op, z, x, y []float64, a, b float64) int {
 			return maxVVF64AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minVVF64AVX2(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	return 0
+}
+
+func archVVNT64(o Op, z, x, y []float64, a, b float64) int {
+	n := len(z)
+	if n == 0 {
+		return 0
+	}
+	var px, py *float64
+	if x != nil {
+		px = &x[0]
+	}
+	if y != nil {
+		py = &y[0]
+	}
+	if hasAVX512 {
+		switch o {
+		case Add:
+			return addVVNTF64AVX512(&z[0], px, py, n, a, b)
+		case Sub:
+			return subVVNTF64AVX512(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulVVNTF64AVX512(&z[0], px, py, n, a, b)
+		case Div:
+			return divVVNTF64AVX512(&z[0], px, py, n, a, b)
+		case Max:
+			return maxVVNTF64AVX512(&z[0], px, py, n, a, b)
+		case Min:
+			return minVVNTF64AVX512(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	if hasAVX2 {
+		switch o {
+		case Add:
+			return addVVNTF64AVX2(&z[0], px, py, n, a, b)
+		case Sub:
+			return subVVNTF64AVX2(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulVVNTF64AVX2(&z[0], px, py, n, a, b)
+		case Div:
+			return divVVNTF64AVX2(&z[0], px, py, n, a, b)
+		case Max:
+			return maxVVNTF64AVX2(&z[0], px, py, n, a, b)
+		case Min:
+			return minVVNTF64AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -682,6 +1311,55 @@ func archVS64(o Op, z, x, y []float64, a, b float64) int {
 	return 0
 }
 
+func archVSNT64(o Op, z, x, y []float64, a, b float64) int {
+	n := len(z)
+	if n == 0 {
+		return 0
+	}
+	var px, py *float64
+	if x != nil {
+		px = &x[0]
+	}
+	if y != nil {
+		py = &y[0]
+	}
+	if hasAVX512 {
+		switch o {
+		case Add:
+			return addVSNTF64AVX512(&z[0], px, py, n, a, b)
+		case Sub:
+			return subVSNTF64AVX512(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulVSNTF64AVX512(&z[0], px, py, n, a, b)
+		case Div:
+			return divVSNTF64AVX512(&z[0], px, py, n, a, b)
+		case Max:
+			return maxVSNTF64AVX512(&z[0], px, py, n, a, b)
+		case Min:
+			return minVSNTF64AVX512(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	if hasAVX2 {
+		switch o {
+		case Add:
+			return addVSNTF64AVX2(&z[0], px, py, n, a, b)
+		case Sub:
+			return subVSNTF64AVX2(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulVSNTF64AVX2(&z[0], px, py, n, a, b)
+		case Div:
+			return divVSNTF64AVX2(&z[0], px, py, n, a, b)
+		case Max:
+			return maxVSNTF64AVX2(&z[0], px, py, n, a, b)
+		case Min:
+			return minVSNTF64AVX2(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	return 0
+}
+
 func archSV64(o Op, z, x, y []float64, a, b float64) int {
 	n := len(z)
 	if n == 0 {
@@ -725,6 +1403,55 @@ func archSV64(o Op, z, x, y []float64, a, b float64) int {
 			return maxSVF64AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minSVF64AVX2(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	return 0
+}
+
+func archSVNT64(o Op, z, x, y []float64, a, b float64) int {
+	n := len(z)
+	if n == 0 {
+		return 0
+	}
+	var px, py *float64
+	if x != nil {
+		px = &x[0]
+	}
+	if y != nil {
+		py = &y[0]
+	}
+	if hasAVX512 {
+		switch o {
+		case Add:
+			return addSVNTF64AVX512(&z[0], px, py, n, a, b)
+		case Sub:
+			return subSVNTF64AVX512(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulSVNTF64AVX512(&z[0], px, py, n, a, b)
+		case Div:
+			return divSVNTF64AVX512(&z[0], px, py, n, a, b)
+		case Max:
+			return maxSVNTF64AVX512(&z[0], px, py, n, a, b)
+		case Min:
+			return minSVNTF64AVX512(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	if hasAVX2 {
+		switch o {
+		case Add:
+			return addSVNTF64AVX2(&z[0], px, py, n, a, b)
+		case Sub:
+			return subSVNTF64AVX2(&z[0], px, py, n, a, b)
+		case Mul:
+			return mulSVNTF64AVX2(&z[0], px, py, n, a, b)
+		case Div:
+			return divSVNTF64AVX2(&z[0], px, py, n, a, b)
+		case Max:
+			return maxSVNTF64AVX2(&z[0], px, py, n, a, b)
+		case Min:
+			return minSVNTF64AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -798,6 +1525,79 @@ func archUnary64(o UnaryOp, z, x, y []float64, a, b float64) int {
 			return signUnaryF64AVX2(&z[0], px, py, n, a, b)
 		case Clip:
 			return clipUnaryF64AVX2(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	return 0
+}
+
+func archUnaryNT64(o UnaryOp, z, x, y []float64, a, b float64) int {
+	n := len(z)
+	if n == 0 {
+		return 0
+	}
+	var px, py *float64
+	if x != nil {
+		px = &x[0]
+	}
+	if y != nil {
+		py = &y[0]
+	}
+	if hasAVX512 {
+		switch o {
+		case Neg:
+			return negUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		case Abs:
+			return absUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		case Square:
+			return squareUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		case Recip:
+			return recipUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		case Rsqrt:
+			return rsqrtUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		case Round:
+			return roundUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		case Floor:
+			return floorUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		case Ceil:
+			return ceilUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		case Trunc:
+			return truncUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		case Relu:
+			return reluUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		case Sign:
+			return signUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		case Clip:
+			return clipUnaryNTF64AVX512(&z[0], px, py, n, a, b)
+		}
+		return 0
+	}
+	if hasAVX2 {
+		switch o {
+		case Neg:
+			return negUnaryNTF64AVX2(&z[0], px, py, n, a, b)
+		case Abs:
+			return absUnaryNTF64AVX2(&z[0], px, py, n, a, b)
+		case Square:
+			return squareUnaryNTF64AVX2(&z[0], px, py, n, a, b)
+		case Recip:
+			return recipUnaryNTF64AVX2(&z[0], px, py, n, a, b)
+		case Rsqrt:
+			return rsqrtUnaryNTF64AVX2(&z[0], px, py, n, a, b)
+		case Round:
+			return roundUnaryNTF64AVX2(&z[0], px, py, n, a, b)
+		case Floor:
+			return floorUnaryNTF64AVX2(&z[0], px, py, n, a, b)
+		case Ceil:
+			return ceilUnaryNTF64AVX2(&z[0], px, py, n, a, b)
+		case Trunc:
+			return truncUnaryNTF64AVX2(&z[0], px, py, n, a, b)
+		case Relu:
+			return reluUnaryNTF64AVX2(&z[0], px, py, n, a, b)
+		case Sign:
+			return signUnaryNTF64AVX2(&z[0], px, py, n, a, b)
+		case Clip:
+			return clipUnaryNTF64AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}

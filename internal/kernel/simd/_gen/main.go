@@ -68,15 +68,18 @@ func main() {
 	for _, is := range []*isa{avx512, avx2} {
 		for _, dt := range []*dtype{f32, f64} {
 			for _, k := range kernels {
-				g := &gen{is: is, dt: dt, k: k, b: &s}
-				g.kernel()
-				fmt.Fprintf(&d, "//go:noescape\nfunc %s(z, x, y *%s, n int, a, b %s) int\n\n", g.fname(), dt.goty, dt.goty)
+				for _, nt := range []bool{false, true} {
+					g := &gen{is: is, dt: dt, k: k, b: &s, nt: nt}
+					g.kernel()
+					fmt.Fprintf(&d, "//go:noescape\nfunc %s(z, x, y *%s, n int, a, b %s) int\n\n", g.fname(), dt.goty, dt.goty)
+				}
 			}
 		}
 	}
 	for _, dt := range []*dtype{f32, f64} {
 		for _, sh := range shapes {
-			dispatch(&d, dt, sh)
+			dispatch(&d, dt, sh, false)
+			dispatch(&d, dt, sh, true)
 		}
 	}
 	write(*dir, "zkernels_amd64.s", s.Bytes(), false)
@@ -84,9 +87,14 @@ func main() {
 }
 
 // dispatch writes the function of shape sh that runs the best kernel of
-// operation o for dtype dt and returns how many elements it wrote.
-func dispatch(d *bytes.Buffer, dt *dtype, sh shape) {
-	fmt.Fprintf(d, "func arch%s%d(o %s, z, x, y []%s, a, b %s) int {\n", sh.name, 8*dt.size, sh.opType, dt.goty, dt.goty)
+// operation o for dtype dt and returns how many elements it wrote; the
+// NT forms store with non-temporal stores and need z 64-byte aligned.
+func dispatch(d *bytes.Buffer, dt *dtype, sh shape, nt bool) {
+	sfx := ""
+	if nt {
+		sfx = "NT"
+	}
+	fmt.Fprintf(d, "func arch%s%s%d(o %s, z, x, y []%s, a, b %s) int {\n", sh.name, sfx, 8*dt.size, sh.opType, dt.goty, dt.goty)
 	d.WriteString("\tn := len(z)\n\tif n == 0 {\n\t\treturn 0\n\t}\n\tvar px, py *" + dt.goty + "\n")
 	d.WriteString("\tif x != nil {\n\t\tpx = &x[0]\n\t}\n\tif y != nil {\n\t\tpy = &y[0]\n\t}\n")
 	for _, is := range []*isa{avx512, avx2} {
@@ -99,7 +107,7 @@ func dispatch(d *bytes.Buffer, dt *dtype, sh shape) {
 			if k.shape != sh.name {
 				continue
 			}
-			g := &gen{is: is, dt: dt, k: k}
+			g := &gen{is: is, dt: dt, k: k, nt: nt}
 			fmt.Fprintf(d, "\t\tcase %s:\n\t\t\treturn %s(&z[0], px, py, n, a, b)\n", k.op, g.fname())
 		}
 		d.WriteString("\t\t}\n\t\treturn 0\n\t}\n")
@@ -131,11 +139,16 @@ type gen struct {
 	k  *kernel
 	b  *bytes.Buffer
 	cd *dtype // the dtype of the arithmetic (float64 for widened float32)
+	nt bool   // streaming (non-temporal) stores to a 64-byte aligned z
 	nc int    // constant registers taken
 }
 
 func (g *gen) fname() string {
-	return fmt.Sprintf("%s%s%s%s", g.k.name, g.k.shape, g.dt.name, g.is.name)
+	nt := ""
+	if g.nt {
+		nt = "NT"
+	}
+	return fmt.Sprintf("%s%s%s%s%s", g.k.name, g.k.shape, nt, g.dt.name, g.is.name)
 }
 
 func (g *gen) f(format string, args ...any) { fmt.Fprintf(g.b, "\t"+format+"\n", args...) }
@@ -288,6 +301,9 @@ func (g *gen) kernel() {
 	g.f("JLE %s_oneloop", name)
 	fmt.Fprintf(g.b, "%s_done:\n", name)
 	g.f("MOVQ AX, ret+%d(FP)", ret)
+	if g.nt {
+		g.f("SFENCE")
+	}
 	g.f("VZEROUPPER")
 	g.f("RET")
 }
@@ -296,6 +312,10 @@ func (g *gen) kernel() {
 func (g *gen) bodies(m, step int, c *consts) {
 	es := g.dt.size
 	mov := g.ins("VMOVUP")
+	st := mov
+	if g.nt {
+		st = g.ins("VMOVNTP")
+	}
 	for j := range m {
 		l := g.lane(j)
 		if g.k.widen && es == 4 {
@@ -327,10 +347,14 @@ func (g *gen) bodies(m, step int, c *consts) {
 				cvt = "VCVTPD2PSY"
 			}
 			g.f("%s %s, %s", cvt, res[j], h)
-			g.f("VMOVUPS %s, %d(DI)(AX*4)", h, j*step)
+			if g.nt {
+				g.f("VMOVNTPS %s, %d(DI)(AX*4)", h, j*step)
+			} else {
+				g.f("VMOVUPS %s, %d(DI)(AX*4)", h, j*step)
+			}
 			continue
 		}
-		g.f("%s %s, %d(DI)(AX*%d)", mov, res[j], j*step, es)
+		g.f("%s %s, %d(DI)(AX*%d)", st, res[j], j*step, es)
 	}
 }
 
