@@ -7,20 +7,25 @@ import "math"
 // operation; the rounding functions of package math compile to single
 // instructions on the common architectures.
 
-// maximum is scalar.Maximum: x where x > y or x is NaN, else y.
+// maximum is scalar.Maximum: NaN where x or y is NaN (the builtin max),
+// y for equal arguments (so maximum(0, -0) = -0), else the larger; the
+// form avoids a branch on the order of the arguments, which random data
+// would mispredict.
 func maximum[F Float](x, y F) F {
-	if x > y || x != x {
-		return x
+	r := max(x, y)
+	if x == y {
+		r = y
 	}
-	return y
+	return r
 }
 
-// minimum is scalar.Minimum: x where x < y or x is NaN, else y.
+// minimum is scalar.Minimum, as maximum.
 func minimum[F Float](x, y F) F {
-	if x < y || x != x {
-		return x
+	r := min(x, y)
+	if x == y {
+		r = y
 	}
-	return y
+	return r
 }
 
 // binary is the scalar form of o.
@@ -104,6 +109,14 @@ func goVV[F Float](o Op, z, x, y []F) {
 		for i := range z {
 			z[i] = x[i] / y[i]
 		}
+	case Max:
+		for i := range z {
+			z[i] = maximum(x[i], y[i])
+		}
+	case Min:
+		for i := range z {
+			z[i] = minimum(x[i], y[i])
+		}
 	default:
 		for i := range z {
 			z[i] = binary(o, x[i], y[i])
@@ -143,9 +156,37 @@ func goUnary[F Float](o UnaryOp, z, x []F, a, b F) {
 		for i := range z {
 			z[i] = -x[i]
 		}
+	case Abs:
+		for i, v := range x {
+			z[i] = F(math.Abs(float64(v)))
+		}
 	case Square:
 		for i, v := range x {
 			z[i] = v * v
+		}
+	case Recip:
+		for i, v := range x {
+			z[i] = 1 / v
+		}
+	case Floor:
+		for i, v := range x {
+			z[i] = F(math.Floor(float64(v)))
+		}
+	case Ceil:
+		for i, v := range x {
+			z[i] = F(math.Ceil(float64(v)))
+		}
+	case Trunc:
+		for i, v := range x {
+			z[i] = F(math.Trunc(float64(v)))
+		}
+	case Round:
+		for i, v := range x {
+			z[i] = F(math.RoundToEven(float64(v)))
+		}
+	case Clip:
+		for i, v := range x {
+			z[i] = minimum(maximum(v, a), b)
 		}
 	default:
 		for i, v := range x {
