@@ -319,12 +319,12 @@ func (g *gen) bodies(m, step int, c *consts) {
 	for j := range m {
 		l := g.lane(j)
 		if g.k.widen && es == 4 {
-			g.f("VCVTPS2PD %d(SI)(AX*4), %s", j*step, l.X)
+			g.f("VCVTPS2PD %d(SI), %s", j*step, l.X)
 			continue
 		}
-		g.f("%s %d(SI)(AX*%d), %s", mov, j*step, es, l.X)
+		g.f("%s %d(SI), %s", mov, j*step, l.X)
 		if g.k.shape == "VV" {
-			g.f("%s %d(DX)(AX*%d), %s", mov, j*step, es, l.Y)
+			g.f("%s %d(DX), %s", mov, j*step, l.Y)
 		}
 	}
 	res := make([]string, m)
@@ -348,13 +348,21 @@ func (g *gen) bodies(m, step int, c *consts) {
 			}
 			g.f("%s %s, %s", cvt, res[j], h)
 			if g.nt {
-				g.f("VMOVNTPS %s, %d(DI)(AX*4)", h, j*step)
+				g.f("VMOVNTPS %s, %d(DI)", h, j*step)
 			} else {
-				g.f("VMOVUPS %s, %d(DI)(AX*4)", h, j*step)
+				g.f("VMOVUPS %s, %d(DI)", h, j*step)
 			}
 			continue
 		}
-		g.f("%s %s, %d(DI)(AX*%d)", st, res[j], j*step, es)
+		g.f("%s %s, %d(DI)", st, res[j], j*step)
+	}
+	// Advance the pointers: stores with an index register cannot use
+	// the store address unit of Intel cores since Haswell.
+	for _, r := range []string{"SI", "DI"} {
+		g.f("ADDQ $%d, %s", m*step, r)
+	}
+	if g.k.shape == "VV" {
+		g.f("ADDQ $%d, DX", m*step)
 	}
 }
 
