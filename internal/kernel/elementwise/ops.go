@@ -12,7 +12,9 @@ import (
 // Cheap operations may also add a strided loop (unaryStrided,
 // binaryStrided); without one, strided rows are gathered into buffers.
 // The dispatch is a switch, not a table of function values, so that the
-// slices passed down stay on the stack.
+// slices passed down stay on the stack. The cheap operations of real
+// dtypes (and complex Add, Sub and Negate) go first to package simd's
+// vector loops (vector.go); the loops below serve the rest.
 
 // Params are the attributes of a unary operation: A is the factor of
 // Scale and the lower bound of Clip, B the upper bound of Clip.
@@ -40,6 +42,9 @@ func Supports(k op.Kind) bool {
 // unaryVec sets z[i] = k(x[i]) for i < len(z), with the operation's
 // attributes p; len(x) >= len(z) and z may be x itself.
 func unaryVec[T strided.Scalar](k op.Kind, z, x []T, p Params[T]) {
+	if vectorUnaryCheap(k, z, x, p) {
+		return
+	}
 	switch k {
 	case op.Copy:
 		copy(z, x[:len(z)])
@@ -57,6 +62,9 @@ func unaryVec[T strided.Scalar](k op.Kind, z, x []T, p Params[T]) {
 // binaryVV sets z[i] = k(x[i], y[i]); len(x), len(y) >= len(z), z may be
 // x or y.
 func binaryVV[T strided.Scalar](k op.Kind, z, x, y []T) {
+	if vectorVV(k, z, x, y) {
+		return
+	}
 	switch k {
 	case op.Add:
 		addVV(z, x, y)
@@ -76,6 +84,9 @@ func binaryVV[T strided.Scalar](k op.Kind, z, x, y []T) {
 
 // binaryVS sets z[i] = k(x[i], y).
 func binaryVS[T strided.Scalar](k op.Kind, z, x []T, y T) {
+	if vectorVS(k, z, x, y) {
+		return
+	}
 	switch k {
 	case op.Add:
 		addVS(z, x, y)
@@ -95,6 +106,9 @@ func binaryVS[T strided.Scalar](k op.Kind, z, x []T, y T) {
 
 // binarySV sets z[i] = k(x, y[i]).
 func binarySV[T strided.Scalar](k op.Kind, z []T, x T, y []T) {
+	if vectorSV(k, z, x, y) {
+		return
+	}
 	switch k {
 	case op.Add:
 		addVS(z, y, x)

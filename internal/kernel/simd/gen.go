@@ -1,0 +1,3 @@
+package simd
+
+//go:generate go run ./_gen
