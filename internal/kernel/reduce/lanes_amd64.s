@@ -1,0 +1,687 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// Lane kernels of lanes.go. Every accumulating kernel loads its lanes from
+// acc, folds n elements (a multiple of the chunk named in its comment) and
+// stores the lanes back; element j of the input goes to lane j mod L, so
+// that the AVX-512 and AVX2 kernels and the Go twins perform the same
+// operations in the same order. Go assembly lists the operands of a
+// three-operand instruction as src2, src1, dst.
+
+DATA absMask64<>+0(SB)/8, $0x7fffffffffffffff
+GLOBL absMask64<>(SB), RODATA|NOPTR, $8
+DATA absMask32<>+0(SB)/4, $0x7fffffff
+GLOBL absMask32<>(SB), RODATA|NOPTR, $4
+
+// func sumAccF64AVX512(acc *[32]float64, x *float64, n int)
+// acc[j%32] += x[j]; n a multiple of 32.
+TEXT ·sumAccF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPD 0(DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	SHRQ $5, CX
+	JZ sumAccF64AVX512_done
+sumAccF64AVX512_loop:
+	VADDPD 0(SI), Z0, Z0
+	VADDPD 64(SI), Z1, Z1
+	VADDPD 128(SI), Z2, Z2
+	VADDPD 192(SI), Z3, Z3
+	ADDQ $256, SI
+	DECQ CX
+	JNZ sumAccF64AVX512_loop
+sumAccF64AVX512_done:
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VZEROUPPER
+	RET
+
+// func sumAccF32AVX512(acc *[64]float32, x *float32, n int)
+// acc[j%64] += x[j]; n a multiple of 64.
+TEXT ·sumAccF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPS 0(DI), Z0
+	VMOVUPS 64(DI), Z1
+	VMOVUPS 128(DI), Z2
+	VMOVUPS 192(DI), Z3
+	SHRQ $6, CX
+	JZ sumAccF32AVX512_done
+sumAccF32AVX512_loop:
+	VADDPS 0(SI), Z0, Z0
+	VADDPS 64(SI), Z1, Z1
+	VADDPS 128(SI), Z2, Z2
+	VADDPS 192(SI), Z3, Z3
+	ADDQ $256, SI
+	DECQ CX
+	JNZ sumAccF32AVX512_loop
+sumAccF32AVX512_done:
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	VZEROUPPER
+	RET
+
+// func ssqAccF64AVX512(acc *[32]float64, x *float64, n int, c float64)
+// acc[j%32] = fma(c-x[j], c-x[j], acc[j%32]); n a multiple of 32.
+TEXT ·ssqAccF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD c+24(FP), Z8
+	VMOVUPD 0(DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	SHRQ $5, CX
+	JZ ssqAccF64AVX512_done
+ssqAccF64AVX512_loop:
+	VSUBPD 0(SI), Z8, Z4
+	VSUBPD 64(SI), Z8, Z5
+	VSUBPD 128(SI), Z8, Z6
+	VSUBPD 192(SI), Z8, Z7
+	VFMADD231PD Z4, Z4, Z0
+	VFMADD231PD Z5, Z5, Z1
+	VFMADD231PD Z6, Z6, Z2
+	VFMADD231PD Z7, Z7, Z3
+	ADDQ $256, SI
+	DECQ CX
+	JNZ ssqAccF64AVX512_loop
+ssqAccF64AVX512_done:
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VZEROUPPER
+	RET
+
+// func ssqAccF32AVX512(acc *[32]float64, x *float32, n int, c float64)
+// acc[j%32] = fma(d, d, acc[j%32]) with d = c - float64(x[j]); n a
+// multiple of 32.
+TEXT ·ssqAccF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD c+24(FP), Z8
+	VMOVUPD 0(DI), Z0
+	VMOVUPD 64(DI), Z1
+	VMOVUPD 128(DI), Z2
+	VMOVUPD 192(DI), Z3
+	SHRQ $5, CX
+	JZ ssqAccF32AVX512_done
+ssqAccF32AVX512_loop:
+	VCVTPS2PD 0(SI), Z4
+	VCVTPS2PD 32(SI), Z5
+	VCVTPS2PD 64(SI), Z6
+	VCVTPS2PD 96(SI), Z7
+	VSUBPD Z4, Z8, Z4
+	VSUBPD Z5, Z8, Z5
+	VSUBPD Z6, Z8, Z6
+	VSUBPD Z7, Z8, Z7
+	VFMADD231PD Z4, Z4, Z0
+	VFMADD231PD Z5, Z5, Z1
+	VFMADD231PD Z6, Z6, Z2
+	VFMADD231PD Z7, Z7, Z3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ ssqAccF32AVX512_loop
+ssqAccF32AVX512_done:
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z1, 64(DI)
+	VMOVUPD Z2, 128(DI)
+	VMOVUPD Z3, 192(DI)
+	VZEROUPPER
+	RET
+
+// EXT512 folds n elements (a multiple of 4 vectors) into the vector at
+// acc with VRANGE (imm 5: max, 4: min, 11: max |.|; -0 < +0), four
+// accumulators in flight. VRANGE does not propagate every NaN (it may
+// prefer an infinity), so unordered pairs are recorded in K3 and their
+// lanes set to all ones (a NaN) at the end.
+#define EXT512(name, P, C, T, imm, shift) \
+TEXT name(SB), NOSPLIT, $0-24 \
+	MOVQ acc+0(FP), DI \
+	MOVQ x+8(FP), SI \
+	MOVQ n+16(FP), CX \
+	VMOVUPD 0(DI), Z0 \
+	VMOVAPD Z0, Z1 \
+	VMOVAPD Z0, Z2 \
+	VMOVAPD Z0, Z3 \
+	KXORW K3, K3, K3 \
+	SHRQ $shift, CX \
+	JZ done \
+loop: \
+	VMOVUPD 0(SI), Z4 \
+	VMOVUPD 64(SI), Z5 \
+	VMOVUPD 128(SI), Z6 \
+	VMOVUPD 192(SI), Z7 \
+	C $3, Z5, Z4, K1 \
+	C $3, Z7, Z6, K2 \
+	KORW K1, K2, K1 \
+	KORW K1, K3, K3 \
+	P $imm, Z4, Z0, Z0 \
+	P $imm, Z5, Z1, Z1 \
+	P $imm, Z6, Z2, Z2 \
+	P $imm, Z7, Z3, Z3 \
+	ADDQ $256, SI \
+	DECQ CX \
+	JNZ loop \
+	P $imm, Z1, Z0, Z0 \
+	P $imm, Z3, Z2, Z2 \
+	P $imm, Z2, Z0, Z0 \
+	T $0xff, Z0, Z0, K3, Z0 \
+	VMOVUPD Z0, 0(DI) \
+done: \
+	VZEROUPPER \
+	RET
+
+// func maxF64AVX512(acc *[8]float64, x *float64, n int), n a multiple of 32.
+EXT512(·maxF64AVX512, VRANGEPD, VCMPPD, VPTERNLOGQ, 5, 5)
+// func minF64AVX512(acc *[8]float64, x *float64, n int), n a multiple of 32.
+EXT512(·minF64AVX512, VRANGEPD, VCMPPD, VPTERNLOGQ, 4, 5)
+// func maxAbsF64AVX512(acc *[8]float64, x *float64, n int), n a multiple of 32.
+EXT512(·maxAbsF64AVX512, VRANGEPD, VCMPPD, VPTERNLOGQ, 11, 5)
+// func maxF32AVX512(acc *[16]float32, x *float32, n int), n a multiple of 64.
+EXT512(·maxF32AVX512, VRANGEPS, VCMPPS, VPTERNLOGD, 5, 6)
+// func minF32AVX512(acc *[16]float32, x *float32, n int), n a multiple of 64.
+EXT512(·minF32AVX512, VRANGEPS, VCMPPS, VPTERNLOGD, 4, 6)
+// func maxAbsF32AVX512(acc *[16]float32, x *float32, n int), n a multiple of 64.
+EXT512(·maxAbsF32AVX512, VRANGEPS, VCMPPS, VPTERNLOGD, 11, 6)
+
+// func sumAccF64AVX2(acc, x, n): the AVX2 twin of the AVX-512 kernel (8 ymm lanes).
+TEXT ·sumAccF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	SHRQ $5, CX
+	JZ sumAccF64AVX2_done
+sumAccF64AVX2_loop:
+	VADDPD 0(SI), Y0, Y0
+	VADDPD 32(SI), Y1, Y1
+	VADDPD 64(SI), Y2, Y2
+	VADDPD 96(SI), Y3, Y3
+	VADDPD 128(SI), Y4, Y4
+	VADDPD 160(SI), Y5, Y5
+	VADDPD 192(SI), Y6, Y6
+	VADDPD 224(SI), Y7, Y7
+	ADDQ $256, SI
+	DECQ CX
+	JNZ sumAccF64AVX2_loop
+sumAccF64AVX2_done:
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+// func sumAccF32AVX2(acc, x, n): the AVX2 twin of the AVX-512 kernel (8 ymm lanes).
+TEXT ·sumAccF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VMOVUPS 128(DI), Y4
+	VMOVUPS 160(DI), Y5
+	VMOVUPS 192(DI), Y6
+	VMOVUPS 224(DI), Y7
+	SHRQ $6, CX
+	JZ sumAccF32AVX2_done
+sumAccF32AVX2_loop:
+	VADDPS 0(SI), Y0, Y0
+	VADDPS 32(SI), Y1, Y1
+	VADDPS 64(SI), Y2, Y2
+	VADDPS 96(SI), Y3, Y3
+	VADDPS 128(SI), Y4, Y4
+	VADDPS 160(SI), Y5, Y5
+	VADDPS 192(SI), Y6, Y6
+	VADDPS 224(SI), Y7, Y7
+	ADDQ $256, SI
+	DECQ CX
+	JNZ sumAccF32AVX2_loop
+sumAccF32AVX2_done:
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+// func ssqAccF64AVX2(acc, x, n, c): the AVX2 twin of the AVX-512 kernel.
+TEXT ·ssqAccF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD c+24(FP), Y8
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	SHRQ $5, CX
+	JZ ssqAccF64AVX2_done
+ssqAccF64AVX2_loop:
+	VSUBPD 0(SI), Y8, Y9
+	VFMADD231PD Y9, Y9, Y0
+	VSUBPD 32(SI), Y8, Y10
+	VFMADD231PD Y10, Y10, Y1
+	VSUBPD 64(SI), Y8, Y11
+	VFMADD231PD Y11, Y11, Y2
+	VSUBPD 96(SI), Y8, Y12
+	VFMADD231PD Y12, Y12, Y3
+	VSUBPD 128(SI), Y8, Y9
+	VFMADD231PD Y9, Y9, Y4
+	VSUBPD 160(SI), Y8, Y10
+	VFMADD231PD Y10, Y10, Y5
+	VSUBPD 192(SI), Y8, Y11
+	VFMADD231PD Y11, Y11, Y6
+	VSUBPD 224(SI), Y8, Y12
+	VFMADD231PD Y12, Y12, Y7
+	ADDQ $256, SI
+	DECQ CX
+	JNZ ssqAccF64AVX2_loop
+ssqAccF64AVX2_done:
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+// func ssqAccF32AVX2(acc, x, n, c): the AVX2 twin of the AVX-512 kernel.
+TEXT ·ssqAccF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD c+24(FP), Y8
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD 64(DI), Y2
+	VMOVUPD 96(DI), Y3
+	VMOVUPD 128(DI), Y4
+	VMOVUPD 160(DI), Y5
+	VMOVUPD 192(DI), Y6
+	VMOVUPD 224(DI), Y7
+	SHRQ $5, CX
+	JZ ssqAccF32AVX2_done
+ssqAccF32AVX2_loop:
+	VCVTPS2PD 0(SI), Y9
+	VSUBPD Y9, Y8, Y9
+	VFMADD231PD Y9, Y9, Y0
+	VCVTPS2PD 16(SI), Y10
+	VSUBPD Y10, Y8, Y10
+	VFMADD231PD Y10, Y10, Y1
+	VCVTPS2PD 32(SI), Y11
+	VSUBPD Y11, Y8, Y11
+	VFMADD231PD Y11, Y11, Y2
+	VCVTPS2PD 48(SI), Y12
+	VSUBPD Y12, Y8, Y12
+	VFMADD231PD Y12, Y12, Y3
+	VCVTPS2PD 64(SI), Y9
+	VSUBPD Y9, Y8, Y9
+	VFMADD231PD Y9, Y9, Y4
+	VCVTPS2PD 80(SI), Y10
+	VSUBPD Y10, Y8, Y10
+	VFMADD231PD Y10, Y10, Y5
+	VCVTPS2PD 96(SI), Y11
+	VSUBPD Y11, Y8, Y11
+	VFMADD231PD Y11, Y11, Y6
+	VCVTPS2PD 112(SI), Y12
+	VSUBPD Y12, Y8, Y12
+	VFMADD231PD Y12, Y12, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ ssqAccF32AVX2_loop
+ssqAccF32AVX2_done:
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	VMOVUPD Y4, 128(DI)
+	VMOVUPD Y5, 160(DI)
+	VMOVUPD Y6, 192(DI)
+	VMOVUPD Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+// func maxF64AVX2(acc, x, n): VMAXD with NaN flags kept in Y12 (a lane
+// seen NaN ends all ones, a NaN); a zero result may have the wrong sign.
+TEXT ·maxF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVAPD Y0, Y2
+	VMOVAPD Y1, Y3
+	VXORPD Y12, Y12, Y12
+	SHRQ $5, CX
+	JZ maxF64AVX2_done
+maxF64AVX2_loop:
+	VMOVUPD 0(SI), Y4
+	VMOVUPD 32(SI), Y5
+	VMOVUPD 64(SI), Y6
+	VMOVUPD 96(SI), Y7
+	VCMPPD $3, Y5, Y4, Y8
+	VCMPPD $3, Y7, Y6, Y9
+	VORPD Y8, Y12, Y12
+	VORPD Y9, Y12, Y12
+	VMAXPD Y4, Y0, Y0
+	VMAXPD Y5, Y1, Y1
+	VMAXPD Y6, Y2, Y2
+	VMAXPD Y7, Y3, Y3
+	VMOVUPD 128(SI), Y4
+	VMOVUPD 160(SI), Y5
+	VMOVUPD 192(SI), Y6
+	VMOVUPD 224(SI), Y7
+	VCMPPD $3, Y5, Y4, Y8
+	VCMPPD $3, Y7, Y6, Y9
+	VORPD Y8, Y12, Y12
+	VORPD Y9, Y12, Y12
+	VMAXPD Y4, Y0, Y0
+	VMAXPD Y5, Y1, Y1
+	VMAXPD Y6, Y2, Y2
+	VMAXPD Y7, Y3, Y3
+	ADDQ $256, SI
+	DECQ CX
+	JNZ maxF64AVX2_loop
+	VMAXPD Y2, Y0, Y0
+	VMAXPD Y3, Y1, Y1
+	VORPD Y12, Y0, Y0
+	VORPD Y12, Y1, Y1
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+maxF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func minF64AVX2(acc, x, n): VMIND with NaN flags kept in Y12 (a lane
+// seen NaN ends all ones, a NaN); a zero result may have the wrong sign.
+TEXT ·minF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVAPD Y0, Y2
+	VMOVAPD Y1, Y3
+	VXORPD Y12, Y12, Y12
+	SHRQ $5, CX
+	JZ minF64AVX2_done
+minF64AVX2_loop:
+	VMOVUPD 0(SI), Y4
+	VMOVUPD 32(SI), Y5
+	VMOVUPD 64(SI), Y6
+	VMOVUPD 96(SI), Y7
+	VCMPPD $3, Y5, Y4, Y8
+	VCMPPD $3, Y7, Y6, Y9
+	VORPD Y8, Y12, Y12
+	VORPD Y9, Y12, Y12
+	VMINPD Y4, Y0, Y0
+	VMINPD Y5, Y1, Y1
+	VMINPD Y6, Y2, Y2
+	VMINPD Y7, Y3, Y3
+	VMOVUPD 128(SI), Y4
+	VMOVUPD 160(SI), Y5
+	VMOVUPD 192(SI), Y6
+	VMOVUPD 224(SI), Y7
+	VCMPPD $3, Y5, Y4, Y8
+	VCMPPD $3, Y7, Y6, Y9
+	VORPD Y8, Y12, Y12
+	VORPD Y9, Y12, Y12
+	VMINPD Y4, Y0, Y0
+	VMINPD Y5, Y1, Y1
+	VMINPD Y6, Y2, Y2
+	VMINPD Y7, Y3, Y3
+	ADDQ $256, SI
+	DECQ CX
+	JNZ minF64AVX2_loop
+	VMINPD Y2, Y0, Y0
+	VMINPD Y3, Y1, Y1
+	VORPD Y12, Y0, Y0
+	VORPD Y12, Y1, Y1
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+minF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maxAbsF64AVX2(acc, x, n): VMAXD with NaN flags kept in Y12 (a lane
+// seen NaN ends all ones, a NaN); a zero result may have the wrong sign.
+TEXT ·maxAbsF64AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPD 0(DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVAPD Y0, Y2
+	VMOVAPD Y1, Y3
+	VXORPD Y12, Y12, Y12
+	VBROADCASTSD absMask64<>(SB), Y13
+	SHRQ $5, CX
+	JZ maxAbsF64AVX2_done
+maxAbsF64AVX2_loop:
+	VANDPD 0(SI), Y13, Y4
+	VANDPD 32(SI), Y13, Y5
+	VANDPD 64(SI), Y13, Y6
+	VANDPD 96(SI), Y13, Y7
+	VCMPPD $3, Y5, Y4, Y8
+	VCMPPD $3, Y7, Y6, Y9
+	VORPD Y8, Y12, Y12
+	VORPD Y9, Y12, Y12
+	VMAXPD Y4, Y0, Y0
+	VMAXPD Y5, Y1, Y1
+	VMAXPD Y6, Y2, Y2
+	VMAXPD Y7, Y3, Y3
+	VANDPD 128(SI), Y13, Y4
+	VANDPD 160(SI), Y13, Y5
+	VANDPD 192(SI), Y13, Y6
+	VANDPD 224(SI), Y13, Y7
+	VCMPPD $3, Y5, Y4, Y8
+	VCMPPD $3, Y7, Y6, Y9
+	VORPD Y8, Y12, Y12
+	VORPD Y9, Y12, Y12
+	VMAXPD Y4, Y0, Y0
+	VMAXPD Y5, Y1, Y1
+	VMAXPD Y6, Y2, Y2
+	VMAXPD Y7, Y3, Y3
+	ADDQ $256, SI
+	DECQ CX
+	JNZ maxAbsF64AVX2_loop
+	VMAXPD Y2, Y0, Y0
+	VMAXPD Y3, Y1, Y1
+	VORPD Y12, Y0, Y0
+	VORPD Y12, Y1, Y1
+	VMOVUPD Y0, 0(DI)
+	VMOVUPD Y1, 32(DI)
+maxAbsF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maxF32AVX2(acc, x, n): VMAXS with NaN flags kept in Y12 (a lane
+// seen NaN ends all ones, a NaN); a zero result may have the wrong sign.
+TEXT ·maxF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	VXORPD Y12, Y12, Y12
+	SHRQ $6, CX
+	JZ maxF32AVX2_done
+maxF32AVX2_loop:
+	VMOVUPS 0(SI), Y4
+	VMOVUPS 32(SI), Y5
+	VMOVUPS 64(SI), Y6
+	VMOVUPS 96(SI), Y7
+	VCMPPS $3, Y5, Y4, Y8
+	VCMPPS $3, Y7, Y6, Y9
+	VORPS Y8, Y12, Y12
+	VORPS Y9, Y12, Y12
+	VMAXPS Y4, Y0, Y0
+	VMAXPS Y5, Y1, Y1
+	VMAXPS Y6, Y2, Y2
+	VMAXPS Y7, Y3, Y3
+	VMOVUPS 128(SI), Y4
+	VMOVUPS 160(SI), Y5
+	VMOVUPS 192(SI), Y6
+	VMOVUPS 224(SI), Y7
+	VCMPPS $3, Y5, Y4, Y8
+	VCMPPS $3, Y7, Y6, Y9
+	VORPS Y8, Y12, Y12
+	VORPS Y9, Y12, Y12
+	VMAXPS Y4, Y0, Y0
+	VMAXPS Y5, Y1, Y1
+	VMAXPS Y6, Y2, Y2
+	VMAXPS Y7, Y3, Y3
+	ADDQ $256, SI
+	DECQ CX
+	JNZ maxF32AVX2_loop
+	VMAXPS Y2, Y0, Y0
+	VMAXPS Y3, Y1, Y1
+	VORPS Y12, Y0, Y0
+	VORPS Y12, Y1, Y1
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+maxF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func minF32AVX2(acc, x, n): VMINS with NaN flags kept in Y12 (a lane
+// seen NaN ends all ones, a NaN); a zero result may have the wrong sign.
+TEXT ·minF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	VXORPD Y12, Y12, Y12
+	SHRQ $6, CX
+	JZ minF32AVX2_done
+minF32AVX2_loop:
+	VMOVUPS 0(SI), Y4
+	VMOVUPS 32(SI), Y5
+	VMOVUPS 64(SI), Y6
+	VMOVUPS 96(SI), Y7
+	VCMPPS $3, Y5, Y4, Y8
+	VCMPPS $3, Y7, Y6, Y9
+	VORPS Y8, Y12, Y12
+	VORPS Y9, Y12, Y12
+	VMINPS Y4, Y0, Y0
+	VMINPS Y5, Y1, Y1
+	VMINPS Y6, Y2, Y2
+	VMINPS Y7, Y3, Y3
+	VMOVUPS 128(SI), Y4
+	VMOVUPS 160(SI), Y5
+	VMOVUPS 192(SI), Y6
+	VMOVUPS 224(SI), Y7
+	VCMPPS $3, Y5, Y4, Y8
+	VCMPPS $3, Y7, Y6, Y9
+	VORPS Y8, Y12, Y12
+	VORPS Y9, Y12, Y12
+	VMINPS Y4, Y0, Y0
+	VMINPS Y5, Y1, Y1
+	VMINPS Y6, Y2, Y2
+	VMINPS Y7, Y3, Y3
+	ADDQ $256, SI
+	DECQ CX
+	JNZ minF32AVX2_loop
+	VMINPS Y2, Y0, Y0
+	VMINPS Y3, Y1, Y1
+	VORPS Y12, Y0, Y0
+	VORPS Y12, Y1, Y1
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+minF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maxAbsF32AVX2(acc, x, n): VMAXS with NaN flags kept in Y12 (a lane
+// seen NaN ends all ones, a NaN); a zero result may have the wrong sign.
+TEXT ·maxAbsF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ acc+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VMOVUPS 0(DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	VXORPD Y12, Y12, Y12
+	VBROADCASTSS absMask32<>(SB), Y13
+	SHRQ $6, CX
+	JZ maxAbsF32AVX2_done
+maxAbsF32AVX2_loop:
+	VANDPS 0(SI), Y13, Y4
+	VANDPS 32(SI), Y13, Y5
+	VANDPS 64(SI), Y13, Y6
+	VANDPS 96(SI), Y13, Y7
+	VCMPPS $3, Y5, Y4, Y8
+	VCMPPS $3, Y7, Y6, Y9
+	VORPS Y8, Y12, Y12
+	VORPS Y9, Y12, Y12
+	VMAXPS Y4, Y0, Y0
+	VMAXPS Y5, Y1, Y1
+	VMAXPS Y6, Y2, Y2
+	VMAXPS Y7, Y3, Y3
+	VANDPS 128(SI), Y13, Y4
+	VANDPS 160(SI), Y13, Y5
+	VANDPS 192(SI), Y13, Y6
+	VANDPS 224(SI), Y13, Y7
+	VCMPPS $3, Y5, Y4, Y8
+	VCMPPS $3, Y7, Y6, Y9
+	VORPS Y8, Y12, Y12
+	VORPS Y9, Y12, Y12
+	VMAXPS Y4, Y0, Y0
+	VMAXPS Y5, Y1, Y1
+	VMAXPS Y6, Y2, Y2
+	VMAXPS Y7, Y3, Y3
+	ADDQ $256, SI
+	DECQ CX
+	JNZ maxAbsF32AVX2_loop
+	VMAXPS Y2, Y0, Y0
+	VMAXPS Y3, Y1, Y1
+	VORPS Y12, Y0, Y0
+	VORPS Y12, Y1, Y1
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+maxAbsF32AVX2_done:
+	VZEROUPPER
+	RET
