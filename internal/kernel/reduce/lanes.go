@@ -98,17 +98,46 @@ func sumUnit[F Float](x []F) F {
 	}
 	switch x := any(x).(type) {
 	case []float64:
+		k := len(x) &^ 31
+		var pad [32]float64
+		p := &pad
+		if !padTail(pad[:], x[k:], 0) {
+			p = nil
+		}
+		if s, ok := archSumBlock64(x[:k], p); ok {
+			return F(s)
+		}
 		var acc [32]float64
-		k := archSumAcc64(&acc, x)
-		addLanes(acc[:], x[k:])
+		addLanes(acc[:], x)
 		return F(combine(acc[:]))
 	case []float32:
+		k := len(x) &^ 63
+		var pad [64]float32
+		p := &pad
+		if !padTail(pad[:], x[k:], 0) {
+			p = nil
+		}
+		if s, ok := archSumBlock32(x[:k], p); ok {
+			return F(s)
+		}
 		var acc [64]float32
-		k := archSumAcc32(&acc, x)
-		addLanes(acc[:], x[k:])
+		addLanes(acc[:], x)
 		return F(combine(acc[:]))
 	}
 	return 0
+}
+
+// padTail copies tail into pad followed by fill (the element that adds
+// nothing to a lane) and reports whether tail is not empty.
+func padTail[F Float](pad, tail []F, fill F) bool {
+	if len(tail) == 0 {
+		return false
+	}
+	copy(pad, tail)
+	for i := len(tail); i < len(pad); i++ {
+		pad[i] = fill
+	}
+	return true
 }
 
 // sumReal returns sumUnit(x) and true when T is a real type.
@@ -133,22 +162,41 @@ func ssqUnit[F Float](x []F, c float64) ssq {
 	if h := halfBlocks(len(x), 32*blockTerms); h > 0 {
 		return addSSQ(ssqUnit(x[:h], c), ssqUnit(x[h:], c))
 	}
-	var acc [32]float64
-	var k int
-	switch x := any(x).(type) {
-	case []float64:
-		k = archSsqAcc64(&acc, x, c)
-	case []float32:
-		k = archSsqAcc32(&acc, x, c)
-	}
-	ssqLanes(acc[:], x[k:], c)
-	if f := combine(acc[:]); f >= fastLo && f <= fastHi {
+	if f := ssqBlock(x, c); f >= fastLo && f <= fastHi {
 		return ssq{med: f}
 	}
 	if c == 0 && extUnit(extMaxAbs, x) == 0 {
 		return ssq{}
 	}
 	return ssqScaled(x, c)
+}
+
+// ssqBlock returns the unscaled lane sum of (x[j] - c)^2 of one block.
+func ssqBlock[F Float](x []F, c float64) float64 {
+	k := len(x) &^ 31
+	switch x := any(x).(type) {
+	case []float64:
+		var pad [32]float64
+		p := &pad
+		if !padTail(pad[:], x[k:], c) {
+			p = nil
+		}
+		if s, ok := archSsqBlock64(x[:k], p, c); ok {
+			return s
+		}
+	case []float32:
+		var pad [32]float32
+		p := &pad
+		if !padTail(pad[:], x[k:], float32(c)) {
+			p = nil
+		}
+		if s, ok := archSsqBlock32(x[:k], p, c); ok {
+			return s
+		}
+	}
+	var acc [32]float64
+	ssqLanes(acc[:], x, c)
+	return combine(acc[:])
 }
 
 // ssqScaled returns the sum of squares of x[j] - c with Blue's scaling.

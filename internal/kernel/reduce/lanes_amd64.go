@@ -2,7 +2,11 @@
 
 package reduce
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // bestImpl is the fastest lane implementation of this CPU: AVX-512 needs F
 // and DQ (VRANGE), AVX2 needs FMA as well.
@@ -17,16 +21,16 @@ var bestImpl = func() int {
 }()
 
 //go:noescape
-func sumAccF64AVX512(acc *[32]float64, x *float64, n int)
+func sumBlockF64AVX512(x *float64, n int, pad *[32]float64) float64
 
 //go:noescape
-func sumAccF32AVX512(acc *[64]float32, x *float32, n int)
+func sumBlockF32AVX512(x *float32, n int, pad *[64]float32) float32
 
 //go:noescape
-func ssqAccF64AVX512(acc *[32]float64, x *float64, n int, c float64)
+func ssqBlockF64AVX512(x *float64, n int, pad *[32]float64, c float64) float64
 
 //go:noescape
-func ssqAccF32AVX512(acc *[32]float64, x *float32, n int, c float64)
+func ssqBlockF32AVX512(x *float32, n int, pad *[32]float32, c float64) float64
 
 //go:noescape
 func maxF64AVX512(acc *[8]float64, x *float64, n int)
@@ -46,61 +50,50 @@ func minF32AVX512(acc *[16]float32, x *float32, n int)
 //go:noescape
 func maxAbsF32AVX512(acc *[16]float32, x *float32, n int)
 
-// archSumAcc64 adds the longest prefix of x that is a whole number of
-// 32-element chunks into acc (lane j%32 takes x[j]) and returns its length.
-func archSumAcc64(acc *[32]float64, x []float64) int {
-	n := len(x) &^ 31
-	if n == 0 || impl == implGo {
-		return 0
+// archSumBlock64 returns the lane sum of the block x (a whole number of
+// 32-element chunks) followed by the chunk pad (when not nil), and true, or
+// false when the Go twins are in use.
+func archSumBlock64(x []float64, pad *[32]float64) (float64, bool) {
+	switch impl {
+	case implAVX512:
+		return sumBlockF64AVX512(unsafe.SliceData(x), len(x), pad), true
+	case implAVX2:
+		return sumBlockF64AVX2(unsafe.SliceData(x), len(x), pad), true
 	}
-	if impl == implAVX512 {
-		sumAccF64AVX512(acc, &x[0], n)
-	} else {
-		sumAccF64AVX2(acc, &x[0], n)
-	}
-	return n
+	return 0, false
 }
 
-// archSumAcc32 is archSumAcc64 for float32 (64 lanes).
-func archSumAcc32(acc *[64]float32, x []float32) int {
-	n := len(x) &^ 63
-	if n == 0 || impl == implGo {
-		return 0
+// archSumBlock32 is archSumBlock64 for float32 (64 lanes).
+func archSumBlock32(x []float32, pad *[64]float32) (float32, bool) {
+	switch impl {
+	case implAVX512:
+		return sumBlockF32AVX512(unsafe.SliceData(x), len(x), pad), true
+	case implAVX2:
+		return sumBlockF32AVX2(unsafe.SliceData(x), len(x), pad), true
 	}
-	if impl == implAVX512 {
-		sumAccF32AVX512(acc, &x[0], n)
-	} else {
-		sumAccF32AVX2(acc, &x[0], n)
-	}
-	return n
+	return 0, false
 }
 
-// archSsqAcc64 is archSumAcc64 for the squares (x[j]-c)^2 (fused).
-func archSsqAcc64(acc *[32]float64, x []float64, c float64) int {
-	n := len(x) &^ 31
-	if n == 0 || impl == implGo {
-		return 0
+// archSsqBlock64 is archSumBlock64 for the squares (x[j]-c)^2 (fused).
+func archSsqBlock64(x []float64, pad *[32]float64, c float64) (float64, bool) {
+	switch impl {
+	case implAVX512:
+		return ssqBlockF64AVX512(unsafe.SliceData(x), len(x), pad, c), true
+	case implAVX2:
+		return ssqBlockF64AVX2(unsafe.SliceData(x), len(x), pad, c), true
 	}
-	if impl == implAVX512 {
-		ssqAccF64AVX512(acc, &x[0], n, c)
-	} else {
-		ssqAccF64AVX2(acc, &x[0], n, c)
-	}
-	return n
+	return 0, false
 }
 
-// archSsqAcc32 is archSsqAcc64 for float32 elements, squared in float64.
-func archSsqAcc32(acc *[32]float64, x []float32, c float64) int {
-	n := len(x) &^ 31
-	if n == 0 || impl == implGo {
-		return 0
+// archSsqBlock32 is archSsqBlock64 for float32 elements, squared in float64.
+func archSsqBlock32(x []float32, pad *[32]float32, c float64) (float64, bool) {
+	switch impl {
+	case implAVX512:
+		return ssqBlockF32AVX512(unsafe.SliceData(x), len(x), pad, c), true
+	case implAVX2:
+		return ssqBlockF32AVX2(unsafe.SliceData(x), len(x), pad, c), true
 	}
-	if impl == implAVX512 {
-		ssqAccF32AVX512(acc, &x[0], n, c)
-	} else {
-		ssqAccF32AVX2(acc, &x[0], n, c)
-	}
-	return n
+	return 0, false
 }
 
 // archExt64 folds the longest prefix of x that is a whole number of
@@ -155,16 +148,16 @@ func archExt32(k extKind, acc *[16]float32, x []float32) int {
 }
 
 //go:noescape
-func sumAccF64AVX2(acc *[32]float64, x *float64, n int)
+func sumBlockF64AVX2(x *float64, n int, pad *[32]float64) float64
 
 //go:noescape
-func sumAccF32AVX2(acc *[64]float32, x *float32, n int)
+func sumBlockF32AVX2(x *float32, n int, pad *[64]float32) float32
 
 //go:noescape
-func ssqAccF64AVX2(acc *[32]float64, x *float64, n int, c float64)
+func ssqBlockF64AVX2(x *float64, n int, pad *[32]float64, c float64) float64
 
 //go:noescape
-func ssqAccF32AVX2(acc *[32]float64, x *float32, n int, c float64)
+func ssqBlockF32AVX2(x *float32, n int, pad *[32]float32, c float64) float64
 
 //go:noescape
 func maxF64AVX2(acc *[8]float64, x *float64, n int)

@@ -2,11 +2,12 @@
 
 #include "textflag.h"
 
-// Lane kernels of lanes.go. Every accumulating kernel loads its lanes from
-// acc, folds n elements (a multiple of the chunk named in its comment) and
-// stores the lanes back; element j of the input goes to lane j mod L, so
-// that the AVX-512 and AVX2 kernels and the Go twins perform the same
-// operations in the same order. Go assembly lists the operands of a
+// Lane kernels of lanes.go. A block kernel sums n elements (a multiple of
+// the lane count L) and then the chunk pad when pad is not nil, element j
+// going to lane j mod L, and combines the lanes pairwise as combine does
+// (lane i takes lane i+w for w = L/2, ..., 1), so that the AVX-512 and
+// AVX2 kernels and the Go twins perform the same operations in the same
+// order. Go assembly lists the operands of a
 // three-operand instruction as src2, src1, dst.
 
 DATA absMask64<>+0(SB)/8, $0x7fffffffffffffff
@@ -14,133 +15,195 @@ GLOBL absMask64<>(SB), RODATA|NOPTR, $8
 DATA absMask32<>+0(SB)/4, $0x7fffffff
 GLOBL absMask32<>(SB), RODATA|NOPTR, $4
 
-// func sumAccF64AVX512(acc *[32]float64, x *float64, n int)
-// acc[j%32] += x[j]; n a multiple of 32.
-TEXT ·sumAccF64AVX512(SB), NOSPLIT, $0-24
-	MOVQ acc+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	VMOVUPD 0(DI), Z0
-	VMOVUPD 64(DI), Z1
-	VMOVUPD 128(DI), Z2
-	VMOVUPD 192(DI), Z3
+// func sumBlockF64AVX512(x *float64, n int, pad *[32]float64) float64
+TEXT ·sumBlockF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ pad+16(FP), DX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
 	SHRQ $5, CX
-	JZ sumAccF64AVX512_done
-sumAccF64AVX512_loop:
+	JZ sumBlockF64AVX512_pad
+sumBlockF64AVX512_loop:
 	VADDPD 0(SI), Z0, Z0
 	VADDPD 64(SI), Z1, Z1
 	VADDPD 128(SI), Z2, Z2
 	VADDPD 192(SI), Z3, Z3
 	ADDQ $256, SI
 	DECQ CX
-	JNZ sumAccF64AVX512_loop
-sumAccF64AVX512_done:
-	VMOVUPD Z0, 0(DI)
-	VMOVUPD Z1, 64(DI)
-	VMOVUPD Z2, 128(DI)
-	VMOVUPD Z3, 192(DI)
+	JNZ sumBlockF64AVX512_loop
+sumBlockF64AVX512_pad:
+	TESTQ DX, DX
+	JZ sumBlockF64AVX512_combine
+	VADDPD 0(DX), Z0, Z0
+	VADDPD 64(DX), Z1, Z1
+	VADDPD 128(DX), Z2, Z2
+	VADDPD 192(DX), Z3, Z3
+sumBlockF64AVX512_combine:
+	VADDPD Z2, Z0, Z0
+	VADDPD Z3, Z1, Z1
+	VADDPD Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, ret+24(FP)
 	VZEROUPPER
 	RET
 
-// func sumAccF32AVX512(acc *[64]float32, x *float32, n int)
-// acc[j%64] += x[j]; n a multiple of 64.
-TEXT ·sumAccF32AVX512(SB), NOSPLIT, $0-24
-	MOVQ acc+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	VMOVUPS 0(DI), Z0
-	VMOVUPS 64(DI), Z1
-	VMOVUPS 128(DI), Z2
-	VMOVUPS 192(DI), Z3
+// func sumBlockF32AVX512(x *float32, n int, pad *[64]float32) float32
+TEXT ·sumBlockF32AVX512(SB), NOSPLIT, $0-28
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ pad+16(FP), DX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
 	SHRQ $6, CX
-	JZ sumAccF32AVX512_done
-sumAccF32AVX512_loop:
+	JZ sumBlockF32AVX512_pad
+sumBlockF32AVX512_loop:
 	VADDPS 0(SI), Z0, Z0
 	VADDPS 64(SI), Z1, Z1
 	VADDPS 128(SI), Z2, Z2
 	VADDPS 192(SI), Z3, Z3
 	ADDQ $256, SI
 	DECQ CX
-	JNZ sumAccF32AVX512_loop
-sumAccF32AVX512_done:
-	VMOVUPS Z0, 0(DI)
-	VMOVUPS Z1, 64(DI)
-	VMOVUPS Z2, 128(DI)
-	VMOVUPS Z3, 192(DI)
+	JNZ sumBlockF32AVX512_loop
+sumBlockF32AVX512_pad:
+	TESTQ DX, DX
+	JZ sumBlockF32AVX512_combine
+	VADDPS 0(DX), Z0, Z0
+	VADDPS 64(DX), Z1, Z1
+	VADDPS 128(DX), Z2, Z2
+	VADDPS 192(DX), Z3, Z3
+sumBlockF32AVX512_combine:
+	VADDPS Z2, Z0, Z0
+	VADDPS Z3, Z1, Z1
+	VADDPS Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VMOVHLPS X0, X0, X1
+	VADDPS X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, ret+24(FP)
 	VZEROUPPER
 	RET
 
-// func ssqAccF64AVX512(acc *[32]float64, x *float64, n int, c float64)
-// acc[j%32] = fma(c-x[j], c-x[j], acc[j%32]); n a multiple of 32.
-TEXT ·ssqAccF64AVX512(SB), NOSPLIT, $0-32
-	MOVQ acc+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
+// func ssqBlockF64AVX512(x *float64, n int, pad *[32]float64, c float64) float64
+// Lanes take fma(d, d, lane) for d = c - x[j] (float64).
+TEXT ·ssqBlockF64AVX512(SB), NOSPLIT, $0-40
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ pad+16(FP), DX
 	VBROADCASTSD c+24(FP), Z8
-	VMOVUPD 0(DI), Z0
-	VMOVUPD 64(DI), Z1
-	VMOVUPD 128(DI), Z2
-	VMOVUPD 192(DI), Z3
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
 	SHRQ $5, CX
-	JZ ssqAccF64AVX512_done
-ssqAccF64AVX512_loop:
+	JZ ssqBlockF64AVX512_pad
+ssqBlockF64AVX512_loop:
 	VSUBPD 0(SI), Z8, Z4
-	VSUBPD 64(SI), Z8, Z5
-	VSUBPD 128(SI), Z8, Z6
-	VSUBPD 192(SI), Z8, Z7
 	VFMADD231PD Z4, Z4, Z0
+	VSUBPD 64(SI), Z8, Z5
 	VFMADD231PD Z5, Z5, Z1
+	VSUBPD 128(SI), Z8, Z6
 	VFMADD231PD Z6, Z6, Z2
+	VSUBPD 192(SI), Z8, Z7
 	VFMADD231PD Z7, Z7, Z3
 	ADDQ $256, SI
 	DECQ CX
-	JNZ ssqAccF64AVX512_loop
-ssqAccF64AVX512_done:
-	VMOVUPD Z0, 0(DI)
-	VMOVUPD Z1, 64(DI)
-	VMOVUPD Z2, 128(DI)
-	VMOVUPD Z3, 192(DI)
+	JNZ ssqBlockF64AVX512_loop
+ssqBlockF64AVX512_pad:
+	TESTQ DX, DX
+	JZ ssqBlockF64AVX512_combine
+	VSUBPD 0(DX), Z8, Z4
+	VFMADD231PD Z4, Z4, Z0
+	VSUBPD 64(DX), Z8, Z5
+	VFMADD231PD Z5, Z5, Z1
+	VSUBPD 128(DX), Z8, Z6
+	VFMADD231PD Z6, Z6, Z2
+	VSUBPD 192(DX), Z8, Z7
+	VFMADD231PD Z7, Z7, Z3
+ssqBlockF64AVX512_combine:
+	VADDPD Z2, Z0, Z0
+	VADDPD Z3, Z1, Z1
+	VADDPD Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, ret+32(FP)
 	VZEROUPPER
 	RET
 
-// func ssqAccF32AVX512(acc *[32]float64, x *float32, n int, c float64)
-// acc[j%32] = fma(d, d, acc[j%32]) with d = c - float64(x[j]); n a
-// multiple of 32.
-TEXT ·ssqAccF32AVX512(SB), NOSPLIT, $0-32
-	MOVQ acc+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
+// func ssqBlockF32AVX512(x *float32, n int, pad *[32]float32, c float64) float64
+// Lanes take fma(d, d, lane) for d = c - x[j] (float64).
+TEXT ·ssqBlockF32AVX512(SB), NOSPLIT, $0-40
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ pad+16(FP), DX
 	VBROADCASTSD c+24(FP), Z8
-	VMOVUPD 0(DI), Z0
-	VMOVUPD 64(DI), Z1
-	VMOVUPD 128(DI), Z2
-	VMOVUPD 192(DI), Z3
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
 	SHRQ $5, CX
-	JZ ssqAccF32AVX512_done
-ssqAccF32AVX512_loop:
+	JZ ssqBlockF32AVX512_pad
+ssqBlockF32AVX512_loop:
 	VCVTPS2PD 0(SI), Z4
-	VCVTPS2PD 32(SI), Z5
-	VCVTPS2PD 64(SI), Z6
-	VCVTPS2PD 96(SI), Z7
 	VSUBPD Z4, Z8, Z4
-	VSUBPD Z5, Z8, Z5
-	VSUBPD Z6, Z8, Z6
-	VSUBPD Z7, Z8, Z7
 	VFMADD231PD Z4, Z4, Z0
+	VCVTPS2PD 32(SI), Z5
+	VSUBPD Z5, Z8, Z5
 	VFMADD231PD Z5, Z5, Z1
+	VCVTPS2PD 64(SI), Z6
+	VSUBPD Z6, Z8, Z6
 	VFMADD231PD Z6, Z6, Z2
+	VCVTPS2PD 96(SI), Z7
+	VSUBPD Z7, Z8, Z7
 	VFMADD231PD Z7, Z7, Z3
 	ADDQ $128, SI
 	DECQ CX
-	JNZ ssqAccF32AVX512_loop
-ssqAccF32AVX512_done:
-	VMOVUPD Z0, 0(DI)
-	VMOVUPD Z1, 64(DI)
-	VMOVUPD Z2, 128(DI)
-	VMOVUPD Z3, 192(DI)
+	JNZ ssqBlockF32AVX512_loop
+ssqBlockF32AVX512_pad:
+	TESTQ DX, DX
+	JZ ssqBlockF32AVX512_combine
+	VCVTPS2PD 0(DX), Z4
+	VSUBPD Z4, Z8, Z4
+	VFMADD231PD Z4, Z4, Z0
+	VCVTPS2PD 32(DX), Z5
+	VSUBPD Z5, Z8, Z5
+	VFMADD231PD Z5, Z5, Z1
+	VCVTPS2PD 64(DX), Z6
+	VSUBPD Z6, Z8, Z6
+	VFMADD231PD Z6, Z6, Z2
+	VCVTPS2PD 96(DX), Z7
+	VSUBPD Z7, Z8, Z7
+	VFMADD231PD Z7, Z7, Z3
+ssqBlockF32AVX512_combine:
+	VADDPD Z2, Z0, Z0
+	VADDPD Z3, Z1, Z1
+	VADDPD Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, ret+32(FP)
 	VZEROUPPER
 	RET
-
 // EXT512 folds n elements (a multiple of 4 vectors) into the vector at
 // acc with VRANGE (imm 5: max, 4: min, 11: max |.|; -0 < +0), four
 // accumulators in flight. VRANGE does not propagate every NaN (it may
@@ -196,22 +259,22 @@ EXT512(·minF32AVX512, VRANGEPS, VCMPPS, VPTERNLOGD, 4, 6)
 // func maxAbsF32AVX512(acc *[16]float32, x *float32, n int), n a multiple of 64.
 EXT512(·maxAbsF32AVX512, VRANGEPS, VCMPPS, VPTERNLOGD, 11, 6)
 
-// func sumAccF64AVX2(acc, x, n): the AVX2 twin of the AVX-512 kernel (8 ymm lanes).
-TEXT ·sumAccF64AVX2(SB), NOSPLIT, $0-24
-	MOVQ acc+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	VMOVUPD 0(DI), Y0
-	VMOVUPD 32(DI), Y1
-	VMOVUPD 64(DI), Y2
-	VMOVUPD 96(DI), Y3
-	VMOVUPD 128(DI), Y4
-	VMOVUPD 160(DI), Y5
-	VMOVUPD 192(DI), Y6
-	VMOVUPD 224(DI), Y7
+// func sumBlockF64AVX2(x *float64, n int, pad *[32]float64) float64
+TEXT ·sumBlockF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ pad+16(FP), DX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
 	SHRQ $5, CX
-	JZ sumAccF64AVX2_done
-sumAccF64AVX2_loop:
+	JZ sumBlockF64AVX2_pad
+sumBlockF64AVX2_loop:
 	VADDPD 0(SI), Y0, Y0
 	VADDPD 32(SI), Y1, Y1
 	VADDPD 64(SI), Y2, Y2
@@ -222,35 +285,50 @@ sumAccF64AVX2_loop:
 	VADDPD 224(SI), Y7, Y7
 	ADDQ $256, SI
 	DECQ CX
-	JNZ sumAccF64AVX2_loop
-sumAccF64AVX2_done:
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	VMOVUPD Y4, 128(DI)
-	VMOVUPD Y5, 160(DI)
-	VMOVUPD Y6, 192(DI)
-	VMOVUPD Y7, 224(DI)
+	JNZ sumBlockF64AVX2_loop
+sumBlockF64AVX2_pad:
+	TESTQ DX, DX
+	JZ sumBlockF64AVX2_combine
+	VADDPD 0(DX), Y0, Y0
+	VADDPD 32(DX), Y1, Y1
+	VADDPD 64(DX), Y2, Y2
+	VADDPD 96(DX), Y3, Y3
+	VADDPD 128(DX), Y4, Y4
+	VADDPD 160(DX), Y5, Y5
+	VADDPD 192(DX), Y6, Y6
+	VADDPD 224(DX), Y7, Y7
+sumBlockF64AVX2_combine:
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, ret+24(FP)
 	VZEROUPPER
 	RET
 
-// func sumAccF32AVX2(acc, x, n): the AVX2 twin of the AVX-512 kernel (8 ymm lanes).
-TEXT ·sumAccF32AVX2(SB), NOSPLIT, $0-24
-	MOVQ acc+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
-	VMOVUPS 0(DI), Y0
-	VMOVUPS 32(DI), Y1
-	VMOVUPS 64(DI), Y2
-	VMOVUPS 96(DI), Y3
-	VMOVUPS 128(DI), Y4
-	VMOVUPS 160(DI), Y5
-	VMOVUPS 192(DI), Y6
-	VMOVUPS 224(DI), Y7
+// func sumBlockF32AVX2(x *float32, n int, pad *[64]float32) float32
+TEXT ·sumBlockF32AVX2(SB), NOSPLIT, $0-28
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ pad+16(FP), DX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
 	SHRQ $6, CX
-	JZ sumAccF32AVX2_done
-sumAccF32AVX2_loop:
+	JZ sumBlockF32AVX2_pad
+sumBlockF32AVX2_loop:
 	VADDPS 0(SI), Y0, Y0
 	VADDPS 32(SI), Y1, Y1
 	VADDPS 64(SI), Y2, Y2
@@ -261,36 +339,54 @@ sumAccF32AVX2_loop:
 	VADDPS 224(SI), Y7, Y7
 	ADDQ $256, SI
 	DECQ CX
-	JNZ sumAccF32AVX2_loop
-sumAccF32AVX2_done:
-	VMOVUPS Y0, 0(DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	VMOVUPS Y4, 128(DI)
-	VMOVUPS Y5, 160(DI)
-	VMOVUPS Y6, 192(DI)
-	VMOVUPS Y7, 224(DI)
+	JNZ sumBlockF32AVX2_loop
+sumBlockF32AVX2_pad:
+	TESTQ DX, DX
+	JZ sumBlockF32AVX2_combine
+	VADDPS 0(DX), Y0, Y0
+	VADDPS 32(DX), Y1, Y1
+	VADDPS 64(DX), Y2, Y2
+	VADDPS 96(DX), Y3, Y3
+	VADDPS 128(DX), Y4, Y4
+	VADDPS 160(DX), Y5, Y5
+	VADDPS 192(DX), Y6, Y6
+	VADDPS 224(DX), Y7, Y7
+sumBlockF32AVX2_combine:
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	VADDPS Y2, Y0, Y0
+	VADDPS Y3, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS X1, X0, X0
+	VMOVHLPS X0, X0, X1
+	VADDPS X1, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, ret+24(FP)
 	VZEROUPPER
 	RET
 
-// func ssqAccF64AVX2(acc, x, n, c): the AVX2 twin of the AVX-512 kernel.
-TEXT ·ssqAccF64AVX2(SB), NOSPLIT, $0-32
-	MOVQ acc+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
+// func ssqBlockF64AVX2(x *float64, n int, pad *[32]float64, c float64) float64
+// Lanes take fma(d, d, lane) for d = c - x[j] (float64).
+TEXT ·ssqBlockF64AVX2(SB), NOSPLIT, $0-40
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ pad+16(FP), DX
 	VBROADCASTSD c+24(FP), Y8
-	VMOVUPD 0(DI), Y0
-	VMOVUPD 32(DI), Y1
-	VMOVUPD 64(DI), Y2
-	VMOVUPD 96(DI), Y3
-	VMOVUPD 128(DI), Y4
-	VMOVUPD 160(DI), Y5
-	VMOVUPD 192(DI), Y6
-	VMOVUPD 224(DI), Y7
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
 	SHRQ $5, CX
-	JZ ssqAccF64AVX2_done
-ssqAccF64AVX2_loop:
+	JZ ssqBlockF64AVX2_pad
+ssqBlockF64AVX2_loop:
 	VSUBPD 0(SI), Y8, Y9
 	VFMADD231PD Y9, Y9, Y0
 	VSUBPD 32(SI), Y8, Y10
@@ -309,36 +405,60 @@ ssqAccF64AVX2_loop:
 	VFMADD231PD Y12, Y12, Y7
 	ADDQ $256, SI
 	DECQ CX
-	JNZ ssqAccF64AVX2_loop
-ssqAccF64AVX2_done:
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	VMOVUPD Y4, 128(DI)
-	VMOVUPD Y5, 160(DI)
-	VMOVUPD Y6, 192(DI)
-	VMOVUPD Y7, 224(DI)
+	JNZ ssqBlockF64AVX2_loop
+ssqBlockF64AVX2_pad:
+	TESTQ DX, DX
+	JZ ssqBlockF64AVX2_combine
+	VSUBPD 0(DX), Y8, Y9
+	VFMADD231PD Y9, Y9, Y0
+	VSUBPD 32(DX), Y8, Y10
+	VFMADD231PD Y10, Y10, Y1
+	VSUBPD 64(DX), Y8, Y11
+	VFMADD231PD Y11, Y11, Y2
+	VSUBPD 96(DX), Y8, Y12
+	VFMADD231PD Y12, Y12, Y3
+	VSUBPD 128(DX), Y8, Y9
+	VFMADD231PD Y9, Y9, Y4
+	VSUBPD 160(DX), Y8, Y10
+	VFMADD231PD Y10, Y10, Y5
+	VSUBPD 192(DX), Y8, Y11
+	VFMADD231PD Y11, Y11, Y6
+	VSUBPD 224(DX), Y8, Y12
+	VFMADD231PD Y12, Y12, Y7
+ssqBlockF64AVX2_combine:
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, ret+32(FP)
 	VZEROUPPER
 	RET
 
-// func ssqAccF32AVX2(acc, x, n, c): the AVX2 twin of the AVX-512 kernel.
-TEXT ·ssqAccF32AVX2(SB), NOSPLIT, $0-32
-	MOVQ acc+0(FP), DI
-	MOVQ x+8(FP), SI
-	MOVQ n+16(FP), CX
+// func ssqBlockF32AVX2(x *float32, n int, pad *[32]float32, c float64) float64
+// Lanes take fma(d, d, lane) for d = c - x[j] (float64).
+TEXT ·ssqBlockF32AVX2(SB), NOSPLIT, $0-40
+	MOVQ x+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ pad+16(FP), DX
 	VBROADCASTSD c+24(FP), Y8
-	VMOVUPD 0(DI), Y0
-	VMOVUPD 32(DI), Y1
-	VMOVUPD 64(DI), Y2
-	VMOVUPD 96(DI), Y3
-	VMOVUPD 128(DI), Y4
-	VMOVUPD 160(DI), Y5
-	VMOVUPD 192(DI), Y6
-	VMOVUPD 224(DI), Y7
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
 	SHRQ $5, CX
-	JZ ssqAccF32AVX2_done
-ssqAccF32AVX2_loop:
+	JZ ssqBlockF32AVX2_pad
+ssqBlockF32AVX2_loop:
 	VCVTPS2PD 0(SI), Y9
 	VSUBPD Y9, Y8, Y9
 	VFMADD231PD Y9, Y9, Y0
@@ -365,19 +485,49 @@ ssqAccF32AVX2_loop:
 	VFMADD231PD Y12, Y12, Y7
 	ADDQ $128, SI
 	DECQ CX
-	JNZ ssqAccF32AVX2_loop
-ssqAccF32AVX2_done:
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
-	VMOVUPD Y4, 128(DI)
-	VMOVUPD Y5, 160(DI)
-	VMOVUPD Y6, 192(DI)
-	VMOVUPD Y7, 224(DI)
+	JNZ ssqBlockF32AVX2_loop
+ssqBlockF32AVX2_pad:
+	TESTQ DX, DX
+	JZ ssqBlockF32AVX2_combine
+	VCVTPS2PD 0(DX), Y9
+	VSUBPD Y9, Y8, Y9
+	VFMADD231PD Y9, Y9, Y0
+	VCVTPS2PD 16(DX), Y10
+	VSUBPD Y10, Y8, Y10
+	VFMADD231PD Y10, Y10, Y1
+	VCVTPS2PD 32(DX), Y11
+	VSUBPD Y11, Y8, Y11
+	VFMADD231PD Y11, Y11, Y2
+	VCVTPS2PD 48(DX), Y12
+	VSUBPD Y12, Y8, Y12
+	VFMADD231PD Y12, Y12, Y3
+	VCVTPS2PD 64(DX), Y9
+	VSUBPD Y9, Y8, Y9
+	VFMADD231PD Y9, Y9, Y4
+	VCVTPS2PD 80(DX), Y10
+	VSUBPD Y10, Y8, Y10
+	VFMADD231PD Y10, Y10, Y5
+	VCVTPS2PD 96(DX), Y11
+	VSUBPD Y11, Y8, Y11
+	VFMADD231PD Y11, Y11, Y6
+	VCVTPS2PD 112(DX), Y12
+	VSUBPD Y12, Y8, Y12
+	VFMADD231PD Y12, Y12, Y7
+ssqBlockF32AVX2_combine:
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y1, Y1
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VPERMILPD $1, X0, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, ret+32(FP)
 	VZEROUPPER
 	RET
-
 // func maxF64AVX2(acc, x, n): VMAXD with NaN flags kept in Y12 (a lane
 // seen NaN ends all ones, a NaN); a zero result may have the wrong sign.
 TEXT ·maxF64AVX2(SB), NOSPLIT, $0-24
