@@ -40,6 +40,9 @@ type argFold[F Float] struct{ min bool }
 func (argFold[F]) identity() argState[F] { return argState[F]{i: -1} }
 
 func (f argFold[F]) row(n int, a []F, ao, as int, _ F, base int) argState[F] {
+	if as == 1 {
+		return argUnit(f.min, a[ao:ao+n], base)
+	}
 	best, bi := a[ao], 0
 	if best != best {
 		return argState[F]{best, base}
@@ -103,3 +106,43 @@ func (f argFold[F]) merge(x, y argState[F]) argState[F] {
 func (argFold[F]) store(s argState[F], _ F) int64 { return int64(s.i) }
 func (argFold[F]) emptyOK() bool                  { return false }
 func (argFold[F]) weight() int                    { return 1 }
+
+// argBlock is the length of the blocks of argUnit: small enough for the
+// second look at a block to hit the L1 cache.
+const argBlock = 2048
+
+// argUnit returns the first extremum of the non-empty x (the minimum when
+// isMin) and its index plus base, or the first NaN. Each block's extremum
+// is found by extUnit; only a block that improves on the best so far is
+// searched for its first occurrence, and since ties keep the earlier
+// block, the first extremum wins.
+func argUnit[F Float](isMin bool, x []F, base int) argState[F] {
+	k := extMax
+	if isMin {
+		k = extMin
+	}
+	best, bi := x[0], 0
+	if best != best {
+		return argState[F]{best, base}
+	}
+	for lo := 0; lo < len(x); lo += argBlock {
+		b := x[lo:min(lo+argBlock, len(x))]
+		m := extUnit(k, b)
+		switch {
+		case m != m:
+			for j, v := range b {
+				if v != v {
+					return argState[F]{v, base + lo + j}
+				}
+			}
+		case isMin && m < best, !isMin && m > best:
+			for j, v := range b {
+				if v == m {
+					best, bi = v, lo+j
+					break
+				}
+			}
+		}
+	}
+	return argState[F]{best, base + bi}
+}

@@ -157,6 +157,12 @@ func (f extFold[F]) identity() F {
 }
 
 func (f extFold[F]) row(n int, a []F, ao, as int, _ F, _ int) F {
+	if as == 1 {
+		if f.min {
+			return extUnit(extMin, a[ao:ao+n])
+		}
+		return extUnit(extMax, a[ao:ao+n])
+	}
 	m0, m1 := f.identity(), f.identity()
 	i := 0
 	if f.min {
@@ -228,8 +234,14 @@ func (maxAbsFold[T]) identity() float64 { return 0 }
 func (maxAbsFold[T]) row(n int, a []T, ao, as int, _ T, _ int) float64 {
 	switch x := any(a).(type) {
 	case []float64:
+		if as == 1 {
+			return extUnit(extMaxAbs, x[ao:ao+n])
+		}
 		return maxAbsReal(0, n, x, ao, as)
 	case []float32:
+		if as == 1 {
+			return float64(extUnit(extMaxAbs, x[ao:ao+n]))
+		}
 		return maxAbsReal(0, n, x, ao, as)
 	case []complex128:
 		return maxAbsComplex(0, n, x, ao, as)

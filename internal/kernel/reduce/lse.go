@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/kernel/vmath"
 	"github.com/tenferro-go/tenferro/internal/par"
 )
 
@@ -45,6 +46,9 @@ func (lseFold[F]) row(n int, a []F, ao, as int, c F, _ int) float64 {
 	if math.IsInf(m, 0) || m != m {
 		return 0
 	}
+	if as == 1 {
+		return lseUnit(a[ao:ao+n], m)
+	}
 	return pairwise(n, ao, as, func(n, ao int) float64 {
 		var s0, s1 float64
 		i := 0
@@ -60,11 +64,43 @@ func (lseFold[F]) row(n int, a []F, ao, as int, c F, _ int) float64 {
 	}, add64)
 }
 
+// lseBlock is the length of the blocks of exponentials evaluated at once
+// (a stack buffer of float64).
+const lseBlock = 512
+
+// lseUnit returns sum_j exp(x[j] - m) for a finite m, in float64: the
+// differences of a block go to a stack buffer, [vmath.Exp] evaluates them
+// in place and sumUnit adds them; blocks are combined pairwise.
+func lseUnit[F Float](x []F, m float64) float64 {
+	if h := halfBlocks(len(x), lseBlock); h > 0 {
+		return lseUnit(x[:h], m) + lseUnit(x[h:], m)
+	}
+	var buf [lseBlock]float64
+	b := buf[:len(x)]
+	for i, v := range x {
+		b[i] = float64(v) - m
+	}
+	vmath.Exp(b, b)
+	return sumUnit(b)
+}
+
+// vec adds exp(a - b) into acc, evaluating the exponentials in blocks of
+// lseBlock with [vmath.Exp].
 func (lseFold[F]) vec(acc []float64, a []F, ao, as int, b []F, bo, bs int, _ int) {
-	for i := range acc {
-		acc[i] += math.Exp(float64(a[ao]) - float64(b[bo]))
-		ao += as
-		bo += bs
+	var buf [lseBlock]float64
+	for len(acc) > 0 {
+		d := buf[:min(lseBlock, len(acc))]
+		for i := range d {
+			d[i] = float64(a[ao]) - float64(b[bo])
+			ao += as
+			bo += bs
+		}
+		vmath.Exp(d, d)
+		s := acc[:len(d)]
+		for i, v := range d {
+			s[i] += v
+		}
+		acc = acc[len(d):]
 	}
 }
 

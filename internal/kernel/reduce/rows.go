@@ -8,8 +8,14 @@ const pairBase = 128
 
 // sumRow returns sum_{i<n} a[ao+i*as] by pairwise summation: halves are
 // summed recursively down to blocks of pairBase elements, so the rounding
-// error grows like log2(n/pairBase) + pairBase/4 rather than n.
+// error grows like log2(n/pairBase) + pairBase/4 rather than n. Contiguous
+// real rows go to sumUnit (lanes.go), whose bound is the same.
 func sumRow[T strided.Scalar](n int, a []T, ao, as int) T {
+	if as == 1 {
+		if s, ok := sumReal(a[ao : ao+n]); ok {
+			return s
+		}
+	}
 	if n > pairBase {
 		h := n / 2
 		return sumRow(h, a, ao, as) + sumRow(n-h, a, ao+h*as, as)

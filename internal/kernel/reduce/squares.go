@@ -128,6 +128,14 @@ func (f sqFold[T]) row(n int, a []T, ao, as int, c T, _ int) ssq {
 	if !f.dev {
 		c = 0
 	}
+	if as == 1 {
+		switch x := any(a).(type) {
+		case []float64:
+			return ssqUnit(x[ao:ao+n], any(c).(float64))
+		case []float32:
+			return ssqUnit(x[ao:ao+n], float64(any(c).(float32)))
+		}
+	}
 	return pairwise(n, ao, as, func(n, ao int) ssq {
 		switch x := any(a).(type) {
 		case []float64:
