@@ -1,6 +1,7 @@
 package reduce
 
 import (
+	"github.com/tenferro-go/tenferro/internal/kernel/simd"
 	"math"
 	"sync"
 
@@ -189,16 +190,11 @@ func (f extFold[F]) row(n int, a []F, ao, as int, _ F, _ int) F {
 
 func (f extFold[F]) vec(acc []F, a []F, ao, as int, _ []F, _, _, _ int) {
 	if as == 1 {
-		x := a[ao : ao+len(acc)]
+		o := simd.GoMax
 		if f.min {
-			for i, v := range x {
-				acc[i] = min(acc[i], v)
-			}
-			return
+			o = simd.GoMin
 		}
-		for i, v := range x {
-			acc[i] = max(acc[i], v)
-		}
+		simd.VV(o, acc, acc, a[ao:ao+len(acc)])
 		return
 	}
 	if f.min {

@@ -1,6 +1,9 @@
 package reduce
 
-import "github.com/tenferro-go/tenferro/internal/kernel/strided"
+import (
+	"github.com/tenferro-go/tenferro/internal/kernel/simd"
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+)
 
 // pairBase is the length below which rows are summed directly (with four
 // interleaved accumulators) rather than split in halves.
@@ -92,6 +95,14 @@ func accRow[T strided.Scalar](acc []T, a []T, ao, as int, b []T, bo, bs int, pro
 	if !prod {
 		if as == 1 {
 			x := a[ao : ao+len(acc)]
+			switch acc := any(acc).(type) {
+			case []float32:
+				simd.VV(simd.Add, acc, acc, any(x).([]float32))
+				return
+			case []float64:
+				simd.VV(simd.Add, acc, acc, any(x).([]float64))
+				return
+			}
 			for i := range acc {
 				acc[i] += x[i]
 			}

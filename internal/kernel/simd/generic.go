@@ -43,6 +43,10 @@ func binary[F Float](o Op, x, y F) F {
 		return maximum(x, y)
 	case Min:
 		return minimum(x, y)
+	case GoMax:
+		return max(x, y)
+	case GoMin:
+		return min(x, y)
 	}
 	panic("simd: unknown binary operation")
 }
@@ -116,6 +120,14 @@ func goVV[F Float](o Op, z, x, y []F) {
 	case Min:
 		for i := range z {
 			z[i] = minimum(x[i], y[i])
+		}
+	case GoMax:
+		for i := range z {
+			z[i] = max(x[i], y[i])
+		}
+	case GoMin:
+		for i := range z {
+			z[i] = min(x[i], y[i])
 		}
 	default:
 		for i := range z {

@@ -43,6 +43,8 @@ const (
 	Div           // x / y
 	Max           // scalar.Maximum(x, y)
 	Min           // scalar.Minimum(x, y)
+	GoMax         // max(x, y), Go's built-in: NaN if either is; max(-0, +0) = +0
+	GoMin         // min(x, y), Go's built-in: NaN if either is; min(-0, +0) = -0
 )
 
 // UnaryOp is a unary operation.

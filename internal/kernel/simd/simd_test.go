@@ -27,6 +27,10 @@ func refBinary(o Op, x, y float64) float64 {
 		return scalar.Maximum(x, y)
 	case Min:
 		return scalar.Minimum(x, y)
+	case GoMax:
+		return max(x, y)
+	case GoMin:
+		return min(x, y)
 	}
 	panic("bad op")
 }
@@ -62,7 +66,7 @@ func refUnary(o UnaryOp, x, a, b float64) float64 {
 }
 
 var (
-	binaryOps = []Op{Add, Sub, Mul, Div, Max, Min}
+	binaryOps = []Op{Add, Sub, Mul, Div, Max, Min, GoMax, GoMin}
 	unaryOps  = []UnaryOp{Neg, Abs, Square, Recip, Rsqrt, Floor, Ceil, Trunc, Round, Relu, Sign, Clip}
 )
 
@@ -269,6 +273,22 @@ func TestSignedZeroTies(t *testing.T) {
 		for i := range z {
 			if math.Signbit(z[i]) {
 				t.Fatalf("%s: Relu(-0) = -0, want 0", v)
+			}
+		}
+		// GoMax and GoMin ignore the order: +0 and -0 whichever comes
+		// first.
+		for _, args := range [][2][]float64{{x, y}, {y, x}} {
+			VV(GoMax, z, args[0], args[1])
+			for i := range z {
+				if math.Signbit(z[i]) {
+					t.Fatalf("%s: GoMax(%v, %v) = -0, want 0", v, args[0][i], args[1][i])
+				}
+			}
+			VV(GoMin, z, args[0], args[1])
+			for i := range z {
+				if !math.Signbit(z[i]) {
+					t.Fatalf("%s: GoMin(%v, %v) = 0, want -0", v, args[0][i], args[1][i])
+				}
 			}
 		}
 	}

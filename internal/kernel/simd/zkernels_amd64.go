@@ -113,6 +113,42 @@ func minSVF32AVX512(z, x, y *float32, n int, a, b float32) int
 func minSVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func gomaxVVF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gomaxVVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gomaxVSF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gomaxVSNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gomaxSVF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gomaxSVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominVVF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominVVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominVSF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominVSNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominSVF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominSVNTF32AVX512(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func negUnaryF32AVX512(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
@@ -291,6 +327,42 @@ func minSVF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func minSVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gomaxVVF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gomaxVVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gomaxVSF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gomaxVSNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gomaxSVF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gomaxSVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominVVF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominVVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominVSF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominVSNTF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominSVF64AVX512(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominSVNTF64AVX512(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
 func negUnaryF64AVX512(z, x, y *float64, n int, a, b float64) int
@@ -473,6 +545,42 @@ func minSVF32AVX2(z, x, y *float32, n int, a, b float32) int
 func minSVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
+func gomaxVVF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gomaxVVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gomaxVSF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gomaxVSNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gomaxSVF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gomaxSVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominVVF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominVVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominVSF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominVSNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominSVF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
+func gominSVNTF32AVX2(z, x, y *float32, n int, a, b float32) int
+
+//go:noescape
 func negUnaryF32AVX2(z, x, y *float32, n int, a, b float32) int
 
 //go:noescape
@@ -653,6 +761,42 @@ func minSVF64AVX2(z, x, y *float64, n int, a, b float64) int
 func minSVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
+func gomaxVVF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gomaxVVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gomaxVSF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gomaxVSNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gomaxSVF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gomaxSVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominVVF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominVVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominVSF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominVSNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominSVF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
+func gominSVNTF64AVX2(z, x, y *float64, n int, a, b float64) int
+
+//go:noescape
 func negUnaryF64AVX2(z, x, y *float64, n int, a, b float64) int
 
 //go:noescape
@@ -750,6 +894,10 @@ func archVV32(o Op, z, x, y []float32, a, b float32) int {
 			return maxVVF32AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minVVF32AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVVF32AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVVF32AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -767,6 +915,10 @@ func archVV32(o Op, z, x, y []float32, a, b float32) int {
 			return maxVVF32AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minVVF32AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVVF32AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVVF32AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -799,6 +951,10 @@ func archVVNT32(o Op, z, x, y []float32, a, b float32) int {
 			return maxVVNTF32AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minVVNTF32AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVVNTF32AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVVNTF32AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -816,6 +972,10 @@ func archVVNT32(o Op, z, x, y []float32, a, b float32) int {
 			return maxVVNTF32AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minVVNTF32AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVVNTF32AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVVNTF32AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -848,6 +1008,10 @@ func archVS32(o Op, z, x, y []float32, a, b float32) int {
 			return maxVSF32AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minVSF32AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVSF32AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVSF32AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -865,6 +1029,10 @@ func archVS32(o Op, z, x, y []float32, a, b float32) int {
 			return maxVSF32AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minVSF32AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVSF32AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVSF32AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -897,6 +1065,10 @@ func archVSNT32(o Op, z, x, y []float32, a, b float32) int {
 			return maxVSNTF32AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minVSNTF32AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVSNTF32AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVSNTF32AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -914,6 +1086,10 @@ func archVSNT32(o Op, z, x, y []float32, a, b float32) int {
 			return maxVSNTF32AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minVSNTF32AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVSNTF32AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVSNTF32AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -946,6 +1122,10 @@ func archSV32(o Op, z, x, y []float32, a, b float32) int {
 			return maxSVF32AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minSVF32AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxSVF32AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominSVF32AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -963,6 +1143,10 @@ func archSV32(o Op, z, x, y []float32, a, b float32) int {
 			return maxSVF32AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minSVF32AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxSVF32AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominSVF32AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -995,6 +1179,10 @@ func archSVNT32(o Op, z, x, y []float32, a, b float32) int {
 			return maxSVNTF32AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minSVNTF32AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxSVNTF32AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominSVNTF32AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1012,6 +1200,10 @@ func archSVNT32(o Op, z, x, y []float32, a, b float32) int {
 			return maxSVNTF32AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minSVNTF32AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxSVNTF32AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominSVNTF32AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1190,6 +1382,10 @@ func archVV64(o Op, z, x, y []float64, a, b float64) int {
 			return maxVVF64AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minVVF64AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVVF64AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVVF64AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1207,6 +1403,10 @@ func archVV64(o Op, z, x, y []float64, a, b float64) int {
 			return maxVVF64AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minVVF64AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVVF64AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVVF64AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1239,6 +1439,10 @@ func archVVNT64(o Op, z, x, y []float64, a, b float64) int {
 			return maxVVNTF64AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minVVNTF64AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVVNTF64AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVVNTF64AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1256,6 +1460,10 @@ func archVVNT64(o Op, z, x, y []float64, a, b float64) int {
 			return maxVVNTF64AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minVVNTF64AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVVNTF64AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVVNTF64AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1288,6 +1496,10 @@ func archVS64(o Op, z, x, y []float64, a, b float64) int {
 			return maxVSF64AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minVSF64AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVSF64AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVSF64AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1305,6 +1517,10 @@ func archVS64(o Op, z, x, y []float64, a, b float64) int {
 			return maxVSF64AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minVSF64AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVSF64AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVSF64AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1337,6 +1553,10 @@ func archVSNT64(o Op, z, x, y []float64, a, b float64) int {
 			return maxVSNTF64AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minVSNTF64AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVSNTF64AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVSNTF64AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1354,6 +1574,10 @@ func archVSNT64(o Op, z, x, y []float64, a, b float64) int {
 			return maxVSNTF64AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minVSNTF64AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxVSNTF64AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominVSNTF64AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1386,6 +1610,10 @@ func archSV64(o Op, z, x, y []float64, a, b float64) int {
 			return maxSVF64AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minSVF64AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxSVF64AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominSVF64AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1403,6 +1631,10 @@ func archSV64(o Op, z, x, y []float64, a, b float64) int {
 			return maxSVF64AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minSVF64AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxSVF64AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominSVF64AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1435,6 +1667,10 @@ func archSVNT64(o Op, z, x, y []float64, a, b float64) int {
 			return maxSVNTF64AVX512(&z[0], px, py, n, a, b)
 		case Min:
 			return minSVNTF64AVX512(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxSVNTF64AVX512(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominSVNTF64AVX512(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}
@@ -1452,6 +1688,10 @@ func archSVNT64(o Op, z, x, y []float64, a, b float64) int {
 			return maxSVNTF64AVX2(&z[0], px, py, n, a, b)
 		case Min:
 			return minSVNTF64AVX2(&z[0], px, py, n, a, b)
+		case GoMax:
+			return gomaxSVNTF64AVX2(&z[0], px, py, n, a, b)
+		case GoMin:
+			return gominSVNTF64AVX2(&z[0], px, py, n, a, b)
 		}
 		return 0
 	}

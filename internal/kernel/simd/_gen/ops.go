@@ -20,6 +20,29 @@ func maxmin(stem string) func(g *gen, l lane, c *consts, p, q string) string {
 	}
 }
 
+// goMaxMin is Go's built-in max (stem VMAXP, combine VANDP) or min
+// (VMINP, VORP): NaN when either argument is NaN, and max(-0, +0) = +0,
+// min(-0, +0) = -0 in either order. The instruction in both argument
+// orders gives the same larger (smaller) value unless the arguments tie or
+// one is NaN; for ties the bitwise AND (OR) of the two picks +0 (-0) and
+// is the identity otherwise, and the unordered lanes take p + q, a NaN.
+func goMaxMin(stem, combine string) func(g *gen, l lane, c *consts, p, q string) string {
+	return func(g *gen, l lane, c *consts, p, q string) string {
+		g.f("%s %s, %s, %s", g.ins(stem), q, p, l.U)
+		g.f("%s %s, %s, %s", g.ins(stem), p, q, l.T)
+		g.f("%s %s, %s, %s", g.ins(combine), l.T, l.U, l.U)
+		if g.is.masks {
+			g.f("%s $3, %s, %s, %s", g.ins("VCMPP"), q, p, l.K)
+			g.f("%s %s, %s, %s, %s", g.ins("VADDP"), q, p, l.K, l.U)
+			return l.U
+		}
+		g.f("%s $3, %s, %s, %s", g.ins("VCMPP"), q, p, l.T)
+		g.f("%s %s, %s, %s", g.ins("VADDP"), q, p, l.Y)
+		g.f("%s %s, %s, %s, %s", g.ins("VBLENDVP"), l.T, l.Y, l.U, l.Y)
+		return l.Y
+	}
+}
+
 // round is VRNDSCALE (AVX-512) or VROUND (AVX2) with rounding mode imm
 // and the precision exception suppressed.
 func round(imm int) func(g *gen, l lane, c *consts, p, q string) string {
@@ -45,6 +68,8 @@ func buildKernels() []*kernel {
 		{"div", "Div", arith("VDIVP")},
 		{"max", "Max", maxmin("VMAXP")},
 		{"min", "Min", maxmin("VMINP")},
+		{"gomax", "GoMax", goMaxMin("VMAXP", "VANDP")},
+		{"gomin", "GoMin", goMaxMin("VMINP", "VORP")},
 	} {
 		for _, sh := range []string{"VV", "VS", "SV"} {
 			ks = append(ks, &kernel{name: b.name, op: b.op, shape: sh, body: b.body})
