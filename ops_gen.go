@@ -906,14 +906,17 @@ func LogSumExpInto[T Float](e Engine, dst, a *Tensor[T], axes ...int) error {
 	return reduceInto(e, op.LogSumExp, dst, a, axes)
 }
 
-// Norm returns the vector norm of order ord of a over the given axes: (Σ
-// |a|^ord)^(1/ord) for ord > 0, and max |a| for ord = +Inf; ord 2 over both
-// axes of a matrix is its Frobenius norm. Order 2 scales the sum of squares
-// so that no intermediate overflows or underflows. The result is real, also
-// for complex a. See Reductions in the package documentation. The result's
-// element type R is the real type of T (float64 for float64 and complex128,
-// float32 for float32 and complex64), given as the first type argument: for
-// example Norm[float64](e, z, 2) for a complex128 z.
+// Norm returns the vector norm of order ord of a over the given axes, as
+// NumPy's vector norms: (Σ |a|^ord)^(1/ord) for finite non-zero ord (a
+// negative order with a zero element gives 0), max |a| for ord = +Inf, min
+// |a| for ord = -Inf (a non-empty set only), the number of non-zero
+// elements for ord = 0; ord 2 over both axes of a matrix is its Frobenius
+// norm. Order 2 scales the sum of squares so that no intermediate overflows
+// or underflows. The result is real, also for complex a. See Reductions in
+// the package documentation. The result's element type R is the real type
+// of T (float64 for float64 and complex128, float32 for float32 and
+// complex64), given as the first type argument: for example
+// Norm[float64](e, z, 2) for a complex128 z.
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [NormInto].
 func Norm[R Float, T Scalar](e Engine, a *Tensor[T], ord float64, axes ...int) (*Tensor[R], error) {

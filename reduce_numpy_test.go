@@ -27,6 +27,7 @@ type npReduceCase struct {
 	P     float64   `json:"-"`
 	PNum  float64   `json:"p"`    // P, or 0 when P is +Inf
 	PInf  bool      `json:"pinf"` // P is +Inf
+	PNeg  bool      `json:"pneg"` // P is -Inf
 	Keep  bool      `json:"keep"`
 }
 
@@ -50,7 +51,7 @@ for c in cases:
         x = x + 1j * np.array(c["im"], dtype=np.float64)
     x = x.reshape(c["shape"])
     ax = None if c["axes"] is None else tuple(c["axes"])
-    k, op, p = c["keep"], c["op"], (float("inf") if c["pinf"] else c["p"])
+    k, op, p = c["keep"], c["op"], (float("inf") if c["pinf"] else -float("inf") if c["pneg"] else c["p"])
     try:
         with np.errstate(all="ignore"):
             if op == "Sum": r = np.sum(x, axis=ax, keepdims=k)
@@ -65,6 +66,8 @@ for c in cases:
             elif op == "Norm":
                 a = np.abs(x)
                 if p == float("inf"): r = np.max(a, axis=ax, keepdims=k, initial=0.0)
+                elif p == -float("inf"): r = np.min(a, axis=ax, keepdims=k)
+                elif p == 0: r = np.sum(a != 0, axis=ax, keepdims=k).astype(np.float64)
                 else: r = np.sum(a ** p, axis=ax, keepdims=k) ** (1.0 / p)
             elif op == "LogSumExp":
                 m = np.max(x, axis=ax, keepdims=True, initial=-np.inf)
@@ -131,7 +134,7 @@ func TestReductionsNumPy(t *testing.T) {
 				case "Var", "Std":
 					ps = []float64{0, 1}
 				case "Norm":
-					ps = []float64{1, 2, 3, math.Inf(1)}
+					ps = []float64{1, 2, 3, 0.5, math.Inf(1), 0, -1, -2.5, math.Inf(-1)}
 				}
 				for _, axes := range axesSets {
 					if one && len(axes) != 1 {
@@ -152,9 +155,12 @@ func TestReductionsNumPy(t *testing.T) {
 	cases := make([]npReduceCase, len(calls))
 	for i, c := range calls {
 		cases[i] = c.c
-		if math.IsInf(c.c.P, 1) {
+		switch {
+		case math.IsInf(c.c.P, 1):
 			cases[i].PInf = true
-		} else {
+		case math.IsInf(c.c.P, -1):
+			cases[i].PNeg = true
+		default:
 			cases[i].PNum = c.c.P
 		}
 	}

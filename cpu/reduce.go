@@ -93,16 +93,18 @@ func (k *numeric[T]) Reduce(kind op.Kind, p float64, dst, src *backend.View[T], 
 			reduce.Norm2(r, shape, d, s)
 		case math.IsInf(p, 1):
 			reduce.Fold(r, reduce.MaxAbsFold, shape, d, s)
-		case p > 0:
-			reduce.SumAbsPow(r, p, shape, d, s)
-			if p != 1 {
+		case math.IsInf(p, -1):
+			reduce.Fold(r, reduce.MinAbsFold, shape, d, s)
+		case p == p:
+			reduce.SumAbsPow(r, p, shape, d, s) // order 0 counts the non-zeros
+			if p != 1 && p != 0 {
 				sc := k.sc()
 				sc.one[0] = backend.FromComplex[T](complex(1/p, 0))
 				sc.oneView = backend.View[T]{Data: sc.one[:]}
 				return k.Binary(op.Pow, dst, dst, &sc.oneView)
 			}
 		default:
-			return tf.Errorf(tf.ErrArgument, "Reduce", "ord", "an order > 0 or +Inf", "%v", p)
+			return tf.Errorf(tf.ErrArgument, "Reduce", "ord", "an order (a number or ±Inf)", "%v", p)
 		}
 	default:
 		return unsupported("Reduce", kind)

@@ -300,11 +300,13 @@ func (t *Trace) LogSumExp(a Var, axes ...int) (Var, error) {
 }
 
 // Norm records tenferro.Norm: it returns the vector norm of order ord of a
-// over the given axes: (Σ |a|^ord)^(1/ord) for ord > 0, and max |a| for
-// ord = +Inf; ord 2 over both axes of a matrix is its Frobenius norm. Order
-// 2 scales the sum of squares so that no intermediate overflows or
-// underflows. The result is real, also for complex a. See Reductions in the
-// package documentation.
+// over the given axes, as NumPy's vector norms: (Σ |a|^ord)^(1/ord) for
+// finite non-zero ord (a negative order with a zero element gives 0), max
+// |a| for ord = +Inf, min |a| for ord = -Inf (a non-empty set only), the
+// number of non-zero elements for ord = 0; ord 2 over both axes of a matrix
+// is its Frobenius norm. Order 2 scales the sum of squares so that no
+// intermediate overflows or underflows. The result is real, also for
+// complex a. See Reductions in the package documentation.
 func (t *Trace) Norm(a Var, ord float64, axes ...int) (Var, error) {
 	return t.record(op.Norm, op.Attrs{Alpha: complex(ord, 0), Axes: axes}, a)
 }

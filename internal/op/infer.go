@@ -2,6 +2,7 @@ package op
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 
@@ -187,8 +188,8 @@ func ReductionShape(k Kind, a, axes []int, p float64, buf []int) ([]int, uint64,
 	}
 	switch info.Attr {
 	case OrdAttr:
-		if !(p > 0) {
-			return nil, 0, faultf(ErrArgument, "ord", "an order > 0 or +Inf", "%v", p)
+		if p != p {
+			return nil, 0, faultf(ErrArgument, "ord", "an order (a number or ±Inf)", "%v", p)
 		}
 	case DdofAttr:
 		if !(p >= 0) || p != float64(int64(p)) {
@@ -201,6 +202,8 @@ func ReductionShape(k Kind, a, axes []int, p float64, buf []int) ([]int, uint64,
 			buf = append(buf, n)
 		case n == 0 && info.NonEmpty:
 			return nil, 0, faultf(ErrShape, "a", "a non-empty reduced set ("+info.Name+" has no identity)", "extent 0 along axis %d", d)
+		case n == 0 && info.Attr == OrdAttr && math.IsInf(p, -1):
+			return nil, 0, faultf(ErrShape, "a", "a non-empty reduced set (Norm of order -Inf, the least |a|, has no identity)", "extent 0 along axis %d", d)
 		}
 	}
 	return buf, m, nil

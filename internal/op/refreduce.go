@@ -98,20 +98,38 @@ func refLogSumExp(xs []complex128, _ float64) complex128 {
 }
 
 func refNorm(xs []complex128, p float64) complex128 {
-	if math.IsInf(p, 1) {
-		var m float64
+	if math.IsInf(p, 0) {
+		m := math.Inf(-1)
+		if p < 0 {
+			m = math.Inf(1)
+		}
+		if len(xs) == 0 {
+			return 0 // +Inf: 0 for the empty set; -Inf is refused
+		}
 		for _, x := range xs {
 			a := cmplx.Abs(x)
 			if a != a {
 				return complex(a, 0)
 			}
-			m = math.Max(m, a)
+			if p > 0 {
+				m = math.Max(m, a)
+			} else {
+				m = math.Min(m, a)
+			}
 		}
 		return complex(m, 0)
 	}
 	var s float64
 	for _, x := range xs {
-		s += math.Pow(cmplx.Abs(x), p)
+		switch {
+		case p != 0:
+			s += math.Pow(cmplx.Abs(x), p)
+		case x != 0:
+			s++ // order 0 counts the non-zero elements
+		}
+	}
+	if p == 0 {
+		return complex(s, 0)
 	}
 	return complex(math.Pow(s, 1/p), 0)
 }

@@ -30,11 +30,13 @@ const (
 	MaxFold                    // max_j x_j, real types only, NaN if any x_j is NaN
 	MinFold                    // min_j x_j, real types only, NaN if any x_j is NaN
 	MaxAbsFold                 // max_j |x_j| (real, 0 for the empty set), NaN if any x_j is NaN
+	MinAbsFold                 // min_j |x_j| (real, +Inf for the empty set), NaN if any x_j is NaN
 )
 
-var foldNames = [...]string{"Sum", "Prod", "Max", "Min", "MaxAbs"}
+var foldNames = [...]string{"Sum", "Prod", "Max", "Min", "MaxAbs", "MinAbs"}
 
-// String returns the fold's name ("Sum", "Prod", "Max", "Min", "MaxAbs").
+// String returns the fold's name ("Sum", "Prod", "Max", "Min", "MaxAbs",
+// "MinAbs").
 func (k FoldKind) String() string {
 	if int(k) < len(foldNames) {
 		return foldNames[k]
@@ -43,9 +45,9 @@ func (k FoldKind) String() string {
 }
 
 var (
-	prodPools, maxAbsPools [4]sync.Pool
-	extPools               [2]sync.Pool
-	boolPool               sync.Pool
+	prodPools, maxAbsPools, minAbsPools [4]sync.Pool
+	extPools                            [2]sync.Pool
+	boolPool                            sync.Pool
 )
 
 // Fold sets dst[i] = fold over the reduced axes of src, for the fold k (see
@@ -75,6 +77,8 @@ func Fold[T strided.Scalar](r par.Runner, k FoldKind, shape []int, dst, src stri
 		panic("reduce.Fold: " + k.String() + " of a complex element type")
 	case MaxAbsFold:
 		fold(r, &maxAbsPools[kind], "Fold", maxAbsFold[T]{}, shape, dst, src, src)
+	case MinAbsFold:
+		fold(r, &minAbsPools[kind], "Fold", minAbsFold[T]{}, shape, dst, src, src)
 	default:
 		panic("reduce.Fold: unknown fold " + k.String())
 	}
@@ -297,6 +301,48 @@ func maxAbsVec[E strided.Scalar](acc []float64, x []E, o, s int, abs func(E) flo
 		acc[i] = max(acc[i], abs(x[o]))
 		o += s
 	}
+}
+
+// minAbsFold takes min |x| in float64, the norm of order -Inf; a plain
+// loop (the order is rare).
+type minAbsFold[T strided.Scalar] struct{}
+
+func (minAbsFold[T]) identity() float64 { return math.Inf(1) }
+
+func (minAbsFold[T]) row(n int, a []T, ao, as int, _ T, _ int) float64 {
+	m := math.Inf(1)
+	for range n {
+		m = min(m, absOf(a[ao]))
+		ao += as
+	}
+	return m
+}
+
+func (minAbsFold[T]) vec(acc []float64, a []T, ao, as int, _ []T, _, _, _ int) {
+	for i := range acc {
+		acc[i] = min(acc[i], absOf(a[ao]))
+		ao += as
+	}
+}
+
+func (minAbsFold[T]) merge(x, y float64) float64 { return min(x, y) }
+func (minAbsFold[T]) store(s float64, _ T) T     { return fromFloat[T](s) }
+func (minAbsFold[T]) emptyOK() bool              { return true }
+func (minAbsFold[T]) weight() int                { return maxAbsFold[T]{}.weight() }
+
+// absOf returns |v| in float64 (hypot of the parts for complex v).
+func absOf[T strided.Scalar](v T) float64 {
+	switch x := any(v).(type) {
+	case float64:
+		return math.Abs(x)
+	case float32:
+		return abs32(x)
+	case complex128:
+		return cabs128(x)
+	case complex64:
+		return cabs64(x)
+	}
+	return 0
 }
 
 func abs32(v float32) float64 { return math.Abs(float64(v)) }

@@ -43,13 +43,14 @@ func SumSquaredDeviations[T strided.Scalar](r par.Runner, shape []int, dst, src,
 
 // SumAbsPow sets dst[i] = sum over the reduced axes of |src|^p (real, zero
 // imaginary part for complex T), the p-th power of the p-norm, for a finite
-// p > 0 (SumAbsPow panics otherwise). Terms are accumulated in float64; p = 1
-// sums |x| directly and p = 2 is [SumSquares]. For other p each term is
-// math.Pow(|x|, p), which overflows or underflows where |x|^p does. r may be
-// nil (serial).
+// p (SumAbsPow panics otherwise); p = 0 counts the non-zero elements (NaN
+// counts), a negative p makes a zero element's term +Inf. Terms are
+// accumulated in float64; p = 1 sums |x| directly and p = 2 is
+// [SumSquares]. For other p each term is math.Pow(|x|, p), which overflows
+// or underflows where |x|^p does. r may be nil (serial).
 func SumAbsPow[T strided.Scalar](r par.Runner, p float64, shape []int, dst, src strided.Ref[T]) {
-	if !(p > 0) || math.IsInf(p, 1) {
-		panic("reduce.SumAbsPow: p must be finite and positive")
+	if p != p || math.IsInf(p, 0) {
+		panic("reduce.SumAbsPow: p must be finite")
 	}
 	if p == 2 {
 		SumSquares(r, shape, dst, src)
@@ -338,7 +339,7 @@ func absPowReal[F Float](n int, x []F, o, s int, p float64) float64 {
 		return s0 + s1
 	}
 	for ; i < n; i++ {
-		s0 += math.Pow(math.Abs(float64(x[o])), p)
+		s0 += absPow(math.Abs(float64(x[o])), p)
 		o += s
 	}
 	return s0
@@ -351,7 +352,7 @@ func absPowComplex[C complexType](n int, x []C, o, s int, p float64) float64 {
 		v := complex128(x[o])
 		m := math.Hypot(real(v), imag(v))
 		if p != 1 {
-			m = math.Pow(m, p)
+			m = absPow(m, p)
 		}
 		s0 += m
 		o += s
@@ -369,7 +370,19 @@ func absPowVec[E strided.Scalar](acc []float64, x []E, o, s int, p float64, abs 
 		return
 	}
 	for i := range acc {
-		acc[i] += math.Pow(abs(x[o]), p)
+		acc[i] += absPow(abs(x[o]), p)
 		o += s
 	}
+}
+
+// absPow returns m^p for the modulus m of an element, and for p = 0 the
+// element's count in the order-0 norm: 1 unless m is 0.
+func absPow(m, p float64) float64 {
+	if p == 0 {
+		if m == 0 {
+			return 0
+		}
+		return 1
+	}
+	return math.Pow(m, p)
 }

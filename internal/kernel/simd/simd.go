@@ -37,14 +37,14 @@ type Op uint8
 
 // The binary operations.
 const (
-	Add Op = iota // x + y
-	Sub           // x - y
-	Mul           // x * y
-	Div           // x / y
-	Max           // scalar.Maximum(x, y)
-	Min           // scalar.Minimum(x, y)
-	GoMax         // max(x, y), Go's built-in: NaN if either is; max(-0, +0) = +0
-	GoMin         // min(x, y), Go's built-in: NaN if either is; min(-0, +0) = -0
+	Add   Op = iota // x + y
+	Sub             // x - y
+	Mul             // x * y
+	Div             // x / y
+	Max             // scalar.Maximum(x, y)
+	Min             // scalar.Minimum(x, y)
+	GoMax           // max(x, y), Go's built-in: NaN if either is; max(-0, +0) = +0
+	GoMin           // min(x, y), Go's built-in: NaN if either is; min(-0, +0) = -0
 )
 
 // UnaryOp is a unary operation.
