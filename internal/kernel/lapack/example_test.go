@@ -49,3 +49,87 @@ func ExamplePotrs() {
 	fmt.Println(b.Data)
 	// Output: [1 2]
 }
+
+// Factor P·A = L·U and read the determinant from the factors.
+func ExampleGetrf() {
+	var ws lapack.Workspace
+	a := gemm.Mat[float64]{Data: []float64{1, 4, 2, 3}, RS: 1, CS: 2} // [1 2; 4 3]
+	ipiv := make([]int, 2)
+	info := lapack.Getrf(&ws, nil, 2, 2, a, ipiv)
+	fmt.Println(info, ipiv, a.Data)
+	fmt.Println(lapack.Det(2, a, ipiv))
+	// Output:
+	// 0 [1 1] [4 0.25 3 1.25]
+	// -5
+}
+
+// The unblocked kernel reports the first zero pivot and completes.
+func ExampleGetf2() {
+	a := gemm.Mat[float64]{Data: []float64{0, 0, 1, 2}, RS: 1, CS: 2} // [0 1; 0 2]
+	ipiv := make([]int, 2)
+	fmt.Println(lapack.Getf2(2, 2, a, ipiv), ipiv, a.Data)
+	// Output: 1 [0 1] [0 0 1 2]
+}
+
+// Solve A·x = b and Aᵀ·x = b with the same factors.
+func ExampleGetrs() {
+	var ws lapack.Workspace
+	a := gemm.Mat[float64]{Data: []float64{1, 4, 2, 3}, RS: 1, CS: 2} // [1 2; 4 3]
+	ipiv := make([]int, 2)
+	lapack.Getrf(&ws, nil, 2, 2, a, ipiv)
+	b := gemm.Mat[float64]{Data: []float64{5, 10}, RS: 1, CS: 2}
+	lapack.Getrs(&ws, nil, lapack.NoTrans, 2, 1, a, ipiv, b)
+	fmt.Println(b.Data)
+	b = gemm.Mat[float64]{Data: []float64{9, 8}, RS: 1, CS: 2}
+	lapack.Getrs(&ws, nil, lapack.Trans, 2, 1, a, ipiv, b)
+	fmt.Println(b.Data)
+	// Output:
+	// [1 2]
+	// [1 2]
+}
+
+// Invert A = [1 2; 4 3] from its factors.
+func ExampleGetri() {
+	var ws lapack.Workspace
+	a := gemm.Mat[float64]{Data: []float64{1, 4, 2, 3}, RS: 1, CS: 2}
+	ipiv := make([]int, 2)
+	lapack.Getrf(&ws, nil, 2, 2, a, ipiv)
+	inv := gemm.Mat[float64]{Data: make([]float64, 4), RS: 1, CS: 2}
+	lapack.Getri(&ws, nil, 2, a, ipiv, inv)
+	fmt.Printf("%.1f\n", inv.Data)
+	// Output: [-0.6 0.8 0.4 -0.2]
+}
+
+// Apply and undo a row interchange.
+func ExampleLaswp() {
+	a := gemm.Mat[float64]{Data: []float64{1, 2, 3}, RS: 1, CS: 3}
+	ipiv := []int{2, 1}
+	lapack.Laswp(1, a, 0, 2, ipiv)
+	fmt.Println(a.Data)
+	lapack.Laswp(1, a, 2, 0, ipiv)
+	fmt.Println(a.Data)
+	// Output:
+	// [3 2 1]
+	// [1 2 3]
+}
+
+// The determinant of a large matrix as sign and log|det|, which does not
+// overflow; complex types give the phase.
+func ExampleSlogdet() {
+	var ws lapack.Workspace
+	a := gemm.Mat[complex128]{Data: []complex128{1i, 0, 0, 2}, RS: 1, CS: 2} // diag(i, 2)
+	ipiv := make([]int, 2)
+	lapack.Getrf(&ws, nil, 2, 2, a, ipiv)
+	sign, logAbs := lapack.Slogdet(2, a, ipiv)
+	fmt.Printf("%v %.4f\n", sign, logAbs)
+	// Output: (0+1i) 0.6931
+}
+
+// det([2 1; 1 3]) from the factors.
+func ExampleDet() {
+	a := gemm.Mat[float32]{Data: []float32{2, 1, 1, 3}, RS: 1, CS: 2}
+	ipiv := make([]int, 2)
+	lapack.Getf2(2, 2, a, ipiv)
+	fmt.Println(lapack.Det(2, a, ipiv))
+	// Output: 5
+}
