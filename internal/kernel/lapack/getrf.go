@@ -106,7 +106,7 @@ func Getf2[T Scalar](m, n int, a gemm.Mat[T], ipiv []int) int {
 			}
 			if a.RS == 1 {
 				src := a.Data[cj+j+1 : cj+m]
-				dst := a.Data[ck+j+1 : ck+m]
+				dst := a.Data[ck+j+1:][:len(src)]
 				for i, v := range src {
 					dst[i] -= v * t
 				}
@@ -128,30 +128,43 @@ func swapRows[T Scalar](n int, a gemm.Mat[T], i, p int) {
 	}
 }
 
-// laswpBlock is the number of columns Laswp swaps at a time, so that the
-// rows touched stay in cache.
-const laswpBlock = 32
-
 // Laswp applies the row interchanges ipiv[k1:k2] to the n columns of a:
 // for i = k1, …, k2-1 in order, row i is interchanged with row ipiv[i]. With
 // k1 > k2 it applies ipiv[k2:k1] in reverse order (i = k1-1 down to k2),
-// which undoes the forward application.
+// which undoes the forward application. A column-major a is swapped one
+// column at a time, so that each column is read once, from cache.
 func Laswp[T Scalar](n int, a gemm.Mat[T], k1, k2 int, ipiv []int) {
-	for j0 := 0; j0 < n; j0 += laswpBlock {
-		nb := min(laswpBlock, n-j0)
-		c := shift(a, 0, j0)
-		if k1 <= k2 {
-			for i := k1; i < k2; i++ {
-				if p := ipiv[i]; p != i {
-					swapRows(nb, c, i, p)
-				}
-			}
-			continue
-		}
-		for i := k1 - 1; i >= k2; i-- {
+	if a.RS != 1 {
+		laswpRows(n, a, k1, k2, ipiv)
+		return
+	}
+	lo, hi, step := k1, k2, 1
+	if k1 > k2 {
+		lo, hi, step = k1-1, k2-1, -1
+	}
+	for j := 0; j < n; j++ {
+		col := a.Data[a.Off+j*a.CS:]
+		for i := lo; i != hi; i += step {
 			if p := ipiv[i]; p != i {
-				swapRows(nb, c, i, p)
+				col[i], col[p] = col[p], col[i]
 			}
+		}
+	}
+}
+
+// laswpRows is Laswp interchanging whole rows (for row-oriented a).
+func laswpRows[T Scalar](n int, a gemm.Mat[T], k1, k2 int, ipiv []int) {
+	if k1 <= k2 {
+		for i := k1; i < k2; i++ {
+			if p := ipiv[i]; p != i {
+				swapRows(n, a, i, p)
+			}
+		}
+		return
+	}
+	for i := k1 - 1; i >= k2; i-- {
+		if p := ipiv[i]; p != i {
+			swapRows(n, a, i, p)
 		}
 	}
 }

@@ -81,21 +81,41 @@ func trsmLeft[T Scalar](ws *Workspace, r par.Runner, lower, unit bool, m, n int,
 	if lower {
 		// [A11 0; A21 A22]·[X1; X2] = [B1; B2].
 		trsmLeft(ws, r, lower, unit, m1, n, a, b)
-		gemm.Gemm(&ws.Gemm, r, m2, n, m1, -1, shift(a, m1, 0), b, 1, shift(b, m1, 0))
+		gemmC(ws, r, m2, n, m1, -1, shift(a, m1, 0), b, shift(b, m1, 0))
 		trsmLeft(ws, r, lower, unit, m2, n, shift(a, m1, m1), shift(b, m1, 0))
 		return
 	}
 	// [A11 A12; 0 A22]·[X1; X2] = [B1; B2].
 	trsmLeft(ws, r, lower, unit, m2, n, shift(a, m1, m1), shift(b, m1, 0))
-	gemm.Gemm(&ws.Gemm, r, m1, n, m2, -1, shift(a, 0, m1), shift(b, m1, 0), 1, b)
+	gemmC(ws, r, m1, n, m2, -1, shift(a, 0, m1), shift(b, m1, 0), b)
 	trsmLeft(ws, r, lower, unit, m1, n, a, b)
 }
+
+// gemmC computes C += alpha·A·B (m×n, inner k) by gemm.Gemm, through the
+// transposed product Cᵀ += alpha·Bᵀ·Aᵀ when C is row-oriented, so that gemm
+// writes C directly rather than through its edge tile.
+func gemmC[T Scalar](ws *Workspace, r par.Runner, m, n, k int, alpha T, a, b, c gemm.Mat[T]) {
+	if c.RS != 1 && c.CS == 1 {
+		gemm.Gemm(&ws.Gemm, r, n, m, k, alpha, transpose(b), transpose(a), 1, transpose(c))
+		return
+	}
+	gemm.Gemm(&ws.Gemm, r, m, n, k, alpha, a, b, 1, c)
+}
+
+// rowChunk is the number of columns of a row-oriented right-hand side that
+// the unblocked solve updates at a time, so that its rows stay in L1.
+const rowChunk = 256
 
 // trsmLeftUnblocked solves A·X = B in place for m×m triangular A by
 // column-oriented substitution, four right-hand sides at a time.
 func trsmLeftUnblocked[T Scalar](lower, unit bool, m, n int, a, b gemm.Mat[T]) {
+	if b.RS != 1 && b.CS == 1 {
+		for j := 0; j < n; j += rowChunk {
+			trsmRows(lower, unit, m, min(rowChunk, n-j), a, shift(b, 0, j))
+		}
+		return
+	}
 	if b.RS != 1 {
-		// Row-oriented B (a transposed view): solve one column at a time.
 		for j := 0; j < n; j++ {
 			trsvCol(lower, unit, m, a, b.Data, b.Off+j*b.CS, b.RS)
 		}
@@ -163,7 +183,8 @@ func trsv4[T Scalar](lower, unit bool, m int, a gemm.Mat[T], x []T, off, ld int)
 			}
 			if a.RS == 1 {
 				col := a.Data[ap+p+1 : ap+m]
-				c0, c1, c2, c3 := b0[p+1:m], b1[p+1:m], b2[p+1:m], b3[p+1:m]
+				k := len(col)
+				c0, c1, c2, c3 := b0[p+1:][:k], b1[p+1:][:k], b2[p+1:][:k], b3[p+1:][:k]
 				for i, t := range col {
 					c0[i] -= v0 * t
 					c1[i] -= v1 * t
@@ -192,7 +213,8 @@ func trsv4[T Scalar](lower, unit bool, m int, a gemm.Mat[T], x []T, off, ld int)
 		}
 		if a.RS == 1 {
 			col := a.Data[ap : ap+p]
-			c0, c1, c2, c3 := b0[:p], b1[:p], b2[:p], b3[:p]
+			k := len(col)
+			c0, c1, c2, c3 := b0[:k], b1[:k], b2[:k], b3[:k]
 			for i, t := range col {
 				c0[i] -= v0 * t
 				c1[i] -= v1 * t
@@ -207,6 +229,39 @@ func trsv4[T Scalar](lower, unit bool, m int, a gemm.Mat[T], x []T, off, ld int)
 			b1[i] -= v1 * t
 			b2[i] -= v2 * t
 			b3[i] -= v3 * t
+		}
+	}
+}
+
+// trsmRows solves A·X = B in place for a row-oriented B (CS = 1) by
+// row operations: each solved row, scaled by the reciprocal pivot, is
+// subtracted from the rows still to be solved.
+func trsmRows[T Scalar](lower, unit bool, m, n int, a, b gemm.Mat[T]) {
+	for q := 0; q < m; q++ {
+		p := q
+		if !lower {
+			p = m - 1 - q
+		}
+		rp := b.Data[b.Off+p*b.RS : b.Off+p*b.RS+n]
+		if !unit {
+			inv := 1 / a.Data[a.Off+p*a.RS+p*a.CS]
+			for j := range rp {
+				rp[j] *= inv
+			}
+		}
+		lo, hi := p+1, m
+		if !lower {
+			lo, hi = 0, p
+		}
+		for i := lo; i < hi; i++ {
+			t := a.Data[a.Off+i*a.RS+p*a.CS]
+			if t == 0 {
+				continue
+			}
+			ri := b.Data[b.Off+i*b.RS : b.Off+i*b.RS+n]
+			for j, v := range rp {
+				ri[j] -= v * t
+			}
 		}
 	}
 }
