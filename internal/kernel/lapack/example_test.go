@@ -133,3 +133,12 @@ func ExampleDet() {
 	fmt.Println(lapack.Det(2, a, ipiv))
 	// Output: 5
 }
+
+// Invert an upper triangular matrix in place.
+func ExampleTrtri() {
+	var ws lapack.Workspace
+	a := gemm.Mat[float64]{Data: []float64{2, 0, 1, 4}, RS: 1, CS: 2} // [2 1; 0 4]
+	info := lapack.Trtri(&ws, nil, lapack.Upper, lapack.NonUnit, 2, a)
+	fmt.Println(info, a.Data)
+	// Output: 0 [0.5 0 -0.125 0.25]
+}
