@@ -101,8 +101,10 @@ const (
 
 // Leaf sizes: problems of at most this order run the unblocked kernels, and
 // the recursive drivers stop halving there. Set them before calls run (they
-// are read without locking). Defaults were measured with BenchmarkLeaf on
-// a 2-vCPU AMD EPYC (Zen 5) guest.
+// are read without locking). BenchmarkLeaf times Getrf and Potrf at n = 512
+// over a grid of them; on a shared 2-vCPU AMD EPYC (Zen 5) guest, TrsmLeaf
+// and GetrfLeaf anywhere in 4..32 gave float64 Getrf within the noise
+// (22-29 GFLOP per CPU-second), so the defaults are middle values.
 var (
 	// TrsmLeaf is the order of the triangle below which Trsm substitutes
 	// directly.
