@@ -3,3 +3,5 @@ module github.com/tenferro-go/tenferro
 go 1.26.0
 
 require golang.org/x/sys v0.50.0
+
+require gonum.org/v1/gonum v0.17.0

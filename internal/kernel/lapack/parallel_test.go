@@ -1,0 +1,63 @@
+package lapack
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
+	"github.com/tenferro-go/tenferro/internal/par"
+)
+
+// goRunner is a par.Runner that runs each part on its own goroutine.
+type goRunner struct{ width int }
+
+func (g goRunner) Width() int { return g.width }
+
+func (g goRunner) Run(t par.Task, parts int) {
+	parts = min(max(parts, 1), g.width)
+	var wg sync.WaitGroup
+	for p := 1; p < parts; p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.RunPart(p, parts)
+		}()
+	}
+	t.RunPart(0, parts)
+	wg.Wait()
+}
+
+// TestRunner runs the factorizations with a two-worker runner and gemm's
+// parallel threshold lowered so that the updates split, and checks the
+// factors against serial runs.
+func TestRunner(t *testing.T) {
+	prev := gemm.ParallelThreshold
+	gemm.ParallelThreshold = 1000
+	defer func() { gemm.ParallelThreshold = prev }()
+	const n = 200
+	r := goRunner{2}
+	var ws, ws1 Workspace
+	for _, spd := range []bool{true, false} {
+		src := benchInput[complex128](n, spd)
+		a := gemm.Mat[complex128]{Data: append([]complex128(nil), src...), RS: 1, CS: n}
+		b := gemm.Mat[complex128]{Data: append([]complex128(nil), src...), RS: 1, CS: n}
+		p1, p2 := make([]int, n), make([]int, n)
+		if spd {
+			Potrf(&ws, r, Lower, n, a)
+			Potrf(&ws1, nil, Lower, n, b)
+		} else {
+			Getrf(&ws, r, n, n, a, p1)
+			Getrf(&ws1, nil, n, n, b, p2)
+		}
+		for i := range a.Data {
+			if d := abs(a.Data[i] - b.Data[i]); d > 1e-12*(1+abs(b.Data[i])) {
+				t.Fatalf("spd=%v: parallel and serial factors differ at %d: %v, %v", spd, i, a.Data[i], b.Data[i])
+			}
+		}
+		for i := range p1 {
+			if p1[i] != p2[i] {
+				t.Fatalf("pivots differ at %d", i)
+			}
+		}
+	}
+}
