@@ -87,10 +87,10 @@
 // 2·asin s or π - 2·asin s. The square root's error (z - s²)/(2s) is kept
 // as a low part.
 //
-// Sinh and Cosh are polynomials (a + a·z·S(z), 1 + z·C(z), z = a²) below
-// |x| = 1 and E ∓ 1/(4E) beyond, for E = e^|x|/2 computed by Exp's
-// algorithm with the halving folded into its scaling by 2^k (one
-// rounding, finite up to the overflow of sinh).
+// Cosh is E + 1/(4E) for E = e^|x|/2, computed by Exp's algorithm with
+// the halving folded into its scaling by 2^k (one rounding, finite up to
+// the overflow of cosh). Sinh is E - 1/(4E) from |x| = 1 and a polynomial
+// a + a·z·S(z), z = a², below, where the difference would cancel.
 //
 // The polynomials are weighted minimax fits computed by the generator
 // (_gen) with the Remez algorithm; the float32-in-float64 functions use

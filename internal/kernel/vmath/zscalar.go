@@ -40,7 +40,6 @@ const trigMax = 0x1p+28
 //	float64            atan   degree 10: 2^-57.9
 //	float64            asin   degree 12: 2^-57.6
 //	float64            sinh   degree  6: 2^-56.5
-//	float64            cosh   degree  6: 2^-59.1
 //	float32            exp    degree  5: 2^-28.4
 //	float32            expm1  degree  7: 2^-28.1
 //	float32            log    degree  2: 2^-30.2
@@ -51,7 +50,6 @@ const trigMax = 0x1p+28
 //	float32 in float64 atan   degree  6: 2^-40.2
 //	float32 in float64 asin   degree  7: 2^-38.9
 //	float32 in float64 sinh   degree  4: 2^-43.5
-//	float32 in float64 cosh   degree  4: 2^-40.0
 
 // expF64 is the scalar twin of the exp kernels.
 func expF64(x float64) float64 {
@@ -1472,54 +1470,54 @@ func sinhF64(x float64) float64 {
 	v2 := math.Float64bits(x)
 	v3 := v2 & 0x7fffffffffffffff
 	v4 := math.Float64frombits(v3)
-	v5 := float64(v4 * v4)
-	v6 := float64(v4 * v5)
-	v7 := math.FMA(0x1.b4c783ee91ca8p-41, v5, 0x1.611a559a08112p-33)
-	v8 := math.FMA(v7, v5, 0x1.ae64671c5e9c4p-26)
-	v9 := math.FMA(v8, v5, 0x1.71de3a465994dp-19)
-	v10 := math.FMA(v9, v5, 0x1.a01a01a0289bbp-13)
-	v11 := math.FMA(v10, v5, 0x1.11111111110a6p-07)
-	v12 := math.FMA(v11, v5, 0x1.5555555555556p-03)
-	v13 := math.FMA(v6, v12, v4)
-	v14 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
-	v15 := v14 - 0x1.8p+52
-	v16 := math.FMA(-(v15), 0x1.62e42fefa39efp-01, v4)
-	v17 := math.FMA(-(v15), 0x1.abc9e3b39803fp-56, v16)
-	v18 := math.FMA(0x1.e632511e9bba7p-30, v17, 0x1.af4dcfd94303cp-26)
-	v19 := math.FMA(v18, v17, 0x1.28022427a8f9cp-22)
-	v20 := math.FMA(v19, v17, 0x1.71de023f725ffp-19)
-	v21 := math.FMA(v20, v17, 0x1.a019f3977f2c8p-16)
-	v22 := math.FMA(v21, v17, 0x1.a01a01abe2ff2p-13)
-	v23 := math.FMA(v22, v17, 0x1.6c16c16f0a097p-10)
-	v24 := math.FMA(v23, v17, 0x1.11111111100e6p-07)
-	v25 := math.FMA(v24, v17, 0x1.5555555554d3dp-05)
-	v26 := math.FMA(v25, v17, 0x1.5555555555557p-03)
-	v27 := math.FMA(v26, v17, 0x1.0000000000001p-01)
-	v28 := math.FMA(v17, v27, 0x1p+00)
-	v29 := math.FMA(v17, v28, 0x1p+00)
-	v30 := math.FMA(v15, 0x1p-01, 0x1.8p+52)
-	v31 := math.Float64bits(v30)
-	v32 := v31 << 52
-	v33 := v32 + 0x3ff0000000000000
-	v34 := math.Float64frombits(v33)
-	v35 := math.Float64bits(v14)
-	v36 := math.Float64bits(v30)
-	v37 := v35 - v36
-	v38 := v37 << 52
-	v39 := v38 + 0x3fe0000000000000
-	v40 := math.Float64frombits(v39)
-	v41 := float64(v29 * v34)
-	v42 := float64(v41 * v40)
-	v43 := 0x1p-02 / v42
-	v44 := v42 - v43
+	v5 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v6 := v5 - 0x1.8p+52
+	v7 := math.FMA(-(v6), 0x1.62e42fefa39efp-01, v4)
+	v8 := math.FMA(-(v6), 0x1.abc9e3b39803fp-56, v7)
+	v9 := math.FMA(0x1.e632511e9bba7p-30, v8, 0x1.af4dcfd94303cp-26)
+	v10 := math.FMA(v9, v8, 0x1.28022427a8f9cp-22)
+	v11 := math.FMA(v10, v8, 0x1.71de023f725ffp-19)
+	v12 := math.FMA(v11, v8, 0x1.a019f3977f2c8p-16)
+	v13 := math.FMA(v12, v8, 0x1.a01a01abe2ff2p-13)
+	v14 := math.FMA(v13, v8, 0x1.6c16c16f0a097p-10)
+	v15 := math.FMA(v14, v8, 0x1.11111111100e6p-07)
+	v16 := math.FMA(v15, v8, 0x1.5555555554d3dp-05)
+	v17 := math.FMA(v16, v8, 0x1.5555555555557p-03)
+	v18 := math.FMA(v17, v8, 0x1.0000000000001p-01)
+	v19 := math.FMA(v8, v18, 0x1p+00)
+	v20 := math.FMA(v8, v19, 0x1p+00)
+	v21 := math.FMA(v6, 0x1p-01, 0x1.8p+52)
+	v22 := math.Float64bits(v21)
+	v23 := v22 << 52
+	v24 := v23 + 0x3ff0000000000000
+	v25 := math.Float64frombits(v24)
+	v26 := math.Float64bits(v5)
+	v27 := math.Float64bits(v21)
+	v28 := v26 - v27
+	v29 := v28 << 52
+	v30 := v29 + 0x3fe0000000000000
+	v31 := math.Float64frombits(v30)
+	v32 := float64(v20 * v25)
+	v33 := float64(v32 * v31)
+	v34 := 0x1p-02 / v33
+	v35 := v4 > 0x1.633ce8fb9f87dp+09
+	v36 := float64(v4 * v4)
+	v37 := float64(v4 * v36)
+	v38 := math.FMA(0x1.b4c783ee91ca8p-41, v36, 0x1.611a559a08112p-33)
+	v39 := math.FMA(v38, v36, 0x1.ae64671c5e9c4p-26)
+	v40 := math.FMA(v39, v36, 0x1.71de3a465994dp-19)
+	v41 := math.FMA(v40, v36, 0x1.a01a01a0289bbp-13)
+	v42 := math.FMA(v41, v36, 0x1.11111111110a6p-07)
+	v43 := math.FMA(v42, v36, 0x1.5555555555556p-03)
+	v44 := math.FMA(v37, v43, v4)
 	v45 := v4 < 0x1p+00
-	v46 := v44
+	v46 := v33 - v34
+	v47 := v46
 	if v45 {
-		v46 = v13
+		v47 = v44
 	}
-	v47 := v4 > 0x1.633ce8fb9f87dp+09
-	v48 := v46
-	if v47 {
+	v48 := v47
+	if v35 {
 		v48 = math.Inf(1)
 	}
 	v49 := math.Float64bits(v48)
@@ -1538,49 +1536,49 @@ func sinhF32Wide(x float64) float64 {
 	v2 := math.Float64bits(x)
 	v3 := v2 & 0x7fffffffffffffff
 	v4 := math.Float64frombits(v3)
-	v5 := float64(v4 * v4)
-	v6 := float64(v4 * v5)
-	v7 := math.FMA(0x1.b68b92c0921e1p-26, v5, 0x1.71cc6eda803e9p-19)
-	v8 := math.FMA(v7, v5, 0x1.a01a24c3191aep-13)
-	v9 := math.FMA(v8, v5, 0x1.111110f2e5059p-07)
-	v10 := math.FMA(v9, v5, 0x1.5555555576d4ap-03)
-	v11 := math.FMA(v6, v10, v4)
-	v12 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
-	v13 := v12 - 0x1.8p+52
-	v14 := math.FMA(-(v13), 0x1.62e42fefa39efp-01, v4)
-	v15 := math.FMA(-(v13), 0x1.abc9e3b39803fp-56, v14)
-	v16 := math.FMA(0x1.73bffa574d5afp-19, v15, 0x1.a164b0d227648p-16)
-	v17 := math.FMA(v16, v15, 0x1.a018f4a16d026p-13)
-	v18 := math.FMA(v17, v15, 0x1.6c16464b9135fp-10)
-	v19 := math.FMA(v18, v15, 0x1.111111427ce1fp-07)
-	v20 := math.FMA(v19, v15, 0x1.5555557749e0ap-05)
-	v21 := math.FMA(v20, v15, 0x1.555555554c253p-03)
-	v22 := math.FMA(v21, v15, 0x1.fffffffff5e4cp-02)
-	v23 := math.FMA(v15, v22, 0x1p+00)
-	v24 := math.FMA(v15, v23, 0x1p+00)
-	v25 := math.FMA(v13, 0x1p-01, 0x1.8p+52)
-	v26 := math.Float64bits(v25)
-	v27 := v26 << 52
-	v28 := v27 + 0x3ff0000000000000
-	v29 := math.Float64frombits(v28)
-	v30 := math.Float64bits(v12)
-	v31 := math.Float64bits(v25)
-	v32 := v30 - v31
-	v33 := v32 << 52
-	v34 := v33 + 0x3fe0000000000000
-	v35 := math.Float64frombits(v34)
-	v36 := float64(v24 * v29)
-	v37 := float64(v36 * v35)
-	v38 := 0x1p-02 / v37
-	v39 := v37 - v38
+	v5 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v6 := v5 - 0x1.8p+52
+	v7 := math.FMA(-(v6), 0x1.62e42fefa39efp-01, v4)
+	v8 := math.FMA(-(v6), 0x1.abc9e3b39803fp-56, v7)
+	v9 := math.FMA(0x1.73bffa574d5afp-19, v8, 0x1.a164b0d227648p-16)
+	v10 := math.FMA(v9, v8, 0x1.a018f4a16d026p-13)
+	v11 := math.FMA(v10, v8, 0x1.6c16464b9135fp-10)
+	v12 := math.FMA(v11, v8, 0x1.111111427ce1fp-07)
+	v13 := math.FMA(v12, v8, 0x1.5555557749e0ap-05)
+	v14 := math.FMA(v13, v8, 0x1.555555554c253p-03)
+	v15 := math.FMA(v14, v8, 0x1.fffffffff5e4cp-02)
+	v16 := math.FMA(v8, v15, 0x1p+00)
+	v17 := math.FMA(v8, v16, 0x1p+00)
+	v18 := math.FMA(v6, 0x1p-01, 0x1.8p+52)
+	v19 := math.Float64bits(v18)
+	v20 := v19 << 52
+	v21 := v20 + 0x3ff0000000000000
+	v22 := math.Float64frombits(v21)
+	v23 := math.Float64bits(v5)
+	v24 := math.Float64bits(v18)
+	v25 := v23 - v24
+	v26 := v25 << 52
+	v27 := v26 + 0x3fe0000000000000
+	v28 := math.Float64frombits(v27)
+	v29 := float64(v17 * v22)
+	v30 := float64(v29 * v28)
+	v31 := 0x1p-02 / v30
+	v32 := v4 > 0x1.633ce8fb9f87dp+09
+	v33 := float64(v4 * v4)
+	v34 := float64(v4 * v33)
+	v35 := math.FMA(0x1.b68b92c0921e1p-26, v33, 0x1.71cc6eda803e9p-19)
+	v36 := math.FMA(v35, v33, 0x1.a01a24c3191aep-13)
+	v37 := math.FMA(v36, v33, 0x1.111110f2e5059p-07)
+	v38 := math.FMA(v37, v33, 0x1.5555555576d4ap-03)
+	v39 := math.FMA(v34, v38, v4)
 	v40 := v4 < 0x1p+00
-	v41 := v39
+	v41 := v30 - v31
+	v42 := v41
 	if v40 {
-		v41 = v11
+		v42 = v39
 	}
-	v42 := v4 > 0x1.633ce8fb9f87dp+09
-	v43 := v41
-	if v42 {
+	v43 := v42
+	if v32 {
 		v43 = math.Inf(1)
 	}
 	v44 := math.Float64bits(v43)
@@ -1596,56 +1594,43 @@ func coshF64(x float64) float64 {
 	v2 := math.Float64bits(x)
 	v3 := v2 & 0x7fffffffffffffff
 	v4 := math.Float64frombits(v3)
-	v5 := float64(v4 * v4)
-	v6 := math.FMA(0x1.9a36f6c0df7bap-37, v5, 0x1.1ee31179b49d1p-29)
-	v7 := math.FMA(v6, v5, 0x1.27e50c9e6b984p-22)
-	v8 := math.FMA(v7, v5, 0x1.a01a018166b8p-16)
-	v9 := math.FMA(v8, v5, 0x1.6c16c16c3400bp-10)
-	v10 := math.FMA(v9, v5, 0x1.55555555553b1p-05)
-	v11 := math.FMA(v10, v5, 0x1.0000000000001p-01)
-	v12 := math.FMA(v5, v11, 0x1p+00)
-	v13 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
-	v14 := v13 - 0x1.8p+52
-	v15 := math.FMA(-(v14), 0x1.62e42fefa39efp-01, v4)
-	v16 := math.FMA(-(v14), 0x1.abc9e3b39803fp-56, v15)
-	v17 := math.FMA(0x1.e632511e9bba7p-30, v16, 0x1.af4dcfd94303cp-26)
-	v18 := math.FMA(v17, v16, 0x1.28022427a8f9cp-22)
-	v19 := math.FMA(v18, v16, 0x1.71de023f725ffp-19)
-	v20 := math.FMA(v19, v16, 0x1.a019f3977f2c8p-16)
-	v21 := math.FMA(v20, v16, 0x1.a01a01abe2ff2p-13)
-	v22 := math.FMA(v21, v16, 0x1.6c16c16f0a097p-10)
-	v23 := math.FMA(v22, v16, 0x1.11111111100e6p-07)
-	v24 := math.FMA(v23, v16, 0x1.5555555554d3dp-05)
-	v25 := math.FMA(v24, v16, 0x1.5555555555557p-03)
-	v26 := math.FMA(v25, v16, 0x1.0000000000001p-01)
-	v27 := math.FMA(v16, v26, 0x1p+00)
-	v28 := math.FMA(v16, v27, 0x1p+00)
-	v29 := math.FMA(v14, 0x1p-01, 0x1.8p+52)
-	v30 := math.Float64bits(v29)
-	v31 := v30 << 52
-	v32 := v31 + 0x3ff0000000000000
-	v33 := math.Float64frombits(v32)
-	v34 := math.Float64bits(v13)
-	v35 := math.Float64bits(v29)
-	v36 := v34 - v35
-	v37 := v36 << 52
-	v38 := v37 + 0x3fe0000000000000
-	v39 := math.Float64frombits(v38)
-	v40 := float64(v28 * v33)
-	v41 := float64(v40 * v39)
-	v42 := 0x1p-02 / v41
-	v43 := v41 + v42
-	v44 := v4 < 0x1p+00
-	v45 := v43
-	if v44 {
-		v45 = v12
+	v5 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v6 := v5 - 0x1.8p+52
+	v7 := math.FMA(-(v6), 0x1.62e42fefa39efp-01, v4)
+	v8 := math.FMA(-(v6), 0x1.abc9e3b39803fp-56, v7)
+	v9 := math.FMA(0x1.e632511e9bba7p-30, v8, 0x1.af4dcfd94303cp-26)
+	v10 := math.FMA(v9, v8, 0x1.28022427a8f9cp-22)
+	v11 := math.FMA(v10, v8, 0x1.71de023f725ffp-19)
+	v12 := math.FMA(v11, v8, 0x1.a019f3977f2c8p-16)
+	v13 := math.FMA(v12, v8, 0x1.a01a01abe2ff2p-13)
+	v14 := math.FMA(v13, v8, 0x1.6c16c16f0a097p-10)
+	v15 := math.FMA(v14, v8, 0x1.11111111100e6p-07)
+	v16 := math.FMA(v15, v8, 0x1.5555555554d3dp-05)
+	v17 := math.FMA(v16, v8, 0x1.5555555555557p-03)
+	v18 := math.FMA(v17, v8, 0x1.0000000000001p-01)
+	v19 := math.FMA(v8, v18, 0x1p+00)
+	v20 := math.FMA(v8, v19, 0x1p+00)
+	v21 := math.FMA(v6, 0x1p-01, 0x1.8p+52)
+	v22 := math.Float64bits(v21)
+	v23 := v22 << 52
+	v24 := v23 + 0x3ff0000000000000
+	v25 := math.Float64frombits(v24)
+	v26 := math.Float64bits(v5)
+	v27 := math.Float64bits(v21)
+	v28 := v26 - v27
+	v29 := v28 << 52
+	v30 := v29 + 0x3fe0000000000000
+	v31 := math.Float64frombits(v30)
+	v32 := float64(v20 * v25)
+	v33 := float64(v32 * v31)
+	v34 := 0x1p-02 / v33
+	v35 := v4 > 0x1.633ce8fb9f87dp+09
+	v36 := v33 + v34
+	v37 := v36
+	if v35 {
+		v37 = math.Inf(1)
 	}
-	v46 := v4 > 0x1.633ce8fb9f87dp+09
-	v47 := v45
-	if v46 {
-		v47 = math.Inf(1)
-	}
-	return v47
+	return v37
 }
 
 // coshF32 is the scalar twin of the float32 cosh kernels, which compute in float64.
@@ -1656,51 +1641,40 @@ func coshF32Wide(x float64) float64 {
 	v2 := math.Float64bits(x)
 	v3 := v2 & 0x7fffffffffffffff
 	v4 := math.Float64frombits(v3)
-	v5 := float64(v4 * v4)
-	v6 := math.FMA(0x1.2e74191eaa152p-22, v5, 0x1.9ffdc1d650f33p-16)
-	v7 := math.FMA(v6, v5, 0x1.6c16f83e96b56p-10)
-	v8 := math.FMA(v7, v5, 0x1.555554f94c0fbp-05)
-	v9 := math.FMA(v8, v5, 0x1.000000006310cp-01)
-	v10 := math.FMA(v5, v9, 0x1p+00)
-	v11 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
-	v12 := v11 - 0x1.8p+52
-	v13 := math.FMA(-(v12), 0x1.62e42fefa39efp-01, v4)
-	v14 := math.FMA(-(v12), 0x1.abc9e3b39803fp-56, v13)
-	v15 := math.FMA(0x1.73bffa574d5afp-19, v14, 0x1.a164b0d227648p-16)
-	v16 := math.FMA(v15, v14, 0x1.a018f4a16d026p-13)
-	v17 := math.FMA(v16, v14, 0x1.6c16464b9135fp-10)
-	v18 := math.FMA(v17, v14, 0x1.111111427ce1fp-07)
-	v19 := math.FMA(v18, v14, 0x1.5555557749e0ap-05)
-	v20 := math.FMA(v19, v14, 0x1.555555554c253p-03)
-	v21 := math.FMA(v20, v14, 0x1.fffffffff5e4cp-02)
-	v22 := math.FMA(v14, v21, 0x1p+00)
-	v23 := math.FMA(v14, v22, 0x1p+00)
-	v24 := math.FMA(v12, 0x1p-01, 0x1.8p+52)
-	v25 := math.Float64bits(v24)
+	v5 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v6 := v5 - 0x1.8p+52
+	v7 := math.FMA(-(v6), 0x1.62e42fefa39efp-01, v4)
+	v8 := math.FMA(-(v6), 0x1.abc9e3b39803fp-56, v7)
+	v9 := math.FMA(0x1.73bffa574d5afp-19, v8, 0x1.a164b0d227648p-16)
+	v10 := math.FMA(v9, v8, 0x1.a018f4a16d026p-13)
+	v11 := math.FMA(v10, v8, 0x1.6c16464b9135fp-10)
+	v12 := math.FMA(v11, v8, 0x1.111111427ce1fp-07)
+	v13 := math.FMA(v12, v8, 0x1.5555557749e0ap-05)
+	v14 := math.FMA(v13, v8, 0x1.555555554c253p-03)
+	v15 := math.FMA(v14, v8, 0x1.fffffffff5e4cp-02)
+	v16 := math.FMA(v8, v15, 0x1p+00)
+	v17 := math.FMA(v8, v16, 0x1p+00)
+	v18 := math.FMA(v6, 0x1p-01, 0x1.8p+52)
+	v19 := math.Float64bits(v18)
+	v20 := v19 << 52
+	v21 := v20 + 0x3ff0000000000000
+	v22 := math.Float64frombits(v21)
+	v23 := math.Float64bits(v5)
+	v24 := math.Float64bits(v18)
+	v25 := v23 - v24
 	v26 := v25 << 52
-	v27 := v26 + 0x3ff0000000000000
+	v27 := v26 + 0x3fe0000000000000
 	v28 := math.Float64frombits(v27)
-	v29 := math.Float64bits(v11)
-	v30 := math.Float64bits(v24)
-	v31 := v29 - v30
-	v32 := v31 << 52
-	v33 := v32 + 0x3fe0000000000000
-	v34 := math.Float64frombits(v33)
-	v35 := float64(v23 * v28)
-	v36 := float64(v35 * v34)
-	v37 := 0x1p-02 / v36
-	v38 := v36 + v37
-	v39 := v4 < 0x1p+00
-	v40 := v38
-	if v39 {
-		v40 = v10
+	v29 := float64(v17 * v22)
+	v30 := float64(v29 * v28)
+	v31 := 0x1p-02 / v30
+	v32 := v4 > 0x1.633ce8fb9f87dp+09
+	v33 := v30 + v31
+	v34 := v33
+	if v32 {
+		v34 = math.Inf(1)
 	}
-	v41 := v4 > 0x1.633ce8fb9f87dp+09
-	v42 := v40
-	if v41 {
-		v42 = math.Inf(1)
-	}
-	return v42
+	return v34
 }
 
 // genericVariant is the pure-Go variant, available everywhere.

@@ -25,7 +25,7 @@ type format struct {
 	sinS                []float64
 	cosC                []float64
 	atanA, asinP        []float64
-	sinhS, coshC        []float64
+	sinhS               []float64
 	sinhHi              float64 // |x| above which sinh and cosh overflow
 	fits                map[string]fitResult
 	wide                bool

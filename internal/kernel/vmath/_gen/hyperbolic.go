@@ -7,11 +7,11 @@ import (
 
 // The hyperbolic sine and cosine.
 
-// fitHyperbolic computes the polynomials of sinh and cosh on |x| < 1.
+// fitHyperbolic computes the polynomial of sinh on |x| < 1.
 func (fm *format) fitHyperbolic() {
-	deg := map[int][2]int{8: {6, 6}, 4: {0, 0}}[fm.elem]
+	deg := map[int]int{8: 6, 4: 0}[fm.elem]
 	if fm.wide {
-		deg = [2]int{4, 4}
+		deg = 4
 	}
 	const margin = 1e-4
 	rel := func(g func(*big.Float) *big.Float) func(*big.Float) *big.Float {
@@ -21,43 +21,28 @@ func (fm *format) fitHyperbolic() {
 			return d.Quo(z, d)
 		}
 	}
-	// sinh a = a + a·z·S(z), cosh a = 1 + z·C(z), z = a² <= 1.
+	// sinh a = a + a·z·S(z), z = a² <= 1.
 	sinhG := func(z *big.Float) *big.Float {
 		return series(z, func(n int) *big.Float { return inv(factorial(2*n + 3)) })
 	}
-	coshG := func(z *big.Float) *big.Float {
-		return series(z, func(n int) *big.Float { return inv(factorial(2*n + 2)) })
-	}
-	fm.sinhS = fm.fit(fitSpec{"sinh", 0, 1 + margin, deg[0], sinhG, rel(sinhG)})
-	fm.coshC = fm.fit(fitSpec{"cosh", 0, 1 + margin, deg[1], coshG, rel(coshG)})
+	fm.sinhS = fm.fit(fitSpec{"sinh", 0, 1 + margin, deg, sinhG, rel(sinhG)})
 }
 
-// sinh x = sign(x)·(a + a·z·S(z)) and cosh x = 1 + z·C(z) for a = |x| < 1,
-// z = a²; beyond, with E = e^a/2 rounded once (finite up to sinhHi),
-// sinh = E - 1/(4E) and cosh = E + 1/(4E); +Inf beyond sinhHi.
+// cosh x = E + 1/(4E) for E = e^a/2, a = |x|, rounded once (finite up to
+// sinhHi; the sum does not cancel); sinh x = sign(x)·(a + a·z·S(z)) for
+// a < 1, z = a², and sign(x)·(E - 1/(4E)) beyond; +Inf beyond sinhHi.
 func buildSinhCosh(fm *format, p *prog, cosh bool) {
 	x := p.x
 	a := p.abs(x)
-	z := p.mul(a, a)
-	var small *value
-	if cosh {
-		small = p.fma(z, p.horner(z, fm.coshC), p.f(1))
-	} else {
-		small = p.fma(p.mul(a, z), p.horner(z, fm.sinhS), a)
-	}
 	e := p.expScaled(fm, a, -1)
 	q := p.div(p.f(0.25), e)
-	var big *value
+	inf := p.cmp(gt, a, p.f(fm.sinhHi))
 	if cosh {
-		big = p.add(e, q)
-	} else {
-		big = p.sub(e, q)
-	}
-	y := p.sel(p.cmp(lt, a, p.f(1)), small, big) // NaN takes big
-	y = p.sel(p.cmp(gt, a, p.f(fm.sinhHi)), p.f(math.Inf(1)), y)
-	if cosh {
-		p.out = y
+		p.out = p.sel(inf, p.f(math.Inf(1)), p.add(e, q))
 		return
 	}
-	p.out = p.withSign(y, x)
+	z := p.mul(a, a)
+	small := p.fma(p.mul(a, z), p.horner(z, fm.sinhS), a)
+	y := p.sel(p.cmp(lt, a, p.f(1)), small, p.sub(e, q)) // NaN takes E - 1/(4E)
+	p.out = p.withSign(p.sel(inf, p.f(math.Inf(1)), y), x)
 }
