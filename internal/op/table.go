@@ -56,8 +56,8 @@ var catalog = [NumKinds]Info{
 	Tanh: unaryC("Tanh", "returns tanh(a) elementwise", f1(scalar.CTanh), math.Tanh),
 	Sinh: unaryC("Sinh", "returns sinh(a) elementwise", f1(scalar.CSinh), scalar.Sinh),
 	Cosh: unaryC("Cosh", "returns cosh(a) elementwise", f1(scalar.CCosh), scalar.Cosh),
-	Asin: unaryC("Asin", "returns arcsin(a) elementwise (NaN outside [-1, 1] for reals; the principal value for complex)", f1(scalar.CAsin), math.Asin),
-	Acos: unaryC("Acos", "returns arccos(a) elementwise (NaN outside [-1, 1] for reals; the principal value for complex)", f1(scalar.CAcos), math.Acos),
+	Asin: unaryC("Asin", "returns arcsin(a) elementwise (NaN outside [-1, 1] for reals; the principal value for complex)", f1(scalar.CAsin), scalar.Asin),
+	Acos: unaryC("Acos", "returns arccos(a) elementwise (NaN outside [-1, 1] for reals; the principal value for complex)", f1(scalar.CAcos), scalar.Acos),
 	Atan: unaryC("Atan", "returns arctan(a) elementwise", f1(scalar.CAtan), math.Atan),
 
 	// Activations and rounding (real dtypes).

@@ -21,18 +21,6 @@ import (
 // vmath kernel (vectorUnary) nor a direct loop in floatUnary.
 func realFunc(k op.Kind) func(float64) float64 {
 	switch k {
-	case op.Tan:
-		return scalar.Tan
-	case op.Sinh:
-		return scalar.Sinh
-	case op.Cosh:
-		return scalar.Cosh
-	case op.Asin:
-		return math.Asin
-	case op.Acos:
-		return math.Acos
-	case op.Atan:
-		return math.Atan
 	case op.Gelu:
 		return scalar.Gelu
 	case op.Angle:
@@ -326,6 +314,18 @@ func vectorKernel[F float32 | float64](k op.Kind, z, x []F) bool {
 		vmath.Cos(z, x)
 	case op.Sqrt:
 		vmath.Sqrt(z, x)
+	case op.Tan:
+		vmath.Tan(z, x)
+	case op.Atan:
+		vmath.Atan(z, x)
+	case op.Asin:
+		vmath.Asin(z, x)
+	case op.Acos:
+		vmath.Acos(z, x)
+	case op.Sinh:
+		vmath.Sinh(z, x)
+	case op.Cosh:
+		vmath.Cosh(z, x)
 	default:
 		return false
 	}

@@ -101,7 +101,7 @@ func inputs64(o op, n int, rng *rand.Rand) []float64 {
 		uniform(-746, 40)
 		logspaced(-60, 9.55, true)
 		xs = neighbours64(xs, 32, 0, -708.4, -745.13)
-	case opSin, opCos:
+	case opSin, opCos, opTan:
 		uniform(-10, 10)
 		logspaced(-60, 28, true)
 		var ks []int64
@@ -118,6 +118,22 @@ func inputs64(o op, n int, rng *rand.Rand) []float64 {
 	case opSqrt:
 		logspaced(-1074, 1024, false)
 		xs = neighbours64(xs, 32, 1, 2, 4, 5e-324, math.MaxFloat64)
+	case opAtan:
+		uniform(-5, 5)
+		logspaced(-1074, 1024, true)
+		xs = neighbours64(xs, 32, 0, 1, -1, math.Sqrt2-1, math.Sqrt2+1, -(math.Sqrt2 - 1), -(math.Sqrt2 + 1), 0.5, 2, 0x1p60)
+	case opAsin, opAcos:
+		uniform(-1, 1)
+		logspaced(-1074, 0, true)
+		for e := 1; e <= 53; e++ {
+			xs = append(xs, 1-math.Ldexp(1, -e), -1+math.Ldexp(1, -e))
+		}
+		xs = neighbours64(xs, 32, 0, 0.5, -0.5, 1, -1)
+	case opSinh, opCosh:
+		uniform(-711, 711)
+		uniform(-3, 3)
+		logspaced(-1074, 9.48, true)
+		xs = neighbours64(xs, 32, 0, 1, -1, 710.4758600739439, -710.4758600739439, 709.782712893384)
 	}
 	// Keep finite points inside the domain; the special-value tests cover
 	// the rest.
@@ -127,7 +143,8 @@ func inputs64(o op, n int, rng *rand.Rand) []float64 {
 		case math.IsInf(x, 0) || x != x:
 		case (o == opLog || o == opSqrt) && x <= 0:
 		case o == opLog1p && x <= -1:
-		case (o == opSin || o == opCos) && math.Abs(x) > trigMax:
+		case (o == opSin || o == opCos || o == opTan) && math.Abs(x) > trigMax:
+		case (o == opAsin || o == opAcos) && math.Abs(x) > 1:
 		default:
 			in = append(in, x)
 		}
@@ -200,7 +217,13 @@ func inputs32(o op, stride uint64) []float32 {
 		c = []float64{0, l2, -l2, l2 / 2, 17, -17.33, 88.72283172607422, 10, 9.01}
 	case opLog, opLog1p, opSqrt:
 		c = []float64{1, math.Sqrt2, math.Sqrt2 / 2, math.Sqrt2 - 1, math.Sqrt2/2 - 1, 0x1p-126, -1, 0}
-	case opSin, opCos:
+	case opAtan:
+		c = []float64{0, 1, -1, math.Sqrt2 - 1, math.Sqrt2 + 1, -(math.Sqrt2 - 1), -(math.Sqrt2 + 1)}
+	case opAsin, opAcos:
+		c = []float64{0, 0.5, -0.5, 1, -1}
+	case opSinh, opCosh:
+		c = []float64{0, 1, -1, 89.41598510742188, -89.41598510742188}
+	case opSin, opCos, opTan:
 		for k := int64(1); k <= 100; k++ {
 			c = append(c, halfPiMultiples(k, 1000*k+7)...)
 		}

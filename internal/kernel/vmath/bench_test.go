@@ -15,6 +15,7 @@ const benchN = 1 << 20
 var benchRange = [numOps][2]float64{
 	opExp: {-50, 50}, opExpm1: {-2, 2}, opLog: {1e-3, 1e3}, opLog1p: {-0.9, 10},
 	opTanh: {-5, 5}, opSigmoid: {-10, 10}, opSin: {-100, 100}, opCos: {-100, 100}, opSqrt: {0, 100},
+	opTan: {-100, 100}, opAtan: {-10, 10}, opAsin: {-1, 1}, opAcos: {-1, 1}, opSinh: {-10, 10}, opCosh: {-10, 10},
 }
 
 // benchOp times o on benchN elements for every supported variant and both
@@ -51,3 +52,9 @@ func BenchmarkSigmoid(b *testing.B) { benchOp(b, opSigmoid) }
 func BenchmarkSin(b *testing.B)     { benchOp(b, opSin) }
 func BenchmarkCos(b *testing.B)     { benchOp(b, opCos) }
 func BenchmarkSqrt(b *testing.B)    { benchOp(b, opSqrt) }
+func BenchmarkTan(b *testing.B)     { benchOp(b, opTan) }
+func BenchmarkAtan(b *testing.B)    { benchOp(b, opAtan) }
+func BenchmarkAsin(b *testing.B)    { benchOp(b, opAsin) }
+func BenchmarkAcos(b *testing.B)    { benchOp(b, opAcos) }
+func BenchmarkSinh(b *testing.B)    { benchOp(b, opSinh) }
+func BenchmarkCosh(b *testing.B)    { benchOp(b, opCosh) }

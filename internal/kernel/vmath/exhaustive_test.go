@@ -79,33 +79,37 @@ func exhaustive32(t *testing.T, v *variant, f fn) {
 }
 
 // TestLong64 is TestAccuracy64 with -vmath.long inputs per function, on the
-// best variant.
+// best variant (one subtest per function, so -run Long64/Tan picks one).
 func TestLong64(t *testing.T) {
 	if *long64 == 0 {
 		t.Skip("needs -vmath.long N")
 	}
 	v := supported()[0]
 	for _, f := range fns {
-		xs := inputs64(f.o, *long64, rand.New(rand.NewPCG(uint64(f.o), 99)))
-		got := make([]float64, len(xs))
-		v.f64(f.o)(got, xs)
-		errs := make([]float64, len(xs))
-		const chunk = 1024
-		parallel((len(xs)+chunk-1)/chunk, func(c int) {
-			for i := c * chunk; i < min(len(xs), (c+1)*chunk); i++ {
-				errs[i] = ulps64(got[i], f.exact(xs[i]))
-			}
-		})
-		worst, at := 0.0, 0.0
-		for i, e := range errs {
-			if e > worst {
-				worst, at = e, xs[i]
-			}
+		t.Run(f.name(), func(t *testing.T) { long64Test(t, v, f) })
+	}
+}
+
+func long64Test(t *testing.T, v *variant, f fn) {
+	xs := inputs64(f.o, *long64, rand.New(rand.NewPCG(uint64(f.o), 99)))
+	got := make([]float64, len(xs))
+	v.f64(f.o)(got, xs)
+	errs := make([]float64, len(xs))
+	const chunk = 1024
+	parallel((len(xs)+chunk-1)/chunk, func(c int) {
+		for i := c * chunk; i < min(len(xs), (c+1)*chunk); i++ {
+			errs[i] = ulps64(got[i], f.exact(xs[i]))
 		}
-		if worst > f.ulp64 {
-			t.Errorf("%s %s: %.4f ulps at %v > %v (%d inputs)", v.name, f.name(), worst, at, f.ulp64, len(xs))
-		} else {
-			t.Logf("%s %s: max %.4f ulps at %v (%d inputs)", v.name, f.name(), worst, at, len(xs))
+	})
+	worst, at := 0.0, 0.0
+	for i, e := range errs {
+		if e > worst {
+			worst, at = e, xs[i]
 		}
+	}
+	if worst > f.ulp64 {
+		t.Errorf("%s %s: %.4f ulps at %v > %v (%d inputs)", v.name, f.name(), worst, at, f.ulp64, len(xs))
+	} else {
+		t.Logf("%s %s: max %.4f ulps at %v (%d inputs)", v.name, f.name(), worst, at, len(xs))
 	}
 }

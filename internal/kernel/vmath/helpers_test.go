@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/vmath/internal/bigmath"
+	"github.com/tenferro-go/tenferro/internal/op/scalar"
 )
 
 // supported returns the variants this CPU runs (the conformance suite runs
@@ -48,6 +49,12 @@ var fns = [numOps]fn{
 	opSin:     {opSin, bigmath.Sin, math.Sin, 2, wide},
 	opCos:     {opCos, bigmath.Cos, math.Cos, 2, wide},
 	opSqrt:    {opSqrt, nil, math.Sqrt, 0.5, 0.5},
+	opTan:     {opTan, bigmath.Tan, scalar.Tan, 2.5, wide},
+	opAtan:    {opAtan, bigmath.Atan, math.Atan, 1, wide},
+	opAsin:    {opAsin, bigmath.Asin, math.Asin, 1, wide},
+	opAcos:    {opAcos, bigmath.Acos, math.Acos, 1, wide},
+	opSinh:    {opSinh, bigmath.Sinh, math.Sinh, 2, wide},
+	opCosh:    {opCosh, bigmath.Cosh, math.Cosh, 1.5, wide},
 }
 
 func (f fn) name() string { return opNames[f.o] }

@@ -12,7 +12,7 @@ import (
 
 // mixed64 returns n inputs mixing random bit patterns (every class of
 // float: NaNs, infinities, subnormals), values in o's main range and, for
-// Sin and Cos, arguments beyond the fast path at random positions.
+// Sin, Cos and Tan, arguments beyond the fast path at random positions.
 func mixed64(o op, n int, rng *rand.Rand) []float64 {
 	xs := make([]float64, n)
 	for i := range xs {
@@ -26,7 +26,7 @@ func mixed64(o op, n int, rng *rand.Rand) []float64 {
 		default:
 			xs[i] = (rng.Float64()*2 - 1) * []float64{1, 10, 100, 800}[rng.IntN(4)]
 		}
-		if o == opSin || o == opCos {
+		if o == opSin || o == opCos || o == opTan {
 			if rng.IntN(16) == 0 {
 				xs[i] = trigMax * (1 + rng.Float64())
 			}
@@ -131,8 +131,10 @@ func checkLen[T Float](t *testing.T, vname, oname string, k func(dst, src []T), 
 
 // The scalar twins by operation.
 var (
-	float64Twins = [numOps]func(float64) float64{expF64, expm1F64, logF64, log1pF64, tanhF64, sigmoidF64, sinF64, cosF64, sqrtF64}
-	float32Twins = [numOps]func(float32) float32{expF32, expm1F32, logF32, log1pF32, tanhF32, sigmoidF32, sinF32, cosF32, sqrtF32}
+	float64Twins = [numOps]func(float64) float64{expF64, expm1F64, logF64, log1pF64, tanhF64, sigmoidF64, sinF64, cosF64, sqrtF64,
+		tanF64, atanF64, asinF64, acosF64, sinhF64, coshF64}
+	float32Twins = [numOps]func(float32) float32{expF32, expm1F32, logF32, log1pF32, tanhF32, sigmoidF32, sinF32, cosF32, sqrtF32,
+		tanF32, atanF32, asinF32, acosF32, sinhF32, coshF32}
 )
 
 // TestTwinNames checks the twin tables above against the operation names.
@@ -151,8 +153,10 @@ func TestTwinNames(t *testing.T) {
 // TestAPI checks that the exported functions run the active variant for
 // both element types, in place too.
 func TestAPI(t *testing.T) {
-	api64 := [numOps]func(dst, src []float64){Exp[float64], Expm1[float64], Log[float64], Log1p[float64], Tanh[float64], Sigmoid[float64], Sin[float64], Cos[float64], Sqrt[float64]}
-	api32 := [numOps]func(dst, src []float32){Exp[float32], Expm1[float32], Log[float32], Log1p[float32], Tanh[float32], Sigmoid[float32], Sin[float32], Cos[float32], Sqrt[float32]}
+	api64 := [numOps]func(dst, src []float64){Exp[float64], Expm1[float64], Log[float64], Log1p[float64], Tanh[float64], Sigmoid[float64], Sin[float64], Cos[float64], Sqrt[float64],
+		Tan[float64], Atan[float64], Asin[float64], Acos[float64], Sinh[float64], Cosh[float64]}
+	api32 := [numOps]func(dst, src []float32){Exp[float32], Expm1[float32], Log[float32], Log1p[float32], Tanh[float32], Sigmoid[float32], Sin[float32], Cos[float32], Sqrt[float32],
+		Tan[float32], Atan[float32], Asin[float32], Acos[float32], Sinh[float32], Cosh[float32]}
 	rng := rand.New(rand.NewPCG(9, 10))
 	for o := range numOps {
 		for _, n := range []int{0, 1, 19, 300} {
@@ -180,6 +184,12 @@ func TestAllocs(t *testing.T) {
 		Sin(y64, x64)
 		Cos(y64, x64)
 		Sqrt(y64, x64)
+		Tan(y64, x64)
+		Atan(y64, x64)
+		Asin(y64, x64)
+		Acos(y64, x64)
+		Sinh(y64, x64)
+		Cosh(y64, x64)
 		Exp(y32, x32)
 		Expm1(y32, x32)
 		Log(y32, x32)
@@ -189,6 +199,12 @@ func TestAllocs(t *testing.T) {
 		Sin(y32, x32)
 		Cos(y32, x32)
 		Sqrt(y32, x32)
+		Tan(y32, x32)
+		Atan(y32, x32)
+		Asin(y32, x32)
+		Acos(y32, x32)
+		Sinh(y32, x32)
+		Cosh(y32, x32)
 	}); a != 0 {
 		t.Errorf("%v allocations per run", a)
 	}

@@ -3,6 +3,8 @@ package vmath
 import (
 	"math"
 	"testing"
+
+	"github.com/tenferro-go/tenferro/internal/op/scalar"
 )
 
 // special is one input whose result IEEE 754 or the documented rules fix
@@ -19,9 +21,10 @@ var (
 )
 
 // specials returns the cases for one element type: tiny is its smallest
-// subnormal, big its largest finite value, and the thresholds those of the
-// type (exp overflows above expHi and underflows to 0 below expLo).
-func specials(tiny, big, expHi, expHiNext, expLo, expLoNext, em1Lo float64, sinRef, cosRef func(float64) float64) []special {
+// subnormal, big its largest finite value, the thresholds those of the
+// type (exp overflows above expHi and underflows to 0 below expLo) and
+// the references those of Sin, Cos and Tan beyond the fast path.
+func specials(tiny, big, expHi, expHiNext, expLo, expLoNext, em1Lo float64, sinRef, cosRef, tanRef func(float64) float64) []special {
 	s := []special{
 		{opExp, nan, nan}, {opExp, inf, inf}, {opExp, -inf, 0}, {opExp, 0, 1}, {opExp, negZ, 1},
 		{opExp, tiny, 1}, {opExp, -tiny, 1}, {opExp, expHiNext, inf}, {opExp, big, inf},
@@ -42,11 +45,25 @@ func specials(tiny, big, expHi, expHiNext, expLo, expLoNext, em1Lo float64, sinR
 		{opCos, nan, nan}, {opCos, inf, nan}, {opCos, -inf, nan}, {opCos, 0, 1}, {opCos, negZ, 1}, {opCos, tiny, 1},
 		{opSqrt, nan, nan}, {opSqrt, inf, inf}, {opSqrt, -inf, nan}, {opSqrt, 0, 0}, {opSqrt, negZ, negZ},
 		{opSqrt, -1, nan}, {opSqrt, 4, 2}, {opSqrt, -tiny, nan},
+		{opTan, nan, nan}, {opTan, inf, nan}, {opTan, -inf, nan}, {opTan, 0, 0}, {opTan, negZ, negZ},
+		{opTan, tiny, tiny}, {opTan, -tiny, -tiny},
+		{opAtan, nan, nan}, {opAtan, inf, math.Pi / 2}, {opAtan, -inf, -math.Pi / 2}, {opAtan, 0, 0}, {opAtan, negZ, negZ},
+		{opAtan, tiny, tiny}, {opAtan, -tiny, -tiny}, {opAtan, big, math.Pi / 2}, {opAtan, -big, -math.Pi / 2},
+		{opAtan, 1, math.Pi / 4}, {opAtan, -1, -math.Pi / 4},
+		{opAsin, nan, nan}, {opAsin, inf, nan}, {opAsin, -inf, nan}, {opAsin, 0, 0}, {opAsin, negZ, negZ},
+		{opAsin, tiny, tiny}, {opAsin, -tiny, -tiny}, {opAsin, 1, math.Pi / 2}, {opAsin, -1, -math.Pi / 2},
+		{opAsin, 2, nan}, {opAsin, -2, nan}, {opAsin, big, nan},
+		{opAcos, nan, nan}, {opAcos, inf, nan}, {opAcos, -inf, nan}, {opAcos, 0, math.Pi / 2}, {opAcos, negZ, math.Pi / 2},
+		{opAcos, tiny, math.Pi / 2}, {opAcos, 1, 0}, {opAcos, -1, math.Pi}, {opAcos, 2, nan}, {opAcos, -2, nan}, {opAcos, -big, nan},
+		{opSinh, nan, nan}, {opSinh, inf, inf}, {opSinh, -inf, -inf}, {opSinh, 0, 0}, {opSinh, negZ, negZ},
+		{opSinh, tiny, tiny}, {opSinh, -tiny, -tiny}, {opSinh, 711, inf}, {opSinh, -711, -inf}, {opSinh, big, inf}, {opSinh, -big, -inf},
+		{opCosh, nan, nan}, {opCosh, inf, inf}, {opCosh, -inf, inf}, {opCosh, 0, 1}, {opCosh, negZ, 1},
+		{opCosh, tiny, 1}, {opCosh, 711, inf}, {opCosh, -711, inf}, {opCosh, big, inf}, {opCosh, -big, inf},
 	}
 	// Beyond the fast path Sin and Cos return package math's result.
 	for _, x := range []float64{math.Nextafter(trigMax, inf), 1e10, -3e15, 1e19, big, -big} {
 		if x <= big && x >= -big {
-			s = append(s, special{opSin, x, sinRef(x)}, special{opCos, x, cosRef(x)})
+			s = append(s, special{opSin, x, sinRef(x)}, special{opCos, x, cosRef(x)}, special{opTan, x, tanRef(x)})
 		}
 	}
 	return s
@@ -62,11 +79,12 @@ func next32(x, to float64) float64 { return float64(math.Nextafter32(float32(x),
 func TestSpecials(t *testing.T) {
 	const n = 37
 	s64 := specials(5e-324, math.MaxFloat64, 709.782712893384, next64(709.782712893384, inf),
-		-745.1332191019411, next64(-745.1332191019411, -inf), -39, math.Sin, math.Cos)
+		-745.1332191019411, next64(-745.1332191019411, -inf), -39, math.Sin, math.Cos, scalar.Tan)
 	sin32 := func(x float64) float64 { return float64(float32(math.Sin(float64(float32(x))))) }
 	cos32 := func(x float64) float64 { return float64(float32(math.Cos(float64(float32(x))))) }
+	tan32 := func(x float64) float64 { return float64(float32(scalar.Tan(float64(float32(x))))) }
 	s32 := specials(0x1p-149, math.MaxFloat32, 88.72283172607422, next32(88.72283172607422, inf),
-		-103.97207641601562, next32(-103.97207641601562, -inf), -19, sin32, cos32)
+		-103.97207641601562, next32(-103.97207641601562, -inf), -19, sin32, cos32, tan32)
 	for _, v := range supported() {
 		for _, c := range s64 {
 			src, dst := make([]float64, n), make([]float64, n)
@@ -144,6 +162,40 @@ func TestLogPow2(t *testing.T) {
 		for i, x := range x32 {
 			if e := ulps32(y32[i], math.Log(float64(x))); e > fns[opLog].ulp32 {
 				t.Errorf("%s: float32 Log(%v) = %v: %.3f ulps", v.name, x, y32[i], e)
+			}
+		}
+	}
+}
+
+// TestSinhCoshThresholds checks that sinh and cosh are finite and within
+// the bound at the last float below their overflow (710.4758600739439,
+// float32 89.41598510742188) and infinite at the next.
+func TestSinhCoshThresholds(t *testing.T) {
+	const hi64, hi32 = 710.4758600739439, 89.41598510742188
+	for _, v := range supported() {
+		for _, o := range []op{opSinh, opCosh} {
+			for _, x := range []float64{hi64, -hi64} {
+				got := make([]float64, 1)
+				v.f64(o)(got, []float64{x})
+				if e := ulps64(got[0], fns[o].exact(x)); e > fns[o].ulp64 || math.IsInf(got[0], 0) {
+					t.Errorf("%s float64 %s(%v) = %v: %.3f ulps", v.name, opNames[o], x, got[0], e)
+				}
+				v.f64(o)(got, []float64{next64(x, 2*x)})
+				if !math.IsInf(got[0], 0) {
+					t.Errorf("%s float64 %s(%v) = %v, want Inf", v.name, opNames[o], next64(x, 2*x), got[0])
+				}
+			}
+			for _, x := range []float32{hi32, -hi32} {
+				got := make([]float32, 1)
+				v.f32(o)(got, []float32{x})
+				if e := ulps32(got[0], fns[o].ref64(float64(x))); e > fns[o].ulp32 || math.IsInf(float64(got[0]), 0) {
+					t.Errorf("%s float32 %s(%v) = %v: %.3f ulps", v.name, opNames[o], x, got[0], e)
+				}
+				n := float32(next32(float64(x), 2*float64(x)))
+				v.f32(o)(got, []float32{n})
+				if !math.IsInf(float64(got[0]), 0) {
+					t.Errorf("%s float32 %s(%v) = %v, want Inf", v.name, opNames[o], n, got[0])
+				}
 			}
 		}
 	}

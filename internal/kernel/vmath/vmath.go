@@ -1,6 +1,7 @@
 // Package vmath evaluates elementary functions over contiguous slices:
 // dst[i] = f(src[i]) for f one of Exp, Expm1, Log, Log1p, Tanh, Sigmoid,
-// Sin, Cos and Sqrt, in float32 and float64.
+// Sin, Cos, Tan, Atan, Asin, Acos, Sinh, Cosh and Sqrt, in float32 and
+// float64.
 //
 // # Contract
 //
@@ -28,16 +29,25 @@
 //	Tanh      2        0.501    ±1 beyond ±20
 //	Sigmoid   2        0.501    1 at +Inf, 0 at -Inf
 //	Sin, Cos  2        0.501    package math's result beyond |x| = 2^28
+//	Tan       2.5      0.501    package scalar's Tan beyond |x| = 2^28
+//	Atan      1        0.501    ±π/2 at ±Inf
+//	Asin      1        0.501    NaN outside [-1, 1], ±π/2 at ±1
+//	Acos      1        0.501    NaN outside [-1, 1], π at -1, +0 at 1
+//	Sinh      2        0.501    ±Inf beyond ±710.48 (float32: 89.42)
+//	Cosh      1.5      0.501    +Inf beyond ±710.48 (float32: 89.42)
 //	Sqrt      0.5      0.5      correctly rounded (VSQRT, math.Sqrt)
 //
-// float32 Tanh, Sigmoid, Sin and Cos are computed in float64 (with
-// polynomials fitted for float32) and rounded once: about twice the work
-// per element of a float32 algorithm, for an error of half an ulp plus the
-// float64 algorithm's, about 2^-13 ulp.
+// float32 Tanh, Sigmoid and the trigonometric and hyperbolic functions
+// are computed in float64 (with polynomials fitted for float32) and
+// rounded once: about twice the work per element of a float32 algorithm,
+// for an error of half an ulp plus the float64 algorithm's, about 2^-13
+// ulp.
 //
 // Special inputs give package math's results: NaN gives NaN (payload
 // unspecified), infinities give the limits, and the signs of zero follow
-// IEEE 754 (Expm1, Log1p, Tanh, Sin and Sqrt of -0 are -0; Log(1) is +0).
+// IEEE 754 (Expm1, Log1p, Tanh, Sin, Tan, Atan, Asin, Sinh and Sqrt of -0
+// are -0; Log(1) is +0). Sinh and Cosh stay finite up to the overflow of
+// e^|x|/2 (Cosh(710) is finite, as with math.Cosh).
 // Results below the normal range are subnormals rounded once, not flushed
 // to zero.
 //
@@ -63,7 +73,24 @@
 //
 // Sin and Cos reduce x = k·π/2 + r with π/2 = p1 + p2 + p3 (x - k·p1
 // exact) and select ±sin r or ±cos r by k mod 4; beyond |x| = 2^28, and
-// for Inf and NaN, they return package math's result.
+// for Inf and NaN, they return package math's result. Tan is sin r/cos r
+// for even k and -cos r/sin r for odd k, the float64 quotient num·(1/den)
+// corrected by its FMA residual; beyond 2^28 it is the catalog's
+// scalar.Tan (Payne-Hanek).
+//
+// Atan reduces a = |x| to |u| <= tan(π/8): u = a, (a-1)/(a+1) + π/4 or
+// -1/a + π/2, and evaluates u + u·u²·A(u²) (degree 10); in float64 u's
+// division and the rounding of a±1 are carried as a low part, π/4 and π/2
+// in two parts, and the final sum is a Fast2Sum. Asin is x + x·z·P(z),
+// z = x², for |x| <= 1/2 and π/2 - 2·asin s, s = √((1-|x|)/2) (z = s²
+// exact), beyond, with the same P (degree 12); Acos takes π/2 - asin x,
+// 2·asin s or π - 2·asin s. The square root's error (z - s²)/(2s) is kept
+// as a low part.
+//
+// Cosh is E + 1/(4E) for E = e^|x|/2, computed by Exp's algorithm with
+// the halving folded into its scaling by 2^k (one rounding, finite up to
+// the overflow of cosh). Sinh is E - 1/(4E) from |x| = 1 and a polynomial
+// a + a·z·S(z), z = a², below, where the difference would cancel.
 //
 // The polynomials are weighted minimax fits computed by the generator
 // (_gen) with the Remez algorithm; the float32-in-float64 functions use
@@ -79,7 +106,7 @@
 // algorithm whose every operation rounds exactly once, so they return
 // identical bits; the pure-Go variant rounds the float32 FMAs in software
 // (fma32). The assembly processes whole vectors and leaves the tail, and
-// any vector with a Sin or Cos argument beyond the fast path, to the
+// any vector with a Sin, Cos or Tan argument beyond the fast path, to the
 // pure-Go twin. [SetVariant] selects a variant for tests and benchmarks.
 package vmath
 
@@ -119,6 +146,24 @@ func Cos[T Float](dst, src []T) { apply(opCos, dst, src) }
 
 // Sqrt sets dst[i] = √src[i], correctly rounded.
 func Sqrt[T Float](dst, src []T) { apply(opSqrt, dst, src) }
+
+// Tan sets dst[i] = tan src[i] = sin src[i] / cos src[i] (radians).
+func Tan[T Float](dst, src []T) { apply(opTan, dst, src) }
+
+// Atan sets dst[i] = atan src[i], in [-π/2, π/2].
+func Atan[T Float](dst, src []T) { apply(opAtan, dst, src) }
+
+// Asin sets dst[i] = asin src[i], in [-π/2, π/2]; NaN outside [-1, 1].
+func Asin[T Float](dst, src []T) { apply(opAsin, dst, src) }
+
+// Acos sets dst[i] = acos src[i], in [0, π]; NaN outside [-1, 1].
+func Acos[T Float](dst, src []T) { apply(opAcos, dst, src) }
+
+// Sinh sets dst[i] = sinh src[i] = (e^x - e^-x)/2.
+func Sinh[T Float](dst, src []T) { apply(opSinh, dst, src) }
+
+// Cosh sets dst[i] = cosh src[i] = (e^x + e^-x)/2.
+func Cosh[T Float](dst, src []T) { apply(opCosh, dst, src) }
 
 // apply runs o of the active variant.
 func apply[T Float](o op, dst, src []T) {

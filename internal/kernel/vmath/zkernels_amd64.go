@@ -59,6 +59,42 @@ func sqrtF64AVX512(dst, src *float64, n int) int
 func sqrtF32AVX512(dst, src *float32, n int) int
 
 //go:noescape
+func tanF64AVX512(dst, src *float64, n int) int
+
+//go:noescape
+func tanF32AVX512(dst, src *float32, n int) int
+
+//go:noescape
+func atanF64AVX512(dst, src *float64, n int) int
+
+//go:noescape
+func atanF32AVX512(dst, src *float32, n int) int
+
+//go:noescape
+func asinF64AVX512(dst, src *float64, n int) int
+
+//go:noescape
+func asinF32AVX512(dst, src *float32, n int) int
+
+//go:noescape
+func acosF64AVX512(dst, src *float64, n int) int
+
+//go:noescape
+func acosF32AVX512(dst, src *float32, n int) int
+
+//go:noescape
+func sinhF64AVX512(dst, src *float64, n int) int
+
+//go:noescape
+func sinhF32AVX512(dst, src *float32, n int) int
+
+//go:noescape
+func coshF64AVX512(dst, src *float64, n int) int
+
+//go:noescape
+func coshF32AVX512(dst, src *float32, n int) int
+
+//go:noescape
 func expF64AVX2(dst, src *float64, n int) int
 
 //go:noescape
@@ -111,6 +147,42 @@ func sqrtF64AVX2(dst, src *float64, n int) int
 
 //go:noescape
 func sqrtF32AVX2(dst, src *float32, n int) int
+
+//go:noescape
+func tanF64AVX2(dst, src *float64, n int) int
+
+//go:noescape
+func tanF32AVX2(dst, src *float32, n int) int
+
+//go:noescape
+func atanF64AVX2(dst, src *float64, n int) int
+
+//go:noescape
+func atanF32AVX2(dst, src *float32, n int) int
+
+//go:noescape
+func asinF64AVX2(dst, src *float64, n int) int
+
+//go:noescape
+func asinF32AVX2(dst, src *float32, n int) int
+
+//go:noescape
+func acosF64AVX2(dst, src *float64, n int) int
+
+//go:noescape
+func acosF32AVX2(dst, src *float32, n int) int
+
+//go:noescape
+func sinhF64AVX2(dst, src *float64, n int) int
+
+//go:noescape
+func sinhF32AVX2(dst, src *float32, n int) int
+
+//go:noescape
+func coshF64AVX2(dst, src *float64, n int) int
+
+//go:noescape
+func coshF32AVX2(dst, src *float32, n int) int
 
 // archVariants lists the assembly variants, best first.
 func archVariants() []*variant {
@@ -214,6 +286,60 @@ func archApply32(idx int, o op, dst, src []float32) bool {
 					dst[i] = sqrtF32(src[i])
 				}
 			}
+		case opTan:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += tanF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = tanF32(src[i])
+				}
+			}
+		case opAtan:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += atanF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = atanF32(src[i])
+				}
+			}
+		case opAsin:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += asinF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = asinF32(src[i])
+				}
+			}
+		case opAcos:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += acosF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = acosF32(src[i])
+				}
+			}
+		case opSinh:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += sinhF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = sinhF32(src[i])
+				}
+			}
+		case opCosh:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += coshF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = coshF32(src[i])
+				}
+			}
 		default:
 			return false
 		}
@@ -298,6 +424,60 @@ func archApply32(idx int, o op, dst, src []float32) bool {
 				}
 				for end := min(i+8, n); i < end; i++ {
 					dst[i] = sqrtF32(src[i])
+				}
+			}
+		case opTan:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += tanF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = tanF32(src[i])
+				}
+			}
+		case opAtan:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += atanF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = atanF32(src[i])
+				}
+			}
+		case opAsin:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += asinF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = asinF32(src[i])
+				}
+			}
+		case opAcos:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += acosF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = acosF32(src[i])
+				}
+			}
+		case opSinh:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += sinhF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = sinhF32(src[i])
+				}
+			}
+		case opCosh:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += coshF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = coshF32(src[i])
 				}
 			}
 		default:
@@ -403,6 +583,60 @@ func archApply64(idx int, o op, dst, src []float64) bool {
 					dst[i] = sqrtF64(src[i])
 				}
 			}
+		case opTan:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += tanF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = tanF64(src[i])
+				}
+			}
+		case opAtan:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += atanF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = atanF64(src[i])
+				}
+			}
+		case opAsin:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += asinF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = asinF64(src[i])
+				}
+			}
+		case opAcos:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += acosF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = acosF64(src[i])
+				}
+			}
+		case opSinh:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += sinhF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = sinhF64(src[i])
+				}
+			}
+		case opCosh:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += coshF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = coshF64(src[i])
+				}
+			}
 		default:
 			return false
 		}
@@ -487,6 +721,60 @@ func archApply64(idx int, o op, dst, src []float64) bool {
 				}
 				for end := min(i+4, n); i < end; i++ {
 					dst[i] = sqrtF64(src[i])
+				}
+			}
+		case opTan:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += tanF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = tanF64(src[i])
+				}
+			}
+		case opAtan:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += atanF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = atanF64(src[i])
+				}
+			}
+		case opAsin:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += asinF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = asinF64(src[i])
+				}
+			}
+		case opAcos:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += acosF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = acosF64(src[i])
+				}
+			}
+		case opSinh:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += sinhF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = sinhF64(src[i])
+				}
+			}
+		case opCosh:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += coshF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = coshF64(src[i])
 				}
 			}
 		default:

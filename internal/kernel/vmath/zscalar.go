@@ -15,13 +15,19 @@ const (
 	opSin
 	opCos
 	opSqrt
+	opTan
+	opAtan
+	opAsin
+	opAcos
+	opSinh
+	opCosh
 	numOps
 )
 
-var opNames = [numOps]string{"Exp", "Expm1", "Log", "Log1p", "Tanh", "Sigmoid", "Sin", "Cos", "Sqrt"}
+var opNames = [numOps]string{"Exp", "Expm1", "Log", "Log1p", "Tanh", "Sigmoid", "Sin", "Cos", "Sqrt", "Tan", "Atan", "Asin", "Acos", "Sinh", "Cosh"}
 
-// trigMax bounds the fast path of Sin and Cos (both types): larger |x|
-// (and Inf, NaN) use package math.
+// trigMax bounds the fast path of Sin, Cos and Tan (both types): larger
+// |x| (and Inf, NaN) use the scalar fallbacks.
 const trigMax = 0x1p+28
 
 // Polynomial fits (weighted minimax error of the rounded coefficients,
@@ -31,6 +37,9 @@ const trigMax = 0x1p+28
 //	float64            log    degree  6: 2^-59.1
 //	float64            sin    degree  5: 2^-56.4
 //	float64            cos    degree  6: 2^-57.8
+//	float64            atan   degree 10: 2^-57.9
+//	float64            asin   degree 12: 2^-57.6
+//	float64            sinh   degree  6: 2^-56.5
 //	float32            exp    degree  5: 2^-28.4
 //	float32            expm1  degree  7: 2^-28.1
 //	float32            log    degree  2: 2^-30.2
@@ -38,6 +47,9 @@ const trigMax = 0x1p+28
 //	float32 in float64 expm1  degree  8: 2^-37.0
 //	float32 in float64 sin    degree  3: 2^-37.5
 //	float32 in float64 cos    degree  4: 2^-43.6
+//	float32 in float64 atan   degree  6: 2^-40.2
+//	float32 in float64 asin   degree  7: 2^-38.9
+//	float32 in float64 sinh   degree  4: 2^-43.5
 
 // expF64 is the scalar twin of the exp kernels.
 func expF64(x float64) float64 {
@@ -922,6 +934,749 @@ func sqrtF32(x float32) float32 {
 	return v2
 }
 
+// tanF64 is the scalar twin of the tan kernels.
+func tanF64(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := !(v4 <= 0x1p+28)
+	if v5 {
+		return tanFallback(x)
+	}
+	v6 := math.FMA(x, 0x1.45f306dc9c883p-01, 0x1.8p+52)
+	v7 := v6 - 0x1.8p+52
+	v8 := math.FMA(-(v7), 0x1.921fb54442d18p+00, x)
+	v9 := float64(v7 * 0x1.1a62633145c07p-54)
+	v10 := math.FMA(v7, 0x1.1a62633145c07p-54, -(v9))
+	v11 := v8 - v9
+	v12 := v11 - v8
+	v13 := v11 - v12
+	v14 := v8 - v13
+	v15 := v9 + v12
+	v16 := v14 - v15
+	v17 := v16 - v10
+	v18 := math.FMA(-(v7), -0x1.f1976b7ed8fbcp-110, v17)
+	v19 := float64(v11 * v11)
+	v20 := float64(v11 * v19)
+	v21 := math.FMA(0x1.5d8fa3151f8a4p-33, v19, -0x1.ae5e59f570364p-26)
+	v22 := math.FMA(v21, v19, 0x1.71de356712281p-19)
+	v23 := math.FMA(v22, v19, -0x1.a01a019bfd17cp-13)
+	v24 := math.FMA(v23, v19, 0x1.111111110f7cap-07)
+	v25 := math.FMA(v24, v19, -0x1.5555555555548p-03)
+	v26 := math.FMA(v20, v25, v11)
+	v27 := math.FMA(-0x1.8f750d9b2a5fbp-37, v19, 0x1.1ee96c5998ebp-29)
+	v28 := math.FMA(v27, v19, -0x1.27e4f72ac9548p-22)
+	v29 := math.FMA(v28, v19, 0x1.a01a019b2c80ep-16)
+	v30 := math.FMA(v29, v19, -0x1.6c16c16c13b9ap-10)
+	v31 := math.FMA(v30, v19, 0x1.5555555555539p-05)
+	v32 := math.FMA(v31, v19, -0x1p-01)
+	v33 := math.FMA(v19, v32, 0x1p+00)
+	v34 := math.Float64bits(v6)
+	v35 := v34 & 0x1
+	v36 := v35 == 0x1
+	v37 := math.Float64bits(v33)
+	v38 := v37 ^ 0x8000000000000000
+	v39 := math.Float64frombits(v38)
+	v40 := v26
+	if v36 {
+		v40 = v39
+	}
+	v41 := v33
+	if v36 {
+		v41 = v26
+	}
+	v42 := 0x1p+00 / v41
+	v43 := float64(v40 * v42)
+	v44 := math.FMA(-(v43), v41, v40)
+	v45 := math.FMA(v44, v42, v43)
+	v46 := math.FMA(v45, v45, 0x1p+00)
+	v47 := math.FMA(v18, v46, v45)
+	v48 := x == 0
+	v49 := v47
+	if v48 {
+		v49 = x
+	}
+	return v49
+}
+
+// tanF32 is the scalar twin of the float32 tan kernels, which compute in float64.
+func tanF32(x float32) float32 { return float32(tanF32Wide(float64(x))) }
+
+// tanF32Wide is the float64 algorithm of tan with polynomials fitted to float32 accuracy.
+func tanF32Wide(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := !(v4 <= 0x1p+28)
+	if v5 {
+		return tanFallback(x)
+	}
+	v6 := math.FMA(x, 0x1.45f306dc9c883p-01, 0x1.8p+52)
+	v7 := v6 - 0x1.8p+52
+	v8 := math.FMA(-(v7), 0x1.921fb54442d18p+00, x)
+	v9 := math.FMA(-(v7), 0x1.1a62633145c07p-54, v8)
+	v10 := math.FMA(-(v7), -0x1.f1976b7ed8fbcp-110, v9)
+	v11 := float64(v10 * v10)
+	v12 := float64(v10 * v11)
+	v13 := math.FMA(0x1.6cd1b092fc054p-19, v11, -0x1.a00f7e14aa006p-13)
+	v14 := math.FMA(v13, v11, 0x1.111108690bc79p-07)
+	v15 := math.FMA(v14, v11, -0x1.5555554c6ffc6p-03)
+	v16 := math.FMA(v12, v15, v10)
+	v17 := math.FMA(-0x1.23c94808d9fcdp-22, v11, 0x1.a00eb88387d0ep-16)
+	v18 := math.FMA(v17, v11, -0x1.6c16b34686eecp-10)
+	v19 := math.FMA(v18, v11, 0x1.55555545c1d47p-05)
+	v20 := math.FMA(v19, v11, -0x1.ffffffffe9851p-02)
+	v21 := math.FMA(v11, v20, 0x1p+00)
+	v22 := math.Float64bits(v6)
+	v23 := v22 & 0x1
+	v24 := v23 == 0x1
+	v25 := math.Float64bits(v21)
+	v26 := v25 ^ 0x8000000000000000
+	v27 := math.Float64frombits(v26)
+	v28 := v16
+	if v24 {
+		v28 = v27
+	}
+	v29 := v21
+	if v24 {
+		v29 = v16
+	}
+	v30 := v28 / v29
+	v31 := x == 0
+	v32 := v30
+	if v31 {
+		v32 = x
+	}
+	return v32
+}
+
+// atanF64 is the scalar twin of the atan kernels.
+func atanF64(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := v4
+	if 0x1p+60 < v4 {
+		v5 = 0x1p+60
+	}
+	v6 := v5 > 0x1.a827999fcef32p-02
+	v7 := v5 > 0x1.3504f333f9de6p+01
+	v8 := v5 - 0x1p+00
+	v9 := v5 + 0x1p+00
+	v10 := v5
+	if v6 {
+		v10 = v8
+	}
+	v11 := v10
+	if v7 {
+		v11 = -0x1p+00
+	}
+	v12 := float64(0x1p+00)
+	if v6 {
+		v12 = v9
+	}
+	v13 := v12
+	if v7 {
+		v13 = v5
+	}
+	v14 := float64(0)
+	if v6 {
+		v14 = 0x1.921fb54442d18p-01
+	}
+	v15 := v14
+	if v7 {
+		v15 = 0x1.921fb54442d18p+00
+	}
+	v16 := float64(0)
+	if v6 {
+		v16 = 0x1.1a62633145c07p-55
+	}
+	v17 := v16
+	if v7 {
+		v17 = 0x1.1a62633145c07p-54
+	}
+	v18 := 0x1p+00 / v13
+	v19 := float64(v11 * v18)
+	v20 := v9 - v5
+	v21 := v9 - v20
+	v22 := v5 - v21
+	v23 := 0x1p+00 - v20
+	v24 := v22 + v23
+	v25 := -0x1p+00 - v8
+	v26 := v25 + v5
+	v27 := float64(0)
+	if v6 {
+		v27 = v24
+	}
+	v28 := v27
+	if v7 {
+		v28 = 0
+	}
+	v29 := float64(0)
+	if v6 {
+		v29 = v26
+	}
+	v30 := v29
+	if v7 {
+		v30 = 0
+	}
+	v31 := math.FMA(-(v19), v13, v11)
+	v32 := v31 + v30
+	v33 := math.FMA(-(v19), v28, v32)
+	v34 := float64(v33 * v18)
+	v35 := float64(v19 * v19)
+	v36 := math.FMA(-(v35), v34, v34)
+	v37 := v36 + v17
+	v38 := float64(v19 * v35)
+	v39 := math.FMA(-0x1.254ea48a2f225p-06, v35, 0x1.37c87a704bad2p-05)
+	v40 := math.FMA(v39, v35, -0x1.9ccd518baa172p-05)
+	v41 := math.FMA(v40, v35, 0x1.df0e073654fp-05)
+	v42 := math.FMA(v41, v35, -0x1.10eba0ace3ecdp-04)
+	v43 := math.FMA(v42, v35, 0x1.3b1116e392daap-04)
+	v44 := math.FMA(v43, v35, -0x1.745cf8b9c84ddp-04)
+	v45 := math.FMA(v44, v35, 0x1.c71c70e4bb458p-04)
+	v46 := math.FMA(v45, v35, -0x1.24924922a982ap-03)
+	v47 := math.FMA(v46, v35, 0x1.99999999957afp-03)
+	v48 := math.FMA(v47, v35, -0x1.555555555553cp-02)
+	v49 := math.FMA(v38, v48, v37)
+	v50 := v15 + v19
+	v51 := v15 - v50
+	v52 := v51 + v19
+	v53 := v52 + v49
+	v54 := v50 + v53
+	v55 := math.Float64bits(v54)
+	v56 := math.Float64bits(x)
+	v57 := v56 & 0x8000000000000000
+	v58 := v55 | v57
+	v59 := math.Float64frombits(v58)
+	return v59
+}
+
+// atanF32 is the scalar twin of the float32 atan kernels, which compute in float64.
+func atanF32(x float32) float32 { return float32(atanF32Wide(float64(x))) }
+
+// atanF32Wide is the float64 algorithm of atan with polynomials fitted to float32 accuracy.
+func atanF32Wide(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := v4
+	if 0x1p+60 < v4 {
+		v5 = 0x1p+60
+	}
+	v6 := v5 > 0x1.a827999fcef32p-02
+	v7 := v5 > 0x1.3504f333f9de6p+01
+	v8 := v5 - 0x1p+00
+	v9 := v5 + 0x1p+00
+	v10 := v5
+	if v6 {
+		v10 = v8
+	}
+	v11 := v10
+	if v7 {
+		v11 = -0x1p+00
+	}
+	v12 := float64(0x1p+00)
+	if v6 {
+		v12 = v9
+	}
+	v13 := v12
+	if v7 {
+		v13 = v5
+	}
+	v14 := float64(0)
+	if v6 {
+		v14 = 0x1.921fb54442d18p-01
+	}
+	v15 := v14
+	if v7 {
+		v15 = 0x1.921fb54442d18p+00
+	}
+	v16 := float64(0)
+	if v6 {
+		v16 = 0x1.1a62633145c07p-55
+	}
+	v17 := v16
+	if v7 {
+		v17 = 0x1.1a62633145c07p-54
+	}
+	v18 := v11 / v13
+	v19 := float64(v18 * v18)
+	v20 := math.FMA(-(v19), 0, 0)
+	v21 := v20 + v17
+	v22 := float64(v18 * v19)
+	v23 := math.FMA(-0x1.36a57e48af191p-05, v19, 0x1.1e5a22fa78999p-04)
+	v24 := math.FMA(v23, v19, -0x1.7082418ca4215p-04)
+	v25 := math.FMA(v24, v19, 0x1.c6d1df4945a35p-04)
+	v26 := math.FMA(v25, v19, -0x1.2490c2b320b92p-03)
+	v27 := math.FMA(v26, v19, 0x1.999991fa2b8f8p-03)
+	v28 := math.FMA(v27, v19, -0x1.5555554edd5cdp-02)
+	v29 := math.FMA(v22, v28, v21)
+	v30 := v15 + v18
+	v31 := v15 - v30
+	v32 := v31 + v18
+	v33 := v32 + v29
+	v34 := v30 + v33
+	v35 := math.Float64bits(v34)
+	v36 := math.Float64bits(x)
+	v37 := v36 & 0x8000000000000000
+	v38 := v35 | v37
+	v39 := math.Float64frombits(v38)
+	return v39
+}
+
+// asinF64 is the scalar twin of the asin kernels.
+func asinF64(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := v4 > 0x1p-01
+	v6 := 0x1p+00 - v4
+	v7 := float64(v6 * 0x1p-01)
+	v8 := float64(x * x)
+	v9 := v8
+	if v5 {
+		v9 = v7
+	}
+	v10 := math.Sqrt(v9)
+	v11 := math.FMA(-(v10), v10, v9)
+	v12 := v10 + v10
+	v13 := v12 + 0x1p-1000
+	v14 := v11 / v13
+	v15 := x
+	if v5 {
+		v15 = v10
+	}
+	v16 := float64(v15 * v9)
+	v17 := math.FMA(0x1.0b5885cce1d8fp-05, v9, -0x1.5836120041bc5p-06)
+	v18 := math.FMA(v17, v9, 0x1.63c44af6c82c9p-06)
+	v19 := math.FMA(v18, v9, 0x1.e572b5062cd51p-09)
+	v20 := math.FMA(v19, v9, 0x1.614537bebfd05p-07)
+	v21 := math.FMA(v20, v9, 0x1.7583fbcd36ad2p-07)
+	v22 := math.FMA(v21, v9, 0x1.ca1fbe8a80b52p-07)
+	v23 := math.FMA(v22, v9, 0x1.1c49ee47a66ep-06)
+	v24 := math.FMA(v23, v9, 0x1.6e8bdefec167cp-06)
+	v25 := math.FMA(v24, v9, 0x1.f1c71a93d17cbp-06)
+	v26 := math.FMA(v25, v9, 0x1.6db6db7215a36p-05)
+	v27 := math.FMA(v26, v9, 0x1.333333332e0e3p-04)
+	v28 := math.FMA(v27, v9, 0x1.5555555555577p-03)
+	v29 := float64(v16 * v28)
+	v30 := x + v29
+	v31 := float64(v10 * -0x1p+01)
+	v32 := v14 + v29
+	v33 := math.FMA(-(0x1p+01), v32, 0x1.1a62633145c07p-54)
+	v34 := 0x1.921fb54442d18p+00 + v31
+	v35 := 0x1.921fb54442d18p+00 - v34
+	v36 := v35 + v31
+	v37 := v36 + v33
+	v38 := v34 + v37
+	v39 := v30
+	if v5 {
+		v39 = v38
+	}
+	v40 := math.Float64bits(v39)
+	v41 := math.Float64bits(x)
+	v42 := v41 & 0x8000000000000000
+	v43 := v40 | v42
+	v44 := math.Float64frombits(v43)
+	return v44
+}
+
+// asinF32 is the scalar twin of the float32 asin kernels, which compute in float64.
+func asinF32(x float32) float32 { return float32(asinF32Wide(float64(x))) }
+
+// asinF32Wide is the float64 algorithm of asin with polynomials fitted to float32 accuracy.
+func asinF32Wide(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := v4 > 0x1p-01
+	v6 := 0x1p+00 - v4
+	v7 := float64(v6 * 0x1p-01)
+	v8 := float64(x * x)
+	v9 := v8
+	if v5 {
+		v9 = v7
+	}
+	v10 := math.Sqrt(v9)
+	v11 := x
+	if v5 {
+		v11 = v10
+	}
+	v12 := float64(v11 * v9)
+	v13 := math.FMA(0x1.0d84f3209986bp-05, v9, 0x1.04ce5dcb53d7ep-09)
+	v14 := math.FMA(v13, v9, 0x1.52343b304d661p-06)
+	v15 := math.FMA(v14, v9, 0x1.6642c6f0e1ea4p-06)
+	v16 := math.FMA(v15, v9, 0x1.f281bc2ee15ecp-06)
+	v17 := math.FMA(v16, v9, 0x1.6db25c128a911p-05)
+	v18 := math.FMA(v17, v9, 0x1.3333408a2390dp-04)
+	v19 := math.FMA(v18, v9, 0x1.55555547db43dp-03)
+	v20 := float64(v12 * v19)
+	v21 := x + v20
+	v22 := float64(v10 * -0x1p+01)
+	v23 := 0 + v20
+	v24 := math.FMA(-(0x1p+01), v23, 0x1.1a62633145c07p-54)
+	v25 := 0x1.921fb54442d18p+00 + v22
+	v26 := 0x1.921fb54442d18p+00 - v25
+	v27 := v26 + v22
+	v28 := v27 + v24
+	v29 := v25 + v28
+	v30 := v21
+	if v5 {
+		v30 = v29
+	}
+	v31 := math.Float64bits(v30)
+	v32 := math.Float64bits(x)
+	v33 := v32 & 0x8000000000000000
+	v34 := v31 | v33
+	v35 := math.Float64frombits(v34)
+	return v35
+}
+
+// acosF64 is the scalar twin of the acos kernels.
+func acosF64(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := v4 > 0x1p-01
+	v6 := 0x1p+00 - v4
+	v7 := float64(v6 * 0x1p-01)
+	v8 := float64(x * x)
+	v9 := v8
+	if v5 {
+		v9 = v7
+	}
+	v10 := math.Sqrt(v9)
+	v11 := math.FMA(-(v10), v10, v9)
+	v12 := v10 + v10
+	v13 := v12 + 0x1p-1000
+	v14 := v11 / v13
+	v15 := x
+	if v5 {
+		v15 = v10
+	}
+	v16 := float64(v15 * v9)
+	v17 := math.FMA(0x1.0b5885cce1d8fp-05, v9, -0x1.5836120041bc5p-06)
+	v18 := math.FMA(v17, v9, 0x1.63c44af6c82c9p-06)
+	v19 := math.FMA(v18, v9, 0x1.e572b5062cd51p-09)
+	v20 := math.FMA(v19, v9, 0x1.614537bebfd05p-07)
+	v21 := math.FMA(v20, v9, 0x1.7583fbcd36ad2p-07)
+	v22 := math.FMA(v21, v9, 0x1.ca1fbe8a80b52p-07)
+	v23 := math.FMA(v22, v9, 0x1.1c49ee47a66ep-06)
+	v24 := math.FMA(v23, v9, 0x1.6e8bdefec167cp-06)
+	v25 := math.FMA(v24, v9, 0x1.f1c71a93d17cbp-06)
+	v26 := math.FMA(v25, v9, 0x1.6db6db7215a36p-05)
+	v27 := math.FMA(v26, v9, 0x1.333333332e0e3p-04)
+	v28 := math.FMA(v27, v9, 0x1.5555555555577p-03)
+	v29 := float64(v16 * v28)
+	v30 := math.Float64bits(x)
+	v31 := v30 ^ 0x8000000000000000
+	v32 := math.Float64frombits(v31)
+	v33 := 0x1.1a62633145c07p-54 - v29
+	v34 := 0x1.921fb54442d18p+00 + v32
+	v35 := 0x1.921fb54442d18p+00 - v34
+	v36 := v35 + v32
+	v37 := v36 + v33
+	v38 := v34 + v37
+	v39 := v14 + v29
+	v40 := v10 + v39
+	v41 := v40 + v40
+	v42 := float64(v10 * -0x1p+01)
+	v43 := v14 + v29
+	v44 := math.FMA(-(0x1p+01), v43, 0x1.1a62633145c07p-53)
+	v45 := 0x1.921fb54442d18p+01 + v42
+	v46 := 0x1.921fb54442d18p+01 - v45
+	v47 := v46 + v42
+	v48 := v47 + v44
+	v49 := v45 + v48
+	v50 := x < -0x1p-01
+	v51 := v38
+	if v50 {
+		v51 = v49
+	}
+	v52 := x > 0x1p-01
+	v53 := v51
+	if v52 {
+		v53 = v41
+	}
+	return v53
+}
+
+// acosF32 is the scalar twin of the float32 acos kernels, which compute in float64.
+func acosF32(x float32) float32 { return float32(acosF32Wide(float64(x))) }
+
+// acosF32Wide is the float64 algorithm of acos with polynomials fitted to float32 accuracy.
+func acosF32Wide(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := v4 > 0x1p-01
+	v6 := 0x1p+00 - v4
+	v7 := float64(v6 * 0x1p-01)
+	v8 := float64(x * x)
+	v9 := v8
+	if v5 {
+		v9 = v7
+	}
+	v10 := math.Sqrt(v9)
+	v11 := x
+	if v5 {
+		v11 = v10
+	}
+	v12 := float64(v11 * v9)
+	v13 := math.FMA(0x1.0d84f3209986bp-05, v9, 0x1.04ce5dcb53d7ep-09)
+	v14 := math.FMA(v13, v9, 0x1.52343b304d661p-06)
+	v15 := math.FMA(v14, v9, 0x1.6642c6f0e1ea4p-06)
+	v16 := math.FMA(v15, v9, 0x1.f281bc2ee15ecp-06)
+	v17 := math.FMA(v16, v9, 0x1.6db25c128a911p-05)
+	v18 := math.FMA(v17, v9, 0x1.3333408a2390dp-04)
+	v19 := math.FMA(v18, v9, 0x1.55555547db43dp-03)
+	v20 := float64(v12 * v19)
+	v21 := math.Float64bits(x)
+	v22 := v21 ^ 0x8000000000000000
+	v23 := math.Float64frombits(v22)
+	v24 := 0x1.1a62633145c07p-54 - v20
+	v25 := 0x1.921fb54442d18p+00 + v23
+	v26 := 0x1.921fb54442d18p+00 - v25
+	v27 := v26 + v23
+	v28 := v27 + v24
+	v29 := v25 + v28
+	v30 := 0 + v20
+	v31 := v10 + v30
+	v32 := v31 + v31
+	v33 := float64(v10 * -0x1p+01)
+	v34 := 0 + v20
+	v35 := math.FMA(-(0x1p+01), v34, 0x1.1a62633145c07p-53)
+	v36 := 0x1.921fb54442d18p+01 + v33
+	v37 := 0x1.921fb54442d18p+01 - v36
+	v38 := v37 + v33
+	v39 := v38 + v35
+	v40 := v36 + v39
+	v41 := x < -0x1p-01
+	v42 := v29
+	if v41 {
+		v42 = v40
+	}
+	v43 := x > 0x1p-01
+	v44 := v42
+	if v43 {
+		v44 = v32
+	}
+	return v44
+}
+
+// sinhF64 is the scalar twin of the sinh kernels.
+func sinhF64(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v6 := v5 - 0x1.8p+52
+	v7 := math.FMA(-(v6), 0x1.62e42fefa39efp-01, v4)
+	v8 := math.FMA(-(v6), 0x1.abc9e3b39803fp-56, v7)
+	v9 := math.FMA(0x1.e632511e9bba7p-30, v8, 0x1.af4dcfd94303cp-26)
+	v10 := math.FMA(v9, v8, 0x1.28022427a8f9cp-22)
+	v11 := math.FMA(v10, v8, 0x1.71de023f725ffp-19)
+	v12 := math.FMA(v11, v8, 0x1.a019f3977f2c8p-16)
+	v13 := math.FMA(v12, v8, 0x1.a01a01abe2ff2p-13)
+	v14 := math.FMA(v13, v8, 0x1.6c16c16f0a097p-10)
+	v15 := math.FMA(v14, v8, 0x1.11111111100e6p-07)
+	v16 := math.FMA(v15, v8, 0x1.5555555554d3dp-05)
+	v17 := math.FMA(v16, v8, 0x1.5555555555557p-03)
+	v18 := math.FMA(v17, v8, 0x1.0000000000001p-01)
+	v19 := math.FMA(v8, v18, 0x1p+00)
+	v20 := math.FMA(v8, v19, 0x1p+00)
+	v21 := math.FMA(v6, 0x1p-01, 0x1.8p+52)
+	v22 := math.Float64bits(v21)
+	v23 := v22 << 52
+	v24 := v23 + 0x3ff0000000000000
+	v25 := math.Float64frombits(v24)
+	v26 := math.Float64bits(v5)
+	v27 := math.Float64bits(v21)
+	v28 := v26 - v27
+	v29 := v28 << 52
+	v30 := v29 + 0x3fe0000000000000
+	v31 := math.Float64frombits(v30)
+	v32 := float64(v20 * v25)
+	v33 := float64(v32 * v31)
+	v34 := 0x1p-02 / v33
+	v35 := v4 > 0x1.633ce8fb9f87dp+09
+	v36 := float64(v4 * v4)
+	v37 := float64(v4 * v36)
+	v38 := math.FMA(0x1.b4c783ee91ca8p-41, v36, 0x1.611a559a08112p-33)
+	v39 := math.FMA(v38, v36, 0x1.ae64671c5e9c4p-26)
+	v40 := math.FMA(v39, v36, 0x1.71de3a465994dp-19)
+	v41 := math.FMA(v40, v36, 0x1.a01a01a0289bbp-13)
+	v42 := math.FMA(v41, v36, 0x1.11111111110a6p-07)
+	v43 := math.FMA(v42, v36, 0x1.5555555555556p-03)
+	v44 := math.FMA(v37, v43, v4)
+	v45 := v4 < 0x1p+00
+	v46 := v33 - v34
+	v47 := v46
+	if v45 {
+		v47 = v44
+	}
+	v48 := v47
+	if v35 {
+		v48 = math.Inf(1)
+	}
+	v49 := math.Float64bits(v48)
+	v50 := math.Float64bits(x)
+	v51 := v50 & 0x8000000000000000
+	v52 := v49 | v51
+	v53 := math.Float64frombits(v52)
+	return v53
+}
+
+// sinhF32 is the scalar twin of the float32 sinh kernels, which compute in float64.
+func sinhF32(x float32) float32 { return float32(sinhF32Wide(float64(x))) }
+
+// sinhF32Wide is the float64 algorithm of sinh with polynomials fitted to float32 accuracy.
+func sinhF32Wide(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v6 := v5 - 0x1.8p+52
+	v7 := math.FMA(-(v6), 0x1.62e42fefa39efp-01, v4)
+	v8 := math.FMA(-(v6), 0x1.abc9e3b39803fp-56, v7)
+	v9 := math.FMA(0x1.73bffa574d5afp-19, v8, 0x1.a164b0d227648p-16)
+	v10 := math.FMA(v9, v8, 0x1.a018f4a16d026p-13)
+	v11 := math.FMA(v10, v8, 0x1.6c16464b9135fp-10)
+	v12 := math.FMA(v11, v8, 0x1.111111427ce1fp-07)
+	v13 := math.FMA(v12, v8, 0x1.5555557749e0ap-05)
+	v14 := math.FMA(v13, v8, 0x1.555555554c253p-03)
+	v15 := math.FMA(v14, v8, 0x1.fffffffff5e4cp-02)
+	v16 := math.FMA(v8, v15, 0x1p+00)
+	v17 := math.FMA(v8, v16, 0x1p+00)
+	v18 := math.FMA(v6, 0x1p-01, 0x1.8p+52)
+	v19 := math.Float64bits(v18)
+	v20 := v19 << 52
+	v21 := v20 + 0x3ff0000000000000
+	v22 := math.Float64frombits(v21)
+	v23 := math.Float64bits(v5)
+	v24 := math.Float64bits(v18)
+	v25 := v23 - v24
+	v26 := v25 << 52
+	v27 := v26 + 0x3fe0000000000000
+	v28 := math.Float64frombits(v27)
+	v29 := float64(v17 * v22)
+	v30 := float64(v29 * v28)
+	v31 := 0x1p-02 / v30
+	v32 := v4 > 0x1.633ce8fb9f87dp+09
+	v33 := float64(v4 * v4)
+	v34 := float64(v4 * v33)
+	v35 := math.FMA(0x1.b68b92c0921e1p-26, v33, 0x1.71cc6eda803e9p-19)
+	v36 := math.FMA(v35, v33, 0x1.a01a24c3191aep-13)
+	v37 := math.FMA(v36, v33, 0x1.111110f2e5059p-07)
+	v38 := math.FMA(v37, v33, 0x1.5555555576d4ap-03)
+	v39 := math.FMA(v34, v38, v4)
+	v40 := v4 < 0x1p+00
+	v41 := v30 - v31
+	v42 := v41
+	if v40 {
+		v42 = v39
+	}
+	v43 := v42
+	if v32 {
+		v43 = math.Inf(1)
+	}
+	v44 := math.Float64bits(v43)
+	v45 := math.Float64bits(x)
+	v46 := v45 & 0x8000000000000000
+	v47 := v44 | v46
+	v48 := math.Float64frombits(v47)
+	return v48
+}
+
+// coshF64 is the scalar twin of the cosh kernels.
+func coshF64(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v6 := v5 - 0x1.8p+52
+	v7 := math.FMA(-(v6), 0x1.62e42fefa39efp-01, v4)
+	v8 := math.FMA(-(v6), 0x1.abc9e3b39803fp-56, v7)
+	v9 := math.FMA(0x1.e632511e9bba7p-30, v8, 0x1.af4dcfd94303cp-26)
+	v10 := math.FMA(v9, v8, 0x1.28022427a8f9cp-22)
+	v11 := math.FMA(v10, v8, 0x1.71de023f725ffp-19)
+	v12 := math.FMA(v11, v8, 0x1.a019f3977f2c8p-16)
+	v13 := math.FMA(v12, v8, 0x1.a01a01abe2ff2p-13)
+	v14 := math.FMA(v13, v8, 0x1.6c16c16f0a097p-10)
+	v15 := math.FMA(v14, v8, 0x1.11111111100e6p-07)
+	v16 := math.FMA(v15, v8, 0x1.5555555554d3dp-05)
+	v17 := math.FMA(v16, v8, 0x1.5555555555557p-03)
+	v18 := math.FMA(v17, v8, 0x1.0000000000001p-01)
+	v19 := math.FMA(v8, v18, 0x1p+00)
+	v20 := math.FMA(v8, v19, 0x1p+00)
+	v21 := math.FMA(v6, 0x1p-01, 0x1.8p+52)
+	v22 := math.Float64bits(v21)
+	v23 := v22 << 52
+	v24 := v23 + 0x3ff0000000000000
+	v25 := math.Float64frombits(v24)
+	v26 := math.Float64bits(v5)
+	v27 := math.Float64bits(v21)
+	v28 := v26 - v27
+	v29 := v28 << 52
+	v30 := v29 + 0x3fe0000000000000
+	v31 := math.Float64frombits(v30)
+	v32 := float64(v20 * v25)
+	v33 := float64(v32 * v31)
+	v34 := 0x1p-02 / v33
+	v35 := v4 > 0x1.633ce8fb9f87dp+09
+	v36 := v33 + v34
+	v37 := v36
+	if v35 {
+		v37 = math.Inf(1)
+	}
+	return v37
+}
+
+// coshF32 is the scalar twin of the float32 cosh kernels, which compute in float64.
+func coshF32(x float32) float32 { return float32(coshF32Wide(float64(x))) }
+
+// coshF32Wide is the float64 algorithm of cosh with polynomials fitted to float32 accuracy.
+func coshF32Wide(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v6 := v5 - 0x1.8p+52
+	v7 := math.FMA(-(v6), 0x1.62e42fefa39efp-01, v4)
+	v8 := math.FMA(-(v6), 0x1.abc9e3b39803fp-56, v7)
+	v9 := math.FMA(0x1.73bffa574d5afp-19, v8, 0x1.a164b0d227648p-16)
+	v10 := math.FMA(v9, v8, 0x1.a018f4a16d026p-13)
+	v11 := math.FMA(v10, v8, 0x1.6c16464b9135fp-10)
+	v12 := math.FMA(v11, v8, 0x1.111111427ce1fp-07)
+	v13 := math.FMA(v12, v8, 0x1.5555557749e0ap-05)
+	v14 := math.FMA(v13, v8, 0x1.555555554c253p-03)
+	v15 := math.FMA(v14, v8, 0x1.fffffffff5e4cp-02)
+	v16 := math.FMA(v8, v15, 0x1p+00)
+	v17 := math.FMA(v8, v16, 0x1p+00)
+	v18 := math.FMA(v6, 0x1p-01, 0x1.8p+52)
+	v19 := math.Float64bits(v18)
+	v20 := v19 << 52
+	v21 := v20 + 0x3ff0000000000000
+	v22 := math.Float64frombits(v21)
+	v23 := math.Float64bits(v5)
+	v24 := math.Float64bits(v18)
+	v25 := v23 - v24
+	v26 := v25 << 52
+	v27 := v26 + 0x3fe0000000000000
+	v28 := math.Float64frombits(v27)
+	v29 := float64(v17 * v22)
+	v30 := float64(v29 * v28)
+	v31 := 0x1p-02 / v30
+	v32 := v4 > 0x1.633ce8fb9f87dp+09
+	v33 := v30 + v31
+	v34 := v33
+	if v32 {
+		v34 = math.Inf(1)
+	}
+	return v34
+}
+
 // genericVariant is the pure-Go variant, available everywhere.
 func genericVariant() *variant { return &variant{name: "generic", supported: true} }
 
@@ -966,6 +1721,30 @@ func genericApply32(o op, dst, src []float32) {
 		for i, x := range src {
 			dst[i] = sqrtF32(x)
 		}
+	case opTan:
+		for i, x := range src {
+			dst[i] = tanF32(x)
+		}
+	case opAtan:
+		for i, x := range src {
+			dst[i] = atanF32(x)
+		}
+	case opAsin:
+		for i, x := range src {
+			dst[i] = asinF32(x)
+		}
+	case opAcos:
+		for i, x := range src {
+			dst[i] = acosF32(x)
+		}
+	case opSinh:
+		for i, x := range src {
+			dst[i] = sinhF32(x)
+		}
+	case opCosh:
+		for i, x := range src {
+			dst[i] = coshF32(x)
+		}
 	}
 }
 
@@ -1009,6 +1788,30 @@ func genericApply64(o op, dst, src []float64) {
 	case opSqrt:
 		for i, x := range src {
 			dst[i] = sqrtF64(x)
+		}
+	case opTan:
+		for i, x := range src {
+			dst[i] = tanF64(x)
+		}
+	case opAtan:
+		for i, x := range src {
+			dst[i] = atanF64(x)
+		}
+	case opAsin:
+		for i, x := range src {
+			dst[i] = asinF64(x)
+		}
+	case opAcos:
+		for i, x := range src {
+			dst[i] = acosF64(x)
+		}
+	case opSinh:
+		for i, x := range src {
+			dst[i] = sinhF64(x)
+		}
+	case opCosh:
+		for i, x := range src {
+			dst[i] = coshF64(x)
 		}
 	}
 }

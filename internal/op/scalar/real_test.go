@@ -202,3 +202,38 @@ func TestHypot(t *testing.T) {
 		}
 	}
 }
+
+// TestAsinAcos compares Asin and Acos with atan(x/√(1-x²)) and
+// π/2 - asin x in high precision, near ±1 above all, and checks the
+// special values.
+func TestAsinAcos(t *testing.T) {
+	xs := []float64{5e-324, 1e-300, 1e-9, 0.25, 0.5, 0.5000000000000001, 0.5051517008102655, 0.7, 0.9, 0.9000000000000001,
+		0.9235776379945997, 0.999999, 1 - 0x1p-53}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		xs = append(xs, r.Float64(), 0.5+0.5*r.Float64(), 1-math.Ldexp(r.Float64(), -r.IntN(50)))
+	}
+	for _, x := range xs {
+		for _, x := range []float64{x, -x} {
+			bx := bf(x)
+			as := batan(bquo(bx, bsqrt(bmul(bsub(bint(1), bx), badd(bint(1), bx)))))
+			ac := bsub(bmulExp(bpi(), -1), as)
+			if got, want := Asin(x), round(as); ulpErr(got, want) > 2 {
+				t.Errorf("Asin(%v) = %v, want %v (%.2f ulp)", x, got, want, ulpErr(got, want))
+			}
+			if got, want := Acos(x), round(ac); ulpErr(got, want) > 2 {
+				t.Errorf("Acos(%v) = %v, want %v (%.2f ulp)", x, got, want, ulpErr(got, want))
+			}
+		}
+	}
+	negZero := math.Copysign(0, -1)
+	for _, c := range [][3]float64{{0, 0, math.Pi / 2}, {negZero, negZero, math.Pi / 2}, {1, math.Pi / 2, 0},
+		{-1, -math.Pi / 2, math.Pi}, {1 + 0x1p-52, nan, nan}, {-2, nan, nan}, {inf, nan, nan}, {-inf, nan, nan}, {nan, nan, nan}} {
+		if got := Asin(c[0]); !same(got, c[1]) {
+			t.Errorf("Asin(%v) = %v, want %v", c[0], got, c[1])
+		}
+		if got := Acos(c[0]); !same(got, c[2]) {
+			t.Errorf("Acos(%v) = %v, want %v", c[0], got, c[2])
+		}
+	}
+}

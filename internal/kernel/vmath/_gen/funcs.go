@@ -24,6 +24,9 @@ type format struct {
 	expP, expm1P, logQ  []float64
 	sinS                []float64
 	cosC                []float64
+	atanA, asinP        []float64
+	sinhS               []float64
+	sinhHi              float64 // |x| above which sinh and cosh overflow
 	fits                map[string]fitResult
 	wide                bool
 }
@@ -119,7 +122,12 @@ func newFormat(elem int, wide bool) *format {
 	fm.em1Lo = math.Floor(fm.em1Lo) - 1
 	fm.tanhHi = math.Ceil(fm.tanhHi)
 	fm.trigMax = 0x1p28 // float32 computes sin and cos in float64
+	fm.sinhHi = boundary(elem, 1, 1000, func(x float64) bool {
+		return finite(rounded(new(big.Float).SetMantExp(bigmath.Exp(bf(x), 100), -1)))
+	})
 	fm.fitAll()
+	fm.fitInverse()
+	fm.fitHyperbolic()
 	return fm
 }
 
@@ -214,7 +222,11 @@ func (p *prog) pow2Bits(t *value, e int) *value {
 
 // expCore returns e^x without the overflow and underflow blends: valid for
 // x in [expLo, expHi] (results down to the subnormals), NaN for NaN.
-func (p *prog) expCore(fm *format, x *value) *value {
+func (p *prog) expCore(fm *format, x *value) *value { return p.expScaled(fm, x, 0) }
+
+// expScaled returns e^x·2^sc (sc = 0 or -1), rounded once: valid where the
+// result is finite, so for sc = -1 up to sinhHi.
+func (p *prog) expScaled(fm *format, x *value, sc int) *value {
 	t, kf, r := p.expReduce(fm, x)
 	q := p.horner(r, fm.expP)
 	e := p.fma(r, p.fma(r, q, p.f(1)), p.f(1)) // 1 + r + r²·P(r)
@@ -223,7 +235,7 @@ func (p *prog) expCore(fm *format, x *value) *value {
 	h := p.fma(kf, p.f(0.5), p.f(p.magic()))
 	s1 := p.pow2Bits(h, 0)
 	k2 := p.isub(p.asInt(t), p.asInt(h)) // k - k1
-	s2 := p.asFloat(p.iadd(p.shl(k2, p.mant()), p.i(uint64(p.bias())<<p.mant())))
+	s2 := p.asFloat(p.iadd(p.shl(k2, p.mant()), p.i(uint64(p.bias()+sc)<<p.mant())))
 	return p.mul(p.mul(e, s1), s2)
 }
 
@@ -383,19 +395,39 @@ func buildLog1p(fm *format, p *prog) {
 	p.out = p.sel(p.cmp(eq, x, p.f(0)), x, y) // ±0
 }
 
+// trigReduce leaves lanes beyond trigMax (and Inf, NaN) to the scalar
+// twin, reduces x = k·π/2 + r with |r| <= π/4 and returns t (k in its low
+// bits), sin r and cos r. With lo, r is x - k·p1 - k·p2 rounded and rLo
+// the rest: that step's rounding error less k·p3 (else rLo is nil).
+func (p *prog) trigReduce(fm *format, x *value, lo bool) (t, sn, cs, rLo *value) {
+	p.bail(p.cmp(notLE, p.abs(x), p.f(fm.trigMax)))
+	t = p.fma(x, p.f(fm.twoOverPi), p.f(p.magic()))
+	kf := p.sub(t, p.f(p.magic()))
+	r1 := p.fnma(kf, p.f(fm.p1), x) // exact
+	var r *value
+	if lo {
+		// k·p2 = w + wErr exactly (FMA), r1 - w = r + e (two-sum).
+		w := p.mul(kf, p.f(fm.p2))
+		wErr := p.fms(kf, p.f(fm.p2), w)
+		r = p.sub(r1, w)
+		bb := p.sub(r, r1)
+		e := p.sub(p.sub(r1, p.sub(r, bb)), p.add(w, bb))
+		rLo = p.fnma(kf, p.f(fm.p3), p.sub(e, wErr))
+	} else {
+		r = p.fnma(kf, p.f(fm.p2), r1)
+		r = p.fnma(kf, p.f(fm.p3), r)
+	}
+	z := p.mul(r, r)
+	sn = p.fma(p.mul(r, z), p.horner(z, fm.sinS), r)
+	cs = p.fma(z, p.horner(z, fm.cosC), p.f(1))
+	return
+}
+
 // sinCos returns sin(x) (cos = false) or cos(x): x = k·π/2 + r, then
 // ±sin r or ±cos r by the quadrant k mod 4.
 func buildSinCos(fm *format, p *prog, cos bool) {
 	x := p.x
-	p.bail(p.cmp(notLE, p.abs(x), p.f(fm.trigMax)))
-	t := p.fma(x, p.f(fm.twoOverPi), p.f(p.magic()))
-	kf := p.sub(t, p.f(p.magic()))
-	r := p.fnma(kf, p.f(fm.p1), x) // exact
-	r = p.fnma(kf, p.f(fm.p2), r)
-	r = p.fnma(kf, p.f(fm.p3), r)
-	z := p.mul(r, r)
-	sn := p.fma(p.mul(r, z), p.horner(z, fm.sinS), r)
-	cs := p.fma(z, p.horner(z, fm.cosC), p.f(1))
+	t, sn, cs, _ := p.trigReduce(fm, x, false)
 	k := p.asInt(t)
 	if cos {
 		k = p.iadd(k, p.i(1)) // cos x = sin(x + π/2)
@@ -438,4 +470,10 @@ var functions = []function{
 	{name: "cos", api: "Cos", build: func(fm *format, p *prog) { buildSinCos(fm, p, true) },
 		fallback: "math.Cos(x)", wide32: true},
 	{name: "sqrt", api: "Sqrt", build: buildSqrt},
+	{name: "tan", api: "Tan", build: buildTan, fallback: "tanFallback(x)", wide32: true},
+	{name: "atan", api: "Atan", build: buildAtan, wide32: true},
+	{name: "asin", api: "Asin", build: buildAsin, wide32: true},
+	{name: "acos", api: "Acos", build: buildAcos, wide32: true},
+	{name: "sinh", api: "Sinh", build: func(fm *format, p *prog) { buildSinhCosh(fm, p, false) }, wide32: true},
+	{name: "cosh", api: "Cosh", build: func(fm *format, p *prog) { buildSinhCosh(fm, p, true) }, wide32: true},
 }

@@ -120,14 +120,15 @@ func main() {
 		fmt.Fprintf(&o, "%q, ", fn.api)
 	}
 	o.WriteString("}\n\n")
-	fmt.Fprintf(&o, "// trigMax bounds the fast path of Sin and Cos (both types): larger |x|\n// (and Inf, NaN) use package math.\nconst trigMax = %s\n\n", hexf(fms[8].trigMax))
+	fmt.Fprintf(&o, "// trigMax bounds the fast path of Sin, Cos and Tan (both types): larger\n// |x| (and Inf, NaN) use the scalar fallbacks.\nconst trigMax = %s\n\n", hexf(fms[8].trigMax))
 	o.WriteString("// Polynomial fits (weighted minimax error of the rounded coefficients,\n// as log2 of the relative error it contributes):\n")
 	fitted := []struct {
 		name string
 		fm   *format
 		fns  []string
-	}{{"float64", fms[8], []string{"exp", "expm1", "log", "sin", "cos"}}, {"float32", fms[4], []string{"exp", "expm1", "log"}},
-		{"float32 in float64", wide, []string{"exp", "expm1", "sin", "cos"}}}
+	}{{"float64", fms[8], []string{"exp", "expm1", "log", "sin", "cos", "atan", "asin", "sinh"}},
+		{"float32", fms[4], []string{"exp", "expm1", "log"}},
+		{"float32 in float64", wide, []string{"exp", "expm1", "sin", "cos", "atan", "asin", "sinh"}}}
 	for _, f := range fitted {
 		for _, n := range f.fns {
 			r := f.fm.fits[n]
@@ -162,7 +163,7 @@ func main() {
 
 	for _, elem := range []int{8, 4} {
 		fm := fms[elem]
-		log.Printf("float%d: expHi %v expLo %v em1Lo %v tanhHi %v", 8*elem, fm.expHi, fm.expLo, fm.em1Lo, fm.tanhHi)
+		log.Printf("float%d: expHi %v expLo %v em1Lo %v tanhHi %v sinhHi %v", 8*elem, fm.expHi, fm.expLo, fm.em1Lo, fm.tanhHi, fm.sinhHi)
 	}
 }
 

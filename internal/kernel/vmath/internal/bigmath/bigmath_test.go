@@ -40,6 +40,9 @@ func TestAgainstMath(t *testing.T) {
 	pos := []float64{1e-300, 1e-9, 0.1, 0.5, 0.70710678, 0.75, 1, 1.5, 2, 10, 1e10, 1e300}
 	gtm1 := []float64{-0.999, -0.75, -0.4, -0.3, -1e-9, 1e-300, 1e-9, 0.3, 0.4, 0.5, 0.7, 1, 3, 1e10, 1e300}
 	trig := []float64{-1e15, -12345.678, -3, -1, -0.5, -1e-8, 1e-300, 1e-8, 0.5, 0.785, 1, 2, 3.14159, 100, 1e6, 1e15}
+	// (math.Asin and math.Acos lose accuracy near ±1, where they take
+	// √(1-x²) with 1-x² rounded: 8 ulps at 0.999999.)
+	unit := []float64{-1, -0.99, -0.75, -0.5, -0.3, -1e-9, -1e-300, 0, 1e-300, 1e-9, 0.3, 0.5, 0.7, 0.99, 1}
 	sig := func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 	for _, c := range []fn{
 		{"Exp", Exp, math.Exp, xs},
@@ -50,6 +53,12 @@ func TestAgainstMath(t *testing.T) {
 		{"Cos", Cos, math.Cos, trig},
 		{"Tanh", Tanh, math.Tanh, xs},
 		{"Sigmoid", Sigmoid, sig, xs},
+		{"Tan", Tan, math.Tan, trig},
+		{"Atan", Atan, math.Atan, append(xs, 1e300, -1e300, 0.41421356, 2.4142135)},
+		{"Asin", Asin, math.Asin, unit},
+		{"Acos", Acos, math.Acos, unit},
+		{"Sinh", Sinh, math.Sinh, xs},
+		{"Cosh", Cosh, math.Cosh, xs},
 	} {
 		for _, x := range c.xs {
 			got, _ := c.big(f(x), prec).Float64()
@@ -85,6 +94,13 @@ func TestPrecision(t *testing.T) {
 		if one.Abs(one).Cmp(tol) > 0 {
 			t.Errorf("sin²+cos²-1 at %g = %g", x, one)
 		}
+	}
+	// Asin and Acos near 1 (glibc's values, correctly rounded).
+	if a, _ := Asin(f(0.999999), prec).Float64(); a != 1.5693821131146521 {
+		t.Errorf("Asin(0.999999) = %.17g", a)
+	}
+	if a, _ := Acos(f(0.999999), prec).Float64(); a != 0.0014142136802445852 {
+		t.Errorf("Acos(0.999999) = %.17g", a)
 	}
 	// Expm1 and Log1p of tiny x keep full relative precision.
 	x := f(0x1p-60)
