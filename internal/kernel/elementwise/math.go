@@ -18,7 +18,7 @@ import (
 
 // realFunc returns the float64 function of unary operation k that
 // floatUnary evaluates per element, or nil: the operations with neither a
-// vmath kernel (vectorUnary) nor a direct loop in floatUnary.
+// vmath kernel (vectorUnary) nor a simd loop (vector.go).
 func realFunc(k op.Kind) func(float64) float64 {
 	switch k {
 	case op.Gelu:
@@ -69,8 +69,8 @@ func complexFunc(k op.Kind) func(complex128) complex128 {
 }
 
 // realFunc2 returns the float64 function of binary operation k that
-// floatBinary evaluates per element (Maximum and Minimum have direct
-// loops), or nil.
+// floatBinary evaluates per element (Maximum and Minimum have simd loops),
+// or nil.
 func realFunc2(k op.Kind) func(x, y float64) float64 {
 	switch k {
 	case op.Pow:
@@ -83,15 +83,15 @@ func realFunc2(k op.Kind) func(x, y float64) float64 {
 	return nil
 }
 
-// mathUnary sets z[i] = k(x[i]) for the operations of this file (and the
-// cheap ones that are not arithmetic: Square, Reciprocal, Sign, Rsqrt,
-// Relu, Clip); len(x) >= len(z).
+// mathUnary sets z[i] = k(x[i]) for the operations of this file (for
+// complex x also the cheap ones without a simd loop: Square, Reciprocal,
+// Sign, Rsqrt); len(x) >= len(z).
 func mathUnary[T strided.Scalar](k op.Kind, z, x []T, p Params[T]) {
 	switch zz := any(z).(type) {
 	case []float64:
-		floatUnary(k, zz, any(x).([]float64)[:len(z)], any(p.A).(float64), any(p.B).(float64))
+		floatUnary(k, zz, any(x).([]float64)[:len(z)])
 	case []float32:
-		floatUnary(k, zz, any(x).([]float32)[:len(z)], any(p.A).(float32), any(p.B).(float32))
+		floatUnary(k, zz, any(x).([]float32)[:len(z)])
 	case []complex128:
 		complexUnary(k, zz, any(x).([]complex128)[:len(z)])
 	case []complex64:
@@ -99,71 +99,16 @@ func mathUnary[T strided.Scalar](k op.Kind, z, x []T, p Params[T]) {
 	}
 }
 
-func floatUnary[F float32 | float64](k op.Kind, z, x []F, a, b F) {
+func floatUnary[F float32 | float64](k op.Kind, z, x []F) {
 	if vectorUnary(k, z, x) {
 		return
 	}
-	switch k {
-	case op.Square:
-		for i, v := range x {
-			z[i] = v * v
-		}
-	case op.Reciprocal:
-		for i, v := range x {
-			z[i] = 1 / v
-		}
-	case op.Rsqrt:
-		for i, v := range x {
-			z[i] = F(1 / math.Sqrt(float64(v)))
-		}
-	// The loops below avoid data-dependent branches (random signs would
-	// mispredict every other element) and call math's rounding directly,
-	// where the compiler turns them into single instructions. maxNP and
-	// minNP are NumPy's maximum and minimum.
-	case op.Sign:
-		for i, v := range x {
-			s := F(math.Copysign(1, float64(v)))
-			if v == 0 || v != v {
-				s = v // ±0 and NaN unchanged
-			}
-			z[i] = s
-		}
-	case op.Relu:
-		for i, v := range x {
-			z[i] = maxNP(v, 0)
-		}
-	case op.Clip:
-		for i, v := range x {
-			z[i] = minNP(maxNP(v, a), b)
-		}
-	case op.Floor:
-		for i, v := range x {
-			z[i] = F(math.Floor(float64(v)))
-		}
-	case op.Ceil:
-		for i, v := range x {
-			z[i] = F(math.Ceil(float64(v)))
-		}
-	case op.Trunc:
-		for i, v := range x {
-			z[i] = F(math.Trunc(float64(v)))
-		}
-	case op.Round:
-		for i, v := range x {
-			z[i] = F(math.RoundToEven(float64(v)))
-		}
-	case op.Abs:
-		for i, v := range x {
-			z[i] = F(math.Abs(float64(v)))
-		}
-	default:
-		f := realFunc(k)
-		if f == nil {
-			panic("elementwise: no kernel for " + k.String())
-		}
-		for i, v := range x {
-			z[i] = F(f(float64(v)))
-		}
+	f := realFunc(k)
+	if f == nil {
+		panic("elementwise: no kernel for " + k.String())
+	}
+	for i, v := range x {
+		z[i] = F(f(float64(v)))
 	}
 }
 
@@ -204,18 +149,6 @@ func mathBinary[T strided.Scalar](k op.Kind, z, x, y []T) {
 }
 
 func floatBinary[F float32 | float64](k op.Kind, z, x, y []F) {
-	switch k {
-	case op.Maximum:
-		for i := range z {
-			z[i] = maxNP(x[i], y[i])
-		}
-		return
-	case op.Minimum:
-		for i := range z {
-			z[i] = minNP(x[i], y[i])
-		}
-		return
-	}
 	f := realFunc2(k)
 	if f == nil {
 		panic("elementwise: no kernel for " + k.String())
@@ -330,24 +263,4 @@ func vectorKernel[F float32 | float64](k op.Kind, z, x []F) bool {
 		return false
 	}
 	return true
-}
-
-// maxNP is NumPy's maximum: NaN when either argument is NaN (Go's max), and
-// y for equal arguments (so maxNP(0, -0) is -0), without a branch on the
-// order of the arguments.
-func maxNP[F float32 | float64](x, y F) F {
-	r := max(x, y)
-	if x == y {
-		r = y
-	}
-	return r
-}
-
-// minNP is NumPy's minimum, as maxNP.
-func minNP[F float32 | float64](x, y F) F {
-	r := min(x, y)
-	if x == y {
-		r = y
-	}
-	return r
 }
