@@ -179,6 +179,13 @@ type FusedKernel[T Elem] interface {
 	// of dst's shape. Inputs broadcast against dst as in Binary.
 	// dst overlaps no input unless it is the very same view.
 	Eval(dst *View[T], in []*View[T]) error
+	// Reduce sets dst to the reduction kind (Sum, Mean, Prod, and for
+	// real T Max and Min) over the axes in mask of code(in[0], ...,
+	// in[n-1]), evaluated at the broadcast of the inputs' shapes, without
+	// storing the program's result: a reduction fused with the elementwise
+	// tree that feeds it. dst has that shape without the masked axes, or
+	// with extent 1 on them (keepdims); it overlaps no input.
+	Reduce(kind op.Kind, dst *View[T], in []*View[T], mask uint64) error
 }
 
 // FusedInstr is one instruction of a fused program, which runs on a stack

@@ -15,7 +15,7 @@ func (k *numeric[T]) Fuse(code []backend.FusedInstr, nin int) (backend.FusedKern
 	if nin < 0 || nin > backend.MaxFusedInputs {
 		return nil, tf.Errorf(tf.ErrArgument, "Fuse", "nin", "0 to "+strconv.Itoa(backend.MaxFusedInputs)+" inputs", "%d", nin)
 	}
-	f := &fused[T]{e: k.e, nin: nin, prog: make([]elementwise.Instr[T], len(code))}
+	f := &fused[T]{e: k.e, k: k, nin: nin, prog: make([]elementwise.Instr[T], len(code))}
 	for i, in := range code {
 		ins := elementwise.Instr[T]{Op: elementwise.Apply, Kind: in.Op, Arg: in.Arg, Scalar: backend.FromComplex[T](in.Alpha), Beta: backend.FromComplex[T](in.Beta)}
 		if in.Load {
@@ -38,6 +38,8 @@ func (k *numeric[T]) Fuse(code []backend.FusedInstr, nin int) (backend.FusedKern
 // nothing.
 type fused[T strided.Scalar] struct {
 	e       *Engine
+	k       *numeric[T] // the reductions of Reduce
+	red     *fusedReduction[T]
 	prog    []elementwise.Instr[T]
 	nin     int
 	scratch elementwise.Scratch[T]

@@ -91,26 +91,27 @@ func WithEinsumOptions(o einsum.Options) Option { return func(c *config) { c.ein
 type opcode uint8
 
 const (
-	cmdMatmul     opcode = iota // dst = a·b
-	cmdEinsum                   // dst = einsum(plan, args)
-	cmdBinary                   // dst = kind(a, b)
-	cmdUnary                    // dst = kind(a) with attributes alpha, beta
-	cmdReduce                   // dst = kind over mask of a
-	cmdFused                    // dst = code(args)
-	cmdCopy                     // dst = a
-	cmdPredicate                // dst (bool) = kind(a)
-	cmdCompare                  // dst (bool) = a kind b
-	cmdWhere                    // dst = mask ? a : b
-	cmdReal                     // dst (real) = kind(a): Abs, Real, Imag, Angle
-	cmdReduceReal               // dst (real) = kind over mask of a: Var, Std, Norm
-	cmdArg                      // dst (int64) = kind along the axis of mask: ArgMax, ArgMin
-	cmdScan                     // dst = kind along the axis of mask: CumSum, CumProd
-	cmdStruct                   // dst = kind(args, attrs): structural and indexing operations
-	cmdTiled                    // the commands sub, run block by block along a tile axis
+	cmdMatmul      opcode = iota // dst = a·b
+	cmdEinsum                    // dst = einsum(plan, args)
+	cmdBinary                    // dst = kind(a, b)
+	cmdUnary                     // dst = kind(a) with attributes alpha, beta
+	cmdReduce                    // dst = kind over mask of a
+	cmdFused                     // dst = code(args)
+	cmdCopy                      // dst = a
+	cmdPredicate                 // dst (bool) = kind(a)
+	cmdCompare                   // dst (bool) = a kind b
+	cmdWhere                     // dst = mask ? a : b
+	cmdReal                      // dst (real) = kind(a): Abs, Real, Imag, Angle
+	cmdReduceReal                // dst (real) = kind over mask of a: Var, Std, Norm
+	cmdArg                       // dst (int64) = kind along the axis of mask: ArgMax, ArgMin
+	cmdScan                      // dst = kind along the axis of mask: CumSum, CumProd
+	cmdStruct                    // dst = kind(args, attrs): structural and indexing operations
+	cmdTiled                     // the commands sub, run block by block along a tile axis
+	cmdFusedReduce               // dst = kind over mask of code(args)
 )
 
 var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "fused", "copy", "predicate", "compare", "where", "real",
-	"reduce", "arg", "scan", "struct", "tiled"}
+	"reduce", "arg", "scan", "struct", "tiled", "reduce"}
 
 // command is one step of a program. dst and args are value ids.
 type command struct {
@@ -437,6 +438,14 @@ func (c *compiler) schedule() error {
 				cmd.mask |= 1 << uint(a)
 			}
 			switch {
+			case c.inner != nil && c.inner[c.args[id][0]]:
+				code, leaves, n := c.fusedCode(c.args[id][0])
+				cmd.op, cmd.code, cmd.fused = cmdFusedReduce, code, n+1
+				cmd.args = cmd.args[:0]
+				for _, l := range leaves {
+					cmd.args = append(cmd.args, c.val[l])
+				}
+				p.stats.Fused += n
 			case cat == op.Scan:
 				cmd.op = cmdScan
 			case nd.Op.Info().Result == op.RealDType:
@@ -702,6 +711,8 @@ func (p *Program) describeCmd(b *strings.Builder, i int, cmd *command) {
 		}
 	case cmdFused:
 		fmt.Fprintf(b, " %d ops, %d instructions", cmd.fused, len(cmd.code))
+	case cmdFusedReduce:
+		fmt.Fprintf(b, " %v mask=%#x of %d fused ops, %d instructions", cmd.kind, cmd.mask, cmd.fused-1, len(cmd.code))
 	case cmdStruct:
 		fmt.Fprintf(b, " %v %s", cmd.kind, cmd.attrs.Key(cmd.kind))
 	}

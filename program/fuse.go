@@ -1,6 +1,7 @@
 package program
 
 import (
+	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/internal/op"
 )
@@ -35,8 +36,16 @@ func (c *compiler) fuse() {
 			}
 		}
 	}
+	// A reduction folds the tree that feeds it when it is the tree's only
+	// reader: the tree is evaluated in blocks and never stored. A tree
+	// read by a reduction and by another command is stored once: computing
+	// it twice (a softmax's exponentials) measured slower than writing and
+	// reading it back.
+	red := func(id int) bool {
+		return c.live[id] && c.canon[id] == id && fusableReduction(c.g.Node(id).Op) && c.blockable(c.args[id][0])
+	}
 	for id := range c.n {
-		if ew(id) && c.uses[id] == 1 && c.isOut[id] == 0 && consumer[id] >= 0 && ew(consumer[id]) {
+		if ew(id) && c.uses[id] == 1 && c.isOut[id] == 0 && consumer[id] >= 0 && (ew(consumer[id]) || red(consumer[id])) {
 			c.inner[id] = true
 		}
 	}
@@ -140,6 +149,35 @@ func (c *compiler) fusedCode(id int) (code []backend.FusedInstr, leaves []int, o
 	}
 	emit(id)
 	return code, leaves, ops
+}
+
+// fusableReduction reports whether reduction k may fold the elementwise
+// tree that feeds it (backend.FusedKernel.Reduce).
+func fusableReduction(k op.Kind) bool {
+	switch k {
+	case op.Sum, op.Mean, op.Prod, op.Max, op.Min:
+		return true
+	}
+	return false
+}
+
+// maxBlockBytes bounds the block a fused reduction evaluates at a time:
+// the elements of its tree's result with one index along the tree's last
+// axis of extent above 1. Larger trees are stored and reduced as usual.
+const maxBlockBytes = 1 << 20
+
+// blockable reports whether the tree rooted at node id is small enough per
+// index of its last axis to be evaluated block by block.
+func (c *compiler) blockable(id int) bool {
+	nd := c.g.Node(id)
+	inner := tf.Numel(nd.Shape)
+	for d := len(nd.Shape) - 1; d >= 0; d-- {
+		if nd.Shape[d] > 1 {
+			inner /= nd.Shape[d]
+			break
+		}
+	}
+	return inner*nd.DType.Size() <= maxBlockBytes
 }
 
 // fusable reports whether operation k may be part of a fused tree: an

@@ -175,6 +175,16 @@ func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 			return nil, err
 		}
 		return &fusedStep[T]{f, r.at(c.dst), r.list(c.args)}, nil
+	case cmdFusedReduce:
+		k, err := kernels(b, "fusion", func(ks *backend.Kernels[T]) backend.Fusion[T] { return ks.Fusion })
+		if err != nil {
+			return nil, err
+		}
+		f, err := k.Fuse(c.code, len(c.args))
+		if err != nil {
+			return nil, err
+		}
+		return &fusedReduceStep[T]{f, c.kind, c.mask, r.at(c.dst), r.list(c.args)}, nil
 	}
 	return nil, tf.Errorf(tf.ErrArgument, "Prepare", "command", "a known command", "%d", c.op)
 }
@@ -252,3 +262,13 @@ type fusedStep[T backend.Number] struct {
 }
 
 func (s *fusedStep[T]) run() error { return s.f.Eval(s.dst, s.ins) }
+
+type fusedReduceStep[T backend.Number] struct {
+	f    backend.FusedKernel[T]
+	kind op.Kind
+	mask uint64
+	dst  *backend.View[T]
+	ins  []*backend.View[T]
+}
+
+func (s *fusedReduceStep[T]) run() error { return s.f.Reduce(s.kind, s.dst, s.ins, s.mask) }

@@ -111,7 +111,7 @@ func (c *compiler) rootOf(a int) int {
 // rowLocal reports whether command cmd may run in row blocks.
 func (c *compiler) rowLocal(cmd *command) bool {
 	switch cmd.op {
-	case cmdUnary, cmdBinary, cmdFused:
+	case cmdUnary, cmdBinary, cmdFused, cmdFusedReduce:
 		return true
 	case cmdReduce:
 		switch cmd.kind {
@@ -208,40 +208,40 @@ func (c *compiler) assignAxes(g *tileGroup, i, j, t int) bool {
 	}
 	for k := i; k < j; k++ {
 		cmd := &p.cmds[k]
-		dst := &p.vals[cmd.dst]
-		td := t
-		if k > i {
-			td = -1
-			for _, a := range cmd.args {
-				ta, ok := g.axis[a]
-				if !ok {
-					if ra, rok := g.axis[c.rootOf(a)]; rok && ra >= 0 {
-						ta, ok = c.viewAxis(a, ra), true
-					}
-				}
-				if !ok || ta < 0 {
-					continue
-				}
-				var d int
-				if cmd.op == cmdReduce {
-					if cmd.mask&(1<<uint(ta)) != 0 {
-						return false
-					}
-					d = ta - bits.OnesCount64(cmd.mask&(1<<uint(ta)-1))
-				} else {
-					d = ta + len(dst.shape) - len(p.vals[a].shape)
-				}
-				if td >= 0 && d != td {
-					return false
-				}
-				td = d
-			}
-			if td < 0 {
-				return false
-			}
+		sp := c.space(cmd)
+		ts := -1 // the tile axis in cmd's operand space
+		if k == i {
+			ts = c.spaceAxis(cmd, t)
 		}
 		for _, a := range cmd.args {
-			if !set(a, c.argAxis(cmd, a, td)) {
+			if k == i {
+				break
+			}
+			ta, ok := g.axis[a]
+			if !ok {
+				if ra, rok := g.axis[c.rootOf(a)]; rok && ra >= 0 {
+					ta, ok = c.viewAxis(a, ra), true
+				}
+			}
+			if !ok || ta < 0 {
+				continue
+			}
+			d := ta + len(sp) - len(p.vals[a].shape)
+			if ts >= 0 && d != ts {
+				return false
+			}
+			ts = d
+		}
+		td := c.resultAxis(cmd, ts)
+		if td < 0 {
+			return false
+		}
+		for _, a := range cmd.args {
+			ta := ts - (len(sp) - len(p.vals[a].shape))
+			if ta < 0 || p.vals[a].shape[ta] == 1 {
+				ta = -1
+			}
+			if !set(a, ta) {
 				return false
 			}
 		}
@@ -252,28 +252,52 @@ func (c *compiler) assignAxes(g *tileGroup, i, j, t int) bool {
 	return true
 }
 
-// argAxis returns the tile axis of argument a of cmd when cmd's result has
-// tile axis td: the aligned axis under broadcasting or the kept axis of a
-// reduction; -1 where a does not span it (a broadcast operand), -2 where no
-// axis fits.
-func (c *compiler) argAxis(cmd *command, a, td int) int {
-	shape := c.p.vals[a].shape
-	if cmd.op == cmdReduce {
-		kept := -1
-		for d := range shape {
-			if cmd.mask&(1<<uint(d)) == 0 {
-				if kept++; kept == td {
-					return d
-				}
+// space returns the shape of cmd's operand space, against which its
+// arguments broadcast: the result's for an elementwise command, the
+// input's for a reduction, the tree's (the broadcast of its leaves) for a
+// fused reduction.
+func (c *compiler) space(cmd *command) []int {
+	p := c.p
+	switch cmd.op {
+	case cmdReduce:
+		return p.vals[cmd.args[0]].shape
+	case cmdFusedReduce:
+		var sp []int
+		for _, a := range cmd.args {
+			sp, _ = op.BroadcastShape(sp, p.vals[a].shape, nil)
+		}
+		return sp
+	}
+	return p.vals[cmd.dst].shape
+}
+
+// spaceAxis returns the axis of cmd's operand space that its result's axis
+// td comes from (-1 if none).
+func (c *compiler) spaceAxis(cmd *command, td int) int {
+	if cmd.op != cmdReduce && cmd.op != cmdFusedReduce {
+		return td
+	}
+	kept := -1
+	for d := range c.space(cmd) {
+		if cmd.mask&(1<<uint(d)) == 0 {
+			if kept++; kept == td {
+				return d
 			}
 		}
-		return -2
 	}
-	ta := td - (len(c.p.vals[cmd.dst].shape) - len(shape))
-	if ta < 0 || shape[ta] == 1 {
+	return -1
+}
+
+// resultAxis returns the axis of cmd's result that axis ts of its operand
+// space becomes, or -1 when a reduction reduces it (or ts < 0).
+func (c *compiler) resultAxis(cmd *command, ts int) int {
+	if ts < 0 || cmd.op != cmdReduce && cmd.op != cmdFusedReduce {
+		return ts
+	}
+	if cmd.mask&(1<<uint(ts)) != 0 {
 		return -1
 	}
-	return ta
+	return ts - bits.OnesCount64(cmd.mask&(1<<uint(ts)-1))
 }
 
 // viewAxis returns the axis of view id that corresponds to axis ra of its

@@ -9,7 +9,8 @@ import (
 )
 
 // program compiles a trace that uses every generated elementwise
-// operation (fused into one pass), an einsum, a matmul and a reduction,
+// operation (fused into one pass), an einsum, a matmul, a reduction and a
+// reduction of an elementwise tree (a fused reduction, Fusion's Reduce),
 // runs it on the engine and compares with the same operations run eagerly;
 // a warm RunInto allocates nothing.
 func (suite[T]) program(t *testing.T, e tf.Engine) {
@@ -29,7 +30,9 @@ func (suite[T]) program(t *testing.T, e tf.Engine) {
 	k, _ := tr.Einsum("ij,jk->ik", s6, w)
 	d, _ := tr.Sub(m, k) // zero up to rounding
 	sum, _ := tr.Sum(m, -1)
-	g, err := tr.Finish(m, d, sum)
+	sq, _ := tr.Mul(x, x)
+	fsum, _ := tr.Sum(sq, 0) // fused: the product is never stored
+	g, err := tr.Finish(m, d, sum, fsum)
 	mustNil(t, "Finish", err)
 	p, err := program.Compile(g)
 	mustNil(t, "Compile", err)
@@ -61,8 +64,11 @@ func (suite[T]) program(t *testing.T, e tf.Engine) {
 	mustNil(t, "eager", err)
 	es, err := tf.Sum(e, em, -1)
 	mustNil(t, "eager", err)
+	exx, _ := tf.Mul(e, xa, xa)
+	efs, err := tf.Sum(e, exx, 0)
+	mustNil(t, "eager", err)
 	u := UnitRoundoff[T]()
-	for j, want := range []*tf.Tensor[T]{em, nil, es} {
+	for j, want := range []*tf.Tensor[T]{em, nil, es, efs} {
 		got, _ := tf.As[T](outs[j])
 		g := Dense(got)
 		if want == nil {

@@ -275,9 +275,14 @@ func scatter[T strided.Scalar](d, x []T, o, s0, s1, n0, k int) {
 // evalBlock evaluates the n0 x k elements at operand offsets off: n0 along
 // dimension 0 and, when k > 1, k steps along dimension 1. Stack level j
 // holds the slice vals[j]: a unit-stride input is used where it lies, other
-// values live in buffer slot j.
+// values live in buffer slot j. An input constant over the block (stride 0
+// along dimension 0, one step of dimension 1: a broadcast operand) stays a
+// scalar, which the binary operations take as such; it is spread over its
+// slot only when an operation needs it as a vector.
 func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog []Instr[T], d []T, in *[MaxInputs][]T, buf []T) {
 	var vals [MaxStack][]T
+	var scal [MaxStack]bool // level j holds the scalar sv[j]
+	var sv [MaxStack]T
 	sp := 0
 	m := n0 * k
 	// The last instruction writes straight into dst when the block is one
@@ -288,37 +293,56 @@ func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog [
 	last := len(prog) - 1
 	direct := ds0 == 1 && (k == 1 || ds1 == n0) && prog[last].Op != Load && prog[last].Op != Const
 	slot := func(j int) []T { return buf[j*EvalBlock : j*EvalBlock+m] }
+	spread := func(j int) { // level j as a vector
+		if scal[j] {
+			x := slot(j)
+			for i := range x {
+				x[i] = sv[j]
+			}
+			vals[j], scal[j] = x, false
+		}
+	}
 	for pc, ins := range prog {
 		final := direct && pc == last
 		switch ins.Op {
 		case Load:
 			s0, s1 := strides01(l, 1+ins.Arg)
 			o := off[1+ins.Arg]
-			if s0 == 1 && k == 1 {
+			switch {
+			case s0 == 1 && k == 1:
 				vals[sp] = in[ins.Arg][o : o+m]
-			} else {
+			case s0 == 0 && k == 1:
+				sv[sp], scal[sp] = in[ins.Arg][o], true
+			default:
 				vals[sp] = slot(sp)
 				gather(vals[sp], in[ins.Arg], o, s0, s1, n0, k)
 			}
 			sp++
 		case Const:
-			x := slot(sp)
-			for i := range x {
-				x[i] = ins.Scalar
-			}
-			vals[sp] = x
+			sv[sp], scal[sp] = ins.Scalar, true
 			sp++
 		case Apply:
 			if ins.Kind.Category() == op.Binary {
 				sp--
-				x, y, z := vals[sp-1], vals[sp], slot(sp-1)
+				if scal[sp-1] && scal[sp] {
+					spread(sp - 1)
+				}
+				z := slot(sp - 1)
 				if final {
 					z = d[off[0] : off[0]+m]
 				}
-				binaryVV(ins.Kind, z, x[:len(z)], y[:len(z)])
-				vals[sp-1] = z
+				switch {
+				case scal[sp]:
+					binaryVS(ins.Kind, z, vals[sp-1][:len(z)], sv[sp])
+				case scal[sp-1]:
+					binarySV(ins.Kind, z, sv[sp-1], vals[sp][:len(z)])
+				default:
+					binaryVV(ins.Kind, z, vals[sp-1][:len(z)], vals[sp][:len(z)])
+				}
+				vals[sp-1], scal[sp-1], scal[sp] = z, false, false
 				break
 			}
+			spread(sp - 1)
 			x, z := vals[sp-1], slot(sp-1)
 			if final {
 				z = d[off[0] : off[0]+m]
@@ -327,6 +351,7 @@ func evalBlock[T strided.Scalar](off []int, n0, k int, l *strided.Layout, prog [
 			vals[sp-1] = z
 		}
 	}
+	spread(0)
 	if direct {
 		return
 	}
