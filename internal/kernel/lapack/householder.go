@@ -135,6 +135,12 @@ func larfLeft[T Scalar](cv bool, m, n int, v0 T, v []T, off, inc int, tau T, c g
 	if !cv {
 		cw0 = conj(v0)
 	}
+	if c.CS == 1 && c.RS != 1 {
+		for j := 0; j < n; j += larfRowChunk {
+			larfLeftRows(cv, m, min(larfRowChunk, n-j), v0, v, off, inc, tau, shift(c, 0, j))
+		}
+		return
+	}
 	for j := 0; j < n; j++ {
 		o := c.Off + j*c.CS
 		d := cw0*c.Data[o] + dot(!cv, m-1, v, off, inc, c.Data, o+c.RS, c.RS)
@@ -148,6 +154,45 @@ func larfLeft[T Scalar](cv bool, m, n int, v0 T, v []T, off, inc int, tau T, c g
 		}
 		c.Data[o] -= td * w0
 		axpy(cv, m-1, -td, v, off, inc, c.Data, o+c.RS, c.RS)
+	}
+}
+
+// larfRowChunk is the number of columns of a row-oriented C that
+// larfLeftRows updates at a time, its d held on the stack.
+const larfRowChunk = 16
+
+// larfLeftRows is larfLeft for a row-oriented C (CS = 1) of at most
+// larfRowChunk columns: d = wᴴ·C and C −= τ·w·d accumulate row by row,
+// along the contiguous rows of the storage.
+func larfLeftRows[T Scalar](cv bool, m, n int, v0 T, v []T, off, inc int, tau T, c gemm.Mat[T]) {
+	var db [larfRowChunk]T
+	d := db[:n]
+	w := func(i int) T {
+		x := v0
+		if i > 0 {
+			x = v[off+(i-1)*inc]
+		}
+		if cv {
+			x = conj(x)
+		}
+		return x
+	}
+	for i := 0; i < m; i++ {
+		cw := conj(w(i))
+		row := c.Data[c.Off+i*c.RS:][:n]
+		for j, x := range row {
+			d[j] += cw * x
+		}
+	}
+	for j := range d {
+		d[j] *= tau
+	}
+	for i := 0; i < m; i++ {
+		wi := -w(i)
+		row := c.Data[c.Off+i*c.RS:][:n]
+		for j, x := range d {
+			row[j] += wi * x
+		}
 	}
 }
 

@@ -58,7 +58,9 @@ func qrBlock(m, n int) int {
 // columns are updated by the panel's block reflector I − V·T·Vᴴ through
 // gemm.Gemm, as [Larfb] does. ws's scratch holds copies of the panel's V
 // and T and the products (about 2·nb·(m+n) elements, twice for complex
-// types); a matrix no wider than QRLeaf uses neither ws nor r.
+// types), and for an A that is not column-major (RS ≠ 1) a column-major
+// copy of the panel, which is factored there and copied back; a matrix no
+// wider than QRLeaf uses neither ws nor r.
 func Geqrf[T Scalar](ws *Workspace, r par.Runner, m, n int, a gemm.Mat[T], tau []T) {
 	k := min(m, n)
 	if k <= 0 {
@@ -69,15 +71,50 @@ func Geqrf[T Scalar](ws *Workspace, r par.Runner, m, n int, a gemm.Mat[T], tau [
 		return
 	}
 	nb := min(qrBlock(m, n), k)
+	// A panel that is not column-major is factored in a column-major copy.
+	rs := reflSize[T](m, nb, n)
+	copied := a.RS != 1
+	if copied {
+		rs += m * nb
+	}
+	s := scratch[T](ws, rs)
 	var rb reflBlock[T]
-	rb.init(scratch[T](ws, reflSize[T](m, nb, n)), m, nb, n)
+	rb.init(s, m, nb, n)
+	pbuf := s[reflSize[T](m, nb, n):]
 	for j := 0; j < k; j += nb {
 		jb := min(nb, k-j)
 		aj := shift(a, j, j)
-		qrPanel(ws, r, &rb, m-j, jb, aj, tau[j:j+jb])
+		p := aj
+		if copied {
+			p = gemm.Mat[T]{Data: pbuf[:(m-j)*jb], RS: 1, CS: m - j}
+			copyMat(m-j, jb, aj, p)
+		}
+		qrPanel(ws, r, &rb, m-j, jb, p, tau[j:j+jb])
+		if copied {
+			copyMat(m-j, jb, p, aj)
+		}
 		if j+jb < n {
-			rb.load(ws, r, m-j, jb, aj, tau[j:], false)
+			rb.load(ws, r, m-j, jb, p, tau[j:], false)
 			rb.apply(ws, r, Left, ConjTrans, m-j, n-j-jb, shift(a, j, j+jb))
+		}
+	}
+}
+
+// copyMat copies the m×n matrix src to dst, looping along dst's columns
+// or, for a row-oriented dst, along its rows.
+func copyMat[T Scalar](m, n int, src, dst gemm.Mat[T]) {
+	if dst.CS == 1 && dst.RS != 1 {
+		src, dst = transpose(src), transpose(dst)
+		m, n = n, m
+	}
+	for j := 0; j < n; j++ {
+		so, do := src.Off+j*src.CS, dst.Off+j*dst.CS
+		if src.RS == 1 && dst.RS == 1 {
+			copy(dst.Data[do:do+m], src.Data[so:so+m])
+			continue
+		}
+		for i := 0; i < m; i++ {
+			dst.Data[do+i*dst.RS] = src.Data[so+i*src.RS]
 		}
 	}
 }
