@@ -9,6 +9,12 @@
 //	Getri:  A⁻¹ from the LU factors
 //	Det, Slogdet: det(A) and (det(A)/|det(A)|, log|det(A)|) from the LU factors
 //	Trtri:  A⁻¹ for triangular A
+//	Geqrf:  A = Q·R by Householder reflectors, A m×n (Geqr2 unblocked)
+//	Orgqr, Ungqr: the explicit thin or full Q; Ormqr, Unmqr: op(Q)·C or C·op(Q)
+//	Gelqf:  A = L·Q; Orglq, Unglq, Ormlq, Unmlq likewise
+//	PositiveDiag: the gauge of a QR or LQ factorization with real diag(R) ≥ 0
+//	Larfg, Larf, Larft, Larfb: one reflector, its application, the compact
+//	        WY form Q = I − V·T·Vᴴ of a block and its application
 //
 // where op(A) is A, Aᵀ or Aᴴ. The kernels know nothing of tensors; callers
 // validate shapes and bounds beforehand (an out-of-range operand panics with
@@ -56,7 +62,11 @@
 // conjugates, which gemm has no flag for, are taken by conjugating the right
 // side in place (Trsm: conj(A)·X = B ⇔ A·conj(X) = conj(B)) or by a
 // conjugated copy of a panel in the scratch array (Potrf's Hermitian
-// update); real types never copy.
+// update); real types never copy. QR factors panels recursively and
+// applies each block of reflectors to the trailing matrix in the compact WY
+// form (three products through gemm); Q is formed by accumulating the
+// blocks backwards. LQ runs the QR routines on the conjugate-transposed
+// view.
 package lapack
 
 import (

@@ -179,8 +179,25 @@ func TestSumSquaresSpecial(t *testing.T) {
 		}
 	}
 	x := strided.Ref[float64]{Data: []float64{1}, Strides: []int{1}}
-	for _, p := range []float64{0, -1, inf, nan} {
+	for _, p := range []float64{inf, -inf, nan} {
 		mustPanic(t, fmt.Sprint("SumAbsPow p ", p), func() { SumAbsPow(nil, p, []int{1}, x, x) })
+	}
+	// Order 0 counts the non-zero elements (NaN counts); a negative order
+	// makes a zero's term +Inf.
+	v := strided.Ref[float64]{Data: []float64{0, 2, nan, -3, 0}, Strides: []int{1}}
+	d := strided.Ref[float64]{Data: []float64{-1}, Strides: []int{0}}
+	SumAbsPow(nil, 0, []int{5}, d, v)
+	if d.Data[0] != 3 {
+		t.Errorf("SumAbsPow p 0 = %v, want 3", d.Data[0])
+	}
+	w := strided.Ref[float64]{Data: []float64{0.5, 0, 4}, Strides: []int{1}}
+	SumAbsPow(nil, -1, []int{3}, d, w)
+	if !math.IsInf(d.Data[0], 1) {
+		t.Errorf("SumAbsPow p -1 with a zero = %v, want +Inf", d.Data[0])
+	}
+	SumAbsPow(nil, -1, []int{2}, d, strided.Ref[float64]{Data: []float64{0.5, 4}, Strides: []int{1}})
+	if d.Data[0] != 2.25 {
+		t.Errorf("SumAbsPow p -1 of (0.5, 4) = %v, want 2.25", d.Data[0])
 	}
 }
 
