@@ -184,8 +184,11 @@ type FusedKernel[T Elem] interface {
 	// in[n-1]), evaluated at the broadcast of the inputs' shapes, without
 	// storing the program's result: a reduction fused with the elementwise
 	// tree that feeds it. dst has that shape without the masked axes, or
-	// with extent 1 on them (keepdims); it overlaps no input.
-	Reduce(kind op.Kind, dst *View[T], in []*View[T], mask uint64) error
+	// with extent 1 on them (keepdims); it overlaps no input. When store
+	// is not nil the program's result is also written there (store has the
+	// evaluation shape and overlaps neither dst nor an input): one pass
+	// for a value that is stored and reduced.
+	Reduce(kind op.Kind, dst, store *View[T], in []*View[T], mask uint64) error
 }
 
 // FusedInstr is one instruction of a fused program, which runs on a stack

@@ -45,7 +45,7 @@ type fusedReduction[T strided.Scalar] struct {
 // pairwise (a sum of b blocks has the error bound of the pairwise sum of
 // its b partial sums, each of which has the bound of Sum), then copied to
 // dst.
-func (f *fused[T]) Reduce(kind op.Kind, dst *backend.View[T], inputs []*backend.View[T], mask uint64) error {
+func (f *fused[T]) Reduce(kind op.Kind, dst, store *backend.View[T], inputs []*backend.View[T], mask uint64) error {
 	const name = "FusedReduce"
 	if len(inputs) != f.nin {
 		return tf.Errorf(tf.ErrArgument, name, "inputs", strconv.Itoa(f.nin)+" inputs", "%d", len(inputs))
@@ -93,7 +93,7 @@ func (f *fused[T]) Reduce(kind op.Kind, dst *backend.View[T], inputs []*backend.
 	}
 	n := tf.Numel(shape)
 	if last < 0 || n == 0 || n <= FusedReduceBlock {
-		return f.reduceBlock(kind, dst, inputs, shape, mask, -1, 0, 0)
+		return f.reduceBlock(kind, dst, store, inputs, shape, mask, -1, 0, 0)
 	}
 	inner := n / shape[last]
 	rows := max(1, FusedReduceBlock/inner)
@@ -108,7 +108,7 @@ func (f *fused[T]) Reduce(kind op.Kind, dst *backend.View[T], inputs []*backend.
 			copy(s.dstShape[:len(dst.Shape)], dst.Shape)
 			s.dstShape[da] = b
 			s.out = backend.View[T]{Data: dst.Data, Off: dst.Off + r0*dst.Strides[da], Shape: s.dstShape[:len(dst.Shape)], Strides: dst.Strides}
-			if err := f.reduceBlock(kind, &s.out, inputs, shape, mask, last, r0, b); err != nil {
+			if err := f.reduceBlock(kind, &s.out, store, inputs, shape, mask, last, r0, b); err != nil {
 				return err
 			}
 		}
@@ -138,7 +138,7 @@ func (f *fused[T]) Reduce(kind op.Kind, dst *backend.View[T], inputs []*backend.
 	for r0 := 0; r0 < shape[last]; r0 += rows {
 		b := min(rows, shape[last]-r0)
 		s.out = backend.View[T]{Data: s.part, Shape: pshape, Strides: s.partStride[:len(pshape)]}
-		if err := f.reduceBlock(blockKind, &s.out, inputs, shape, mask, last, r0, b); err != nil {
+		if err := f.reduceBlock(blockKind, &s.out, store, inputs, shape, mask, last, r0, b); err != nil {
 			return err
 		}
 		i := 0
@@ -176,9 +176,10 @@ func (f *fused[T]) Reduce(kind op.Kind, dst *backend.View[T], inputs []*backend.
 }
 
 // reduceBlock evaluates the program over the block of shape that spans
-// rows [r0, r0+b) of axis (all of shape when axis < 0) into the block
-// buffer and reduces it into dst.
-func (f *fused[T]) reduceBlock(kind op.Kind, dst *backend.View[T], inputs []*backend.View[T], shape []int, mask uint64, axis, r0, b int) error {
+// rows [r0, r0+b) of axis (all of shape when axis < 0), into the block
+// buffer or, when store is not nil, into store's block, and reduces it into
+// dst.
+func (f *fused[T]) reduceBlock(kind op.Kind, dst, store *backend.View[T], inputs []*backend.View[T], shape []int, mask uint64, axis, r0, b int) error {
 	s := f.red
 	bs := s.block[:len(shape)]
 	copy(bs, shape)
@@ -186,14 +187,25 @@ func (f *fused[T]) reduceBlock(kind op.Kind, dst *backend.View[T], inputs []*bac
 		bs[axis] = b
 	}
 	n := tf.Numel(bs)
-	if cap(s.buf) < n {
-		s.buf = make([]T, n)
-	}
-	st := s.blockStrides[:len(bs)]
-	c := 1
-	for d, x := range bs {
-		st[d] = c
-		c *= x
+	var out strided.Ref[T]
+	if store != nil {
+		out = strided.Ref[T]{Data: store.Data, Off: store.Off, Strides: store.Strides}
+		if axis >= 0 {
+			out.Off += r0 * store.Strides[axis]
+		}
+		s.src = backend.View[T]{Data: out.Data, Off: out.Off, Shape: bs, Strides: store.Strides}
+	} else {
+		if cap(s.buf) < n {
+			s.buf = make([]T, n)
+		}
+		st := s.blockStrides[:len(bs)]
+		c := 1
+		for d, x := range bs {
+			st[d] = c
+			c *= x
+		}
+		out = strided.Ref[T]{Data: s.buf[:n], Strides: st}
+		s.src = backend.View[T]{Data: s.buf[:n], Shape: bs, Strides: st}
 	}
 	for k, in := range inputs {
 		f.refs[k] = broadcastRef(in, shape, f.strides[k][:len(shape)])
@@ -201,16 +213,13 @@ func (f *fused[T]) reduceBlock(kind op.Kind, dst *backend.View[T], inputs []*bac
 			f.refs[k].Off += r0 * f.refs[k].Strides[axis]
 		}
 	}
-	out := strided.Ref[T]{Data: s.buf[:n], Strides: st}
 	err := elementwise.Eval(nil, &f.scratch, f.prog, bs, out, f.refs[:f.nin])
 	for k := range f.nin {
 		f.refs[k].Data = nil
 	}
-	if err != nil {
-		return err
+	if err == nil {
+		err = f.k.Reduce(kind, 0, dst, &s.src, mask)
 	}
-	s.src = backend.View[T]{Data: s.buf[:n], Shape: bs, Strides: st}
-	err = f.k.Reduce(kind, 0, dst, &s.src, mask)
 	s.src = backend.View[T]{}
 	return err
 }

@@ -424,7 +424,7 @@ func (nopKernels[T]) Fuse([]backend.FusedInstr, int) (backend.FusedKernel[T], er
 type nopFused[T backend.Number] struct{}
 
 func (nopFused[T]) Eval(*backend.View[T], []*backend.View[T]) error { return nil }
-func (nopFused[T]) Reduce(op.Kind, *backend.View[T], []*backend.View[T], uint64) error {
+func (nopFused[T]) Reduce(op.Kind, *backend.View[T], *backend.View[T], []*backend.View[T], uint64) error {
 	return nil
 }
 

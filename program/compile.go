@@ -114,19 +114,21 @@ var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "
 
 // command is one step of a program. dst and args are value ids.
 type command struct {
-	op    opcode
-	kind  op.Kind // the catalog operation of binary, unary and reduce commands
-	dst   int
-	args  []int
-	plan  *einsum.Plan
-	alpha complex128
-	beta  complex128
-	mask  uint64
-	code  []backend.FusedInstr
-	fused int        // number of graph operations this command performs
-	attrs op.Attrs   // of structural commands, as the trace normalized them
-	sub   []command  // of tiled commands: the commands each block runs
-	tile  *tileGroup // of tiled commands: the tile axes and block size
+	op      opcode
+	kind    op.Kind // the catalog operation of binary, unary and reduce commands
+	dst     int
+	args    []int
+	plan    *einsum.Plan
+	alpha   complex128
+	beta    complex128
+	mask    uint64
+	code    []backend.FusedInstr
+	fused   int        // number of graph operations this command performs
+	attrs   op.Attrs   // of structural commands, as the trace normalized them
+	store   int        // of fused reductions with storing: the value the tree's result is also written to
+	storing bool       // store is set
+	sub     []command  // of tiled commands: the commands each block runs
+	tile    *tileGroup // of tiled commands: the tile axes and block size
 }
 
 // valKind says where a value's elements live.
@@ -199,7 +201,8 @@ func (p *Program) NumCommands() int { return len(p.cmds) }
 // besides the caller's inputs and outputs: the slots plus the largest
 // amount the engine draws from its pool during one command (einsum
 // intermediates and pre-reductions, following each plan's steps). GEMM
-// packing panels, which an engine keeps resident, are not counted.
+// packing panels and the blocks of fused kernels (at most about a MiB
+// each), which an engine's kernels keep resident, are not counted.
 func (p *Program) PlannedPeakBytes() int64 { return p.stats.SlotBytes + p.scratch }
 
 // InputSignature returns the dtype and shape of input i. The shape belongs
@@ -246,6 +249,7 @@ func Compile(g *trace.Graph, opts ...Option) (*Program, error) {
 		return nil, err
 	}
 	if !cfg.noFusion {
+		c.mergeStores()
 		c.tile()
 	}
 	c.assignSlots()

@@ -54,6 +54,9 @@ func (p *Program) describeCmd(b *strings.Builder, i int, cmd *command) {
 		fmt.Fprintf(b, " %d ops, %d instructions", cmd.fused, len(cmd.code))
 	case cmdFusedReduce:
 		fmt.Fprintf(b, " %v mask=%#x of %d fused ops, %d instructions", cmd.kind, cmd.mask, cmd.fused-1, len(cmd.code))
+		if cmd.storing {
+			fmt.Fprintf(b, ", stored in %s", p.describeVal(cmd.store))
+		}
 	case cmdStruct:
 		fmt.Fprintf(b, " %v %s", cmd.kind, cmd.attrs.Key(cmd.kind))
 	}

@@ -170,14 +170,21 @@ const maxBlockBytes = 1 << 20
 // index of its last axis to be evaluated block by block.
 func (c *compiler) blockable(id int) bool {
 	nd := c.g.Node(id)
-	inner := tf.Numel(nd.Shape)
-	for d := len(nd.Shape) - 1; d >= 0; d-- {
-		if nd.Shape[d] > 1 {
-			inner /= nd.Shape[d]
+	return blockableShape(nd.Shape, nd.DType)
+}
+
+// blockableShape reports whether a tree's result of the given shape and
+// dtype has at most maxBlockBytes per index of its last axis of extent
+// above 1.
+func blockableShape(shape []int, dt tf.DType) bool {
+	inner := tf.Numel(shape)
+	for d := len(shape) - 1; d >= 0; d-- {
+		if shape[d] > 1 {
+			inner /= shape[d]
 			break
 		}
 	}
-	return inner*nd.DType.Size() <= maxBlockBytes
+	return inner*dt.Size() <= maxBlockBytes
 }
 
 // fusable reports whether operation k may be part of a fused tree: an
@@ -186,4 +193,51 @@ func (c *compiler) blockable(id int) bool {
 func fusable(k op.Kind) bool {
 	in := k.Info()
 	return (in.Category == op.Unary || in.Category == op.Binary) && in.Result == op.SameDType && in.Accept&op.Numbers != 0
+}
+
+// mergeStores joins an elementwise command and the reduction right after
+// it that reads its result into one fused reduction that also stores the
+// result (a softmax's exponentials, summed and then divided): the result is
+// written once and reduced from cache, not written and read back.
+func (c *compiler) mergeStores() {
+	p := c.p
+	out := p.cmds[:0]
+	for i := 0; i < len(p.cmds); i++ {
+		cmd := p.cmds[i]
+		if i+1 < len(p.cmds) {
+			if m, ok := c.storeMerge(&cmd, &p.cmds[i+1]); ok {
+				out = append(out, m)
+				p.stats.Fused++
+				i++
+				continue
+			}
+		}
+		out = append(out, cmd)
+	}
+	p.cmds = out
+}
+
+// storeMerge returns the fused reduction of elementwise command f and
+// reduction r when r reads f's result and the result blocks.
+func (c *compiler) storeMerge(f, r *command) (command, bool) {
+	p := c.p
+	if r.op != cmdReduce || !fusableReduction(r.kind) || r.args[0] != f.dst {
+		return command{}, false
+	}
+	v := &p.vals[f.dst]
+	if v.kind != valSlot && v.kind != valOut || v.dt != p.vals[r.dst].dt || !blockableShape(v.shape, v.dt) {
+		return command{}, false
+	}
+	m := command{op: cmdFusedReduce, kind: r.kind, mask: r.mask, dst: r.dst, args: f.args, store: f.dst, storing: true, fused: f.fused + 1}
+	switch f.op {
+	case cmdFused:
+		m.code = f.code
+	case cmdUnary:
+		m.code = []backend.FusedInstr{{Load: true}, {Op: f.kind, Alpha: f.alpha, Beta: f.beta}}
+	case cmdBinary:
+		m.code = []backend.FusedInstr{{Load: true}, {Load: true, Arg: 1}, {Op: f.kind}}
+	default:
+		return command{}, false
+	}
+	return m, true
 }

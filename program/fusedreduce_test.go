@@ -14,7 +14,9 @@ import (
 )
 
 // fusedReduceCases record reductions of elementwise trees that have no
-// other reader, which compile into one fused reduction.
+// other reader, which compile into one fused reduction, and of elementwise
+// results that are also read elsewhere, which the reduction stores as it
+// reduces them.
 var fusedReduceCases = []struct {
 	name    string
 	complex bool
@@ -38,6 +40,18 @@ var fusedReduceCases = []struct {
 	{"min over all axes", false, func(tr *trace.Trace, dt tf.DType) trace.Var {
 		x := must(tr.Input(dt, 9, 1, 31))
 		return must(tr.Min(must(tr.Negate(x)), 0, 1, 2))
+	}},
+	{"stored and reduced (last axis reduced)", true, func(tr *trace.Trace, dt tf.DType) trace.Var {
+		x := must(tr.Input(dt, 13, 29))
+		y := must(tr.Exp(must(tr.Scale(0.25, x)))) // read twice: stored
+		s := must(tr.Reshape(must(tr.Sum(y, 1)), 13, 1))
+		return must(tr.Div(y, s))
+	}},
+	{"stored and reduced (last axis kept)", false, func(tr *trace.Trace, dt tf.DType) trace.Var {
+		x := must(tr.Input(dt, 13, 29))
+		y := must(tr.Sub(x, must(tr.Full(dt, 1))))
+		m := must(tr.Reshape(must(tr.Max(y, 0)), 1, 29))
+		return must(tr.Mul(y, m))
 	}},
 	{"prod with keepdims", true, func(tr *trace.Trace, dt tf.DType) trace.Var {
 		x := must(tr.Input(dt, 7, 6))

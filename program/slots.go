@@ -1,8 +1,6 @@
 package program
 
 import (
-	"math/bits"
-
 	tf "github.com/tenferro-go/tenferro"
 )
 
@@ -35,13 +33,15 @@ func (c *compiler) assignSlots() {
 		// slots they free are freed after all of them.
 		var unread []int
 		for _, s := range cmd.parts() {
-			v := &p.vals[s.dst]
-			if v.kind != valSlot || v.inner {
-				continue
-			}
-			v.slot = c.pickSlot(&free, v)
-			if last[s.dst] < i {
-				unread = append(unread, v.slot)
+			for _, w := range s.writes() {
+				v := &p.vals[w]
+				if v.kind != valSlot || v.inner {
+					continue
+				}
+				v.slot = c.pickSlot(&free, v)
+				if last[w] < i {
+					unread = append(unread, v.slot)
+				}
 			}
 		}
 		free = append(free, unread...)
@@ -65,14 +65,7 @@ func (c *compiler) assignSlots() {
 		case cmdEinsum:
 			dt := p.vals[cmd.dst].dt
 			p.scratch = max(p.scratch, int64(cmd.plan.Peak)*int64(dt.Size()))
-		case cmdFusedReduce:
-			p.scratch = max(p.scratch, c.fusedReduceScratch(&cmd))
 		case cmdTiled:
-			for _, sub := range cmd.sub {
-				if sub.op == cmdFusedReduce {
-					p.scratch = max(p.scratch, c.fusedReduceScratch(&sub))
-				}
-			}
 			for _, id := range cmd.tile.inner {
 				if v := &p.vals[id]; v.kind == valSlot {
 					p.stats.SlotBytes += int64(cmd.tile.blockElems(v) * v.dt.Size())
@@ -118,6 +111,15 @@ func (c *compiler) pickSlot(free *[]int, v *value) int {
 	return s
 }
 
+// writes returns the values cmd writes: its result and, for a fused
+// reduction that stores its tree's result, that value.
+func (cmd *command) writes() []int {
+	if cmd.storing {
+		return []int{cmd.dst, cmd.store}
+	}
+	return []int{cmd.dst}
+}
+
 // parts returns the commands cmd runs: its sub-commands if it is tiled,
 // else cmd itself.
 func (cmd *command) parts() []command {
@@ -134,30 +136,4 @@ func containsInt(s []int, x int) bool {
 		}
 	}
 	return false
-}
-
-// fusedReduceBlock is the block of the CPU engine's fused reductions, in
-// elements (cpu.FusedReduceBlock's default).
-const fusedReduceBlock = 1 << 15
-
-// fusedReduceScratch returns the bytes a fused reduction keeps while it
-// runs: its block (at least one index of the tree's last axis) and, when
-// that axis is reduced, the pairwise partial results.
-func (c *compiler) fusedReduceScratch(cmd *command) int64 {
-	sp := c.space(cmd)
-	dt := c.p.vals[cmd.dst].dt
-	n := tf.Numel(sp)
-	last, reduced := 1, false
-	for d := len(sp) - 1; d >= 0; d-- {
-		if sp[d] > 1 {
-			last, reduced = sp[d], cmd.mask&(1<<uint(d)) != 0
-			break
-		}
-	}
-	block := max(min(n, fusedReduceBlock), n/last)
-	partials := 0
-	if reduced {
-		partials = tf.Numel(c.p.vals[cmd.dst].shape) * (bits.Len(uint(last)) + 2)
-	}
-	return int64((block + partials) * dt.Size())
 }

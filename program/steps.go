@@ -184,7 +184,11 @@ func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &fusedReduceStep[T]{f, c.kind, c.mask, r.at(c.dst), r.list(c.args)}, nil
+		var store *backend.View[T]
+		if c.storing {
+			store = r.at(c.store)
+		}
+		return &fusedReduceStep[T]{f, c.kind, c.mask, r.at(c.dst), store, r.list(c.args)}, nil
 	}
 	return nil, tf.Errorf(tf.ErrArgument, "Prepare", "command", "a known command", "%d", c.op)
 }
@@ -264,11 +268,11 @@ type fusedStep[T backend.Number] struct {
 func (s *fusedStep[T]) run() error { return s.f.Eval(s.dst, s.ins) }
 
 type fusedReduceStep[T backend.Number] struct {
-	f    backend.FusedKernel[T]
-	kind op.Kind
-	mask uint64
-	dst  *backend.View[T]
-	ins  []*backend.View[T]
+	f          backend.FusedKernel[T]
+	kind       op.Kind
+	mask       uint64
+	dst, store *backend.View[T] // store nil: the tree's result is not kept
+	ins        []*backend.View[T]
 }
 
-func (s *fusedReduceStep[T]) run() error { return s.f.Reduce(s.kind, s.dst, s.ins, s.mask) }
+func (s *fusedReduceStep[T]) run() error { return s.f.Reduce(s.kind, s.dst, s.store, s.ins, s.mask) }

@@ -63,7 +63,7 @@ func tiledStep[T backend.Number](b *preparer, c *command) (step, error) {
 	}
 	seen := map[int]bool{}
 	for _, sub := range c.sub {
-		for _, id := range append(append([]int(nil), sub.args...), sub.dst) {
+		for _, id := range append(append([]int(nil), sub.args...), sub.writes()...) {
 			a := g.axis[id]
 			if seen[id] || isInner[id] || a < 0 {
 				continue

@@ -130,7 +130,10 @@ func (c *compiler) bestRun(i int, last []int) (int, *tileGroup) {
 		return i, nil
 	}
 	dt := p.vals[p.cmds[i].dst].dt
-	written := map[int]bool{p.cmds[i].dst: true}
+	written := map[int]bool{}
+	for _, w := range p.cmds[i].writes() {
+		written[w] = true
+	}
 	j := i + 1
 	for ; j < len(p.cmds); j++ {
 		cmd := &p.cmds[j]
@@ -148,7 +151,9 @@ func (c *compiler) bestRun(i int, last []int) (int, *tileGroup) {
 		if !linked {
 			break
 		}
-		written[cmd.dst] = true
+		for _, w := range cmd.writes() {
+			written[w] = true
+		}
 	}
 	for ; j >= i+2; j-- {
 		if g := c.tiling(i, j, last); g != nil {
@@ -165,7 +170,7 @@ func (c *compiler) tiling(i, j int, last []int) *tileGroup {
 	p := c.p
 	reduces := false
 	for _, cmd := range p.cmds[i:j] {
-		reduces = reduces || cmd.op == cmdReduce
+		reduces = reduces || cmd.op == cmdReduce || cmd.op == cmdFusedReduce
 	}
 	if !reduces {
 		return nil
@@ -245,7 +250,7 @@ func (c *compiler) assignAxes(g *tileGroup, i, j, t int) bool {
 				return false
 			}
 		}
-		if !set(cmd.dst, td) {
+		if !set(cmd.dst, td) || cmd.storing && !set(cmd.store, ts) {
 			return false
 		}
 	}
@@ -348,8 +353,10 @@ func (c *compiler) sizeBlocks(g *tileGroup, i, j int, last []int) bool {
 	// Internal: written here, read nowhere after the run, not an output.
 	internal := map[int]bool{}
 	for _, cmd := range p.cmds[i:j] {
-		if v := &p.vals[cmd.dst]; v.kind == valSlot && last[cmd.dst] < j {
-			internal[cmd.dst] = true
+		for _, w := range cmd.writes() {
+			if v := &p.vals[w]; v.kind == valSlot && last[w] < j {
+				internal[w] = true
+			}
 		}
 	}
 	g.rows = tileBytes / max(bytesPerRow, 1)
