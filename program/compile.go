@@ -17,6 +17,11 @@
 //   - fusion: a tree of elementwise operations (with broadcasting) whose
 //     inner results have no other use becomes one fused command, one pass
 //     over memory;
+//   - fused reductions: a Sum, Mean, Prod, Max or Min of an elementwise
+//     tree that nothing else reads evaluates the tree in cache-sized
+//     blocks and never stores it; a reduction right after the elementwise
+//     command whose result it reads (and others read too) joins it and
+//     reduces each block as it is written;
 //   - row tiling: a run of elementwise commands and reductions that all
 //     keep one axis (a softmax: max over the last axis, exp(x - max), sum,
 //     divide) runs block by block along that axis, each block small enough
