@@ -45,7 +45,9 @@
 // SumSquares and Norm2 scale tiny and huge elements (Blue's scheme, as in
 // LAPACK's nrm2), so no square overflows or underflows on the way; Norm2
 // overflows only when the norm itself does. LogSumExp shifts by the maximum
-// m: its absolute error is about eps*|m| plus n*eps. Scan accumulates each
+// m: its absolute error is about eps*|m| plus n*eps. Contiguous float32
+// rows evaluate x - m and the exponentials in float32 and sum blocks of 512
+// of them in float32 (the blocks in float64): a few float32 ulps. Scan accumulates each
 // fibre sequentially: the k-th cumulative sum has an error of at most about
 // k*eps*sum_{j<=k}|x_j|, the k-th cumulative product a relative error of
 // about k*eps. Products (Fold with ProdFold) have a relative error of about

@@ -1,6 +1,7 @@
 package reduce
 
 import (
+	"github.com/tenferro-go/tenferro/internal/kernel/simd"
 	"math"
 	"sync"
 
@@ -68,20 +69,31 @@ func (lseFold[F]) row(n int, a []F, ao, as int, c F, _ int) float64 {
 // (a stack buffer of float64).
 const lseBlock = 512
 
-// lseUnit returns sum_j exp(x[j] - m) for a finite m, in float64: the
-// differences of a block go to a stack buffer, [vmath.Exp] evaluates them
-// in place and sumUnit adds them; blocks are combined pairwise.
+// lseUnit returns sum_j exp(x[j] - m) for a finite m: the differences of a
+// block go to a stack buffer, [vmath.Exp] evaluates them in place and
+// sumUnit adds them; blocks are combined pairwise in float64. A float32 x
+// is differenced, exponentiated and summed within a block in float32
+// (twice the lanes of float64): the terms that matter have |x - m| of a
+// few units, so their relative error stays a few float32 ulps.
 func lseUnit[F Float](x []F, m float64) float64 {
 	if h := halfBlocks(len(x), lseBlock); h > 0 {
 		return lseUnit(x[:h], m) + lseUnit(x[h:], m)
 	}
-	var buf [lseBlock]float64
-	b := buf[:len(x)]
-	for i, v := range x {
-		b[i] = float64(v) - m
+	switch x := any(x).(type) {
+	case []float32:
+		var buf [lseBlock]float32
+		b := buf[:len(x)]
+		simd.VS(simd.Sub, b, x, float32(m))
+		vmath.Exp(b, b)
+		return float64(sumUnit(b))
+	case []float64:
+		var buf [lseBlock]float64
+		b := buf[:len(x)]
+		simd.VS(simd.Sub, b, x, m)
+		vmath.Exp(b, b)
+		return sumUnit(b)
 	}
-	vmath.Exp(b, b)
-	return sumUnit(b)
+	return 0
 }
 
 // vec adds exp(a - b) into acc, evaluating the exponentials in blocks of
