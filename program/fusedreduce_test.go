@@ -3,8 +3,6 @@ package program_test
 import (
 	"fmt"
 	"math"
-	"math/cmplx"
-	"math/rand/v2"
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
@@ -85,31 +83,7 @@ func TestFusedReductions(t *testing.T) {
 					if fused.NumCommands() >= plain.NumCommands() {
 						t.Fatalf("not fused:\n%s", fused)
 					}
-					e := newEngine(t)
-					pf, err := program.Prepare(fused, e)
-					if err != nil {
-						t.Fatal(err)
-					}
-					pu, _ := program.Prepare(plain, e)
-					r := rand.New(rand.NewPCG(9, 10))
-					for _, mk := range []func(*rand.Rand, tf.DType, ...int) tf.Value{randValue, stridedValue} {
-						ins := make([]tf.Value, fused.NumInputs())
-						for i := range ins {
-							d, shape := fused.InputSignature(i)
-							ins[i] = mk(r, d, shape...)
-						}
-						got, err := pf.Run(ins...)
-						if err != nil {
-							t.Fatalf("%v\n%s", err, fused)
-						}
-						want, _ := pu.Run(ins...)
-						g, w := elems(got[0]), elems(want[0])
-						for k := range w {
-							if d := cmplx.Abs(g[k] - w[k]); d > 64*eps(dt)*(cmplx.Abs(w[k])+1) || math.IsNaN(d) {
-								t.Fatalf("element %d: %v, want %v\n%s", k, g[k], w[k], fused)
-							}
-						}
-					}
+					compareWithPlain(t, fused, plain, dt, false)
 				})
 			}
 		}

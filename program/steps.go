@@ -166,21 +166,13 @@ func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 		}
 		return &einsumStep[T]{k, c.plan, r.at(c.dst), r.list(c.args)}, nil
 	case cmdFused:
-		k, err := kernels(b, "fusion", func(ks *backend.Kernels[T]) backend.Fusion[T] { return ks.Fusion })
-		if err != nil {
-			return nil, err
-		}
-		f, err := k.Fuse(c.code, len(c.args))
+		f, err := fusedKernel[T](b, c)
 		if err != nil {
 			return nil, err
 		}
 		return &fusedStep[T]{f, r.at(c.dst), r.list(c.args)}, nil
 	case cmdFusedReduce:
-		k, err := kernels(b, "fusion", func(ks *backend.Kernels[T]) backend.Fusion[T] { return ks.Fusion })
-		if err != nil {
-			return nil, err
-		}
-		f, err := k.Fuse(c.code, len(c.args))
+		f, err := fusedKernel[T](b, c)
 		if err != nil {
 			return nil, err
 		}
@@ -191,6 +183,15 @@ func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 		return &fusedReduceStep[T]{f, c.kind, c.mask, r.at(c.dst), store, r.list(c.args)}, nil
 	}
 	return nil, tf.Errorf(tf.ErrArgument, "Prepare", "command", "a known command", "%d", c.op)
+}
+
+// fusedKernel binds the fused program of command c to the engine.
+func fusedKernel[T backend.Number](b *preparer, c *command) (backend.FusedKernel[T], error) {
+	k, err := kernels(b, "fusion", func(ks *backend.Kernels[T]) backend.Fusion[T] { return ks.Fusion })
+	if err != nil {
+		return nil, err
+	}
+	return k.Fuse(c.code, len(c.args))
 }
 
 // bound binds register id to the caller's tensors of one input or output.
