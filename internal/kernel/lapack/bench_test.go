@@ -44,35 +44,35 @@ func benchInput[T Scalar](n int, spd bool) []T {
 	return out
 }
 
-func benchPotrf[T Scalar](b *testing.B, n int) {
-	src := benchInput[T](n, true)
+// benchFactor times factor on a fresh copy of an n×n benchmark input
+// (Hermitian positive definite when spd) per iteration and reports
+// flops/cpu-second.
+func benchFactor[T Scalar](b *testing.B, n int, spd bool, flops float64, factor func(a gemm.Mat[T])) {
+	src := benchInput[T](n, spd)
 	a := gemm.Mat[T]{Data: make([]T, n*n), RS: 1, CS: n}
-	var ws Workspace
 	copy(a.Data, src)
-	Potrf(&ws, nil, Lower, n, a)
+	factor(a) // warm the workspace
 	cpu0 := cpuSeconds()
 	for b.Loop() {
 		copy(a.Data, src)
+		factor(a)
+	}
+	reportFlops[T](b, flops, cpu0)
+}
+
+func benchPotrf[T Scalar](b *testing.B, n int) {
+	var ws Workspace
+	benchFactor(b, n, true, float64(n)*float64(n)*float64(n)/3, func(a gemm.Mat[T]) {
 		if Potrf(&ws, nil, Lower, n, a) != 0 {
 			b.Fatal("not positive definite")
 		}
-	}
-	reportFlops[T](b, float64(n)*float64(n)*float64(n)/3, cpu0)
+	})
 }
 
 func benchGetrf[T Scalar](b *testing.B, n int) {
-	src := benchInput[T](n, false)
-	a := gemm.Mat[T]{Data: make([]T, n*n), RS: 1, CS: n}
-	ipiv := make([]int, n)
 	var ws Workspace
-	copy(a.Data, src)
-	Getrf(&ws, nil, n, n, a, ipiv)
-	cpu0 := cpuSeconds()
-	for b.Loop() {
-		copy(a.Data, src)
-		Getrf(&ws, nil, n, n, a, ipiv)
-	}
-	reportFlops[T](b, 2*float64(n)*float64(n)*float64(n)/3, cpu0)
+	ipiv := make([]int, n)
+	benchFactor(b, n, false, 2*float64(n)*float64(n)*float64(n)/3, func(a gemm.Mat[T]) { Getrf(&ws, nil, n, n, a, ipiv) })
 }
 
 // benchSolve times A·X = B with n right-hand sides (LU then Getrs, as
@@ -98,26 +98,19 @@ func benchSolve[T Scalar](b *testing.B, n int) {
 	reportFlops[T](b, 2*nf*nf*nf/3+2*nf*nf*nf, cpu0)
 }
 
-func BenchmarkPotrf(b *testing.B) {
+// bySize runs f64 and c128 as sub-benchmarks at every size of benchSizes.
+func bySize(b *testing.B, f64, c128 func(*testing.B, int)) {
 	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("f64/%d", n), func(b *testing.B) { benchPotrf[float64](b, n) })
-		b.Run(fmt.Sprintf("c128/%d", n), func(b *testing.B) { benchPotrf[complex128](b, n) })
+		b.Run(fmt.Sprintf("f64/%d", n), func(b *testing.B) { f64(b, n) })
+		b.Run(fmt.Sprintf("c128/%d", n), func(b *testing.B) { c128(b, n) })
 	}
 }
 
-func BenchmarkGetrf(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("f64/%d", n), func(b *testing.B) { benchGetrf[float64](b, n) })
-		b.Run(fmt.Sprintf("c128/%d", n), func(b *testing.B) { benchGetrf[complex128](b, n) })
-	}
-}
+func BenchmarkPotrf(b *testing.B) { bySize(b, benchPotrf[float64], benchPotrf[complex128]) }
 
-func BenchmarkSolve(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("f64/%d", n), func(b *testing.B) { benchSolve[float64](b, n) })
-		b.Run(fmt.Sprintf("c128/%d", n), func(b *testing.B) { benchSolve[complex128](b, n) })
-	}
-}
+func BenchmarkGetrf(b *testing.B) { bySize(b, benchGetrf[float64], benchGetrf[complex128]) }
+
+func BenchmarkSolve(b *testing.B) { bySize(b, benchSolve[float64], benchSolve[complex128]) }
 
 // BenchmarkLeaf times Getrf and Potrf at n = 512 (float64 and complex128)
 // over a grid of leaf sizes: the calibration behind the defaults of

@@ -15,18 +15,9 @@ func qrFlops(n int) float64 {
 }
 
 func benchGeqrf[T Scalar](b *testing.B, n int) {
-	src := benchInput[T](n, false)
-	a := gemm.Mat[T]{Data: make([]T, n*n), RS: 1, CS: n}
-	tau := make([]T, n)
 	var ws Workspace
-	copy(a.Data, src)
-	Geqrf(&ws, nil, n, n, a, tau)
-	cpu0 := cpuSeconds()
-	for b.Loop() {
-		copy(a.Data, src)
-		Geqrf(&ws, nil, n, n, a, tau)
-	}
-	reportFlops[T](b, qrFlops(n), cpu0)
+	tau := make([]T, n)
+	benchFactor(b, n, false, qrFlops(n), func(a gemm.Mat[T]) { Geqrf(&ws, nil, n, n, a, tau) })
 }
 
 // benchOrgqr times forming the n×n Q from Geqrf's reflectors.
@@ -51,40 +42,16 @@ func benchOrgqr[T Scalar](b *testing.B, n int) {
 // benchGelqf times the LQ factorization, which runs Geqrf on the
 // transposed view.
 func benchGelqf[T Scalar](b *testing.B, n int) {
-	src := benchInput[T](n, false)
-	a := gemm.Mat[T]{Data: make([]T, n*n), RS: 1, CS: n}
-	tau := make([]T, n)
 	var ws Workspace
-	copy(a.Data, src)
-	Gelqf(&ws, nil, n, n, a, tau)
-	cpu0 := cpuSeconds()
-	for b.Loop() {
-		copy(a.Data, src)
-		Gelqf(&ws, nil, n, n, a, tau)
-	}
-	reportFlops[T](b, qrFlops(n), cpu0)
+	tau := make([]T, n)
+	benchFactor(b, n, false, qrFlops(n), func(a gemm.Mat[T]) { Gelqf(&ws, nil, n, n, a, tau) })
 }
 
-func BenchmarkGeqrf(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("f64/%d", n), func(b *testing.B) { benchGeqrf[float64](b, n) })
-		b.Run(fmt.Sprintf("c128/%d", n), func(b *testing.B) { benchGeqrf[complex128](b, n) })
-	}
-}
+func BenchmarkGeqrf(b *testing.B) { bySize(b, benchGeqrf[float64], benchGeqrf[complex128]) }
 
-func BenchmarkOrgqr(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("f64/%d", n), func(b *testing.B) { benchOrgqr[float64](b, n) })
-		b.Run(fmt.Sprintf("c128/%d", n), func(b *testing.B) { benchOrgqr[complex128](b, n) })
-	}
-}
+func BenchmarkOrgqr(b *testing.B) { bySize(b, benchOrgqr[float64], benchOrgqr[complex128]) }
 
-func BenchmarkGelqf(b *testing.B) {
-	for _, n := range benchSizes {
-		b.Run(fmt.Sprintf("f64/%d", n), func(b *testing.B) { benchGelqf[float64](b, n) })
-		b.Run(fmt.Sprintf("c128/%d", n), func(b *testing.B) { benchGelqf[complex128](b, n) })
-	}
-}
+func BenchmarkGelqf(b *testing.B) { bySize(b, benchGelqf[float64], benchGelqf[complex128]) }
 
 // BenchmarkQRBlock times float64 Geqrf and Orgqr over a grid of block and
 // leaf sizes: the calibration behind qrBlock and QRLeaf. Compare
