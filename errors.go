@@ -37,6 +37,13 @@ var (
 	// memory budget (or, for constructors, DefaultMemoryBudget); nothing
 	// was allocated.
 	ErrMemory = op.ErrMemory
+	// ErrSingular: a solve or an inverse (package linalg) met an exactly
+	// zero pivot; the message names the batch item and the pivot.
+	ErrSingular = op.ErrSingular
+	// ErrNotPositiveDefinite: a Cholesky factorization (package linalg)
+	// met a leading minor that is not positive definite; the message names
+	// the batch item and the order of the minor.
+	ErrNotPositiveDefinite = op.ErrNotPositiveDefinite
 )
 
 // Error describes a failed operation: which operation, which argument, what

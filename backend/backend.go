@@ -9,7 +9,7 @@
 // An [Engine] has a small core (claim and release) and hands out the
 // kernels of one element type T as a [Kernels] value: [Core] (allocation
 // and copy) and the capability interfaces it supports for T ([Elementwise],
-// [Reduction], [Contraction], [Fusion], [Index]), nil where it has none. An
+// [Reduction], [Contraction], [Fusion], [Index], [Linalg]), nil where it has none. An
 // operation whose engine lacks the capability it needs fails with an error
 // of kind ErrUnsupported before anything is written.
 //
@@ -80,6 +80,7 @@ type Kernels[T Elem] struct {
 	Contraction Contraction[T]
 	Fusion      Fusion[T]
 	Index       Index[T]
+	Linalg      Linalg[T]
 }
 
 // Core is what every engine provides for every element type it supports.

@@ -28,8 +28,8 @@
 //
 // The engine runs every operation of package tenferro for the four
 // arithmetic dtypes (copy, elementwise, reductions, contraction, fusion,
-// index kernels) and storage, copies and the index kernels for int64 and
-// bool.
+// index kernels, linear algebra) and storage, copies and the index kernels
+// for int64 and bool.
 package cpu
 
 import (
@@ -40,6 +40,7 @@ import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
+	"github.com/tenferro-go/tenferro/internal/kernel/lapack"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/internal/par"
@@ -56,7 +57,10 @@ type Engine struct {
 	budget int64 // bytes one operation may allocate (math.MaxInt64: none)
 	optErr error // the first invalid option, returned by New and Begin
 	plans  *PlanCache
-	gemmWS *gemm.Workspace // made on first use
+	// lapackWS holds the GEMM packing scratch (its Gemm field, which
+	// Matmul and Einsum use too) and the factorizations' scratch; made on
+	// first use.
+	lapackWS *lapack.Workspace
 	// Room for the strides of kernel arguments built per call by the
 	// kernels of every dtype (Fill's stride-0 source, Where's and the
 	// logical operations' broadcast inputs).
@@ -184,12 +188,16 @@ func (e *Engine) Close() error {
 
 // gemmWorkspace returns the GEMM packing scratch, made on first use so
 // that an engine that never multiplies (or is built per call) does not pay
-// for it.
-func (e *Engine) gemmWorkspace() *gemm.Workspace {
-	if e.gemmWS == nil {
-		e.gemmWS = new(gemm.Workspace)
+// for it. It is the Gemm field of the LAPACK workspace, so products and
+// factorizations share one set of packing buffers.
+func (e *Engine) gemmWorkspace() *gemm.Workspace { return &e.lapackWorkspace().Gemm }
+
+// lapackWorkspace returns the factorizations' workspace, made on first use.
+func (e *Engine) lapackWorkspace() *lapack.Workspace {
+	if e.lapackWS == nil {
+		e.lapackWS = new(lapack.Workspace)
 	}
-	return e.gemmWS
+	return e.lapackWS
 }
 
 // Backend implements tenferro.Engine: it hands the operations of package

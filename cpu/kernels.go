@@ -55,6 +55,7 @@ type scratch[T strided.Scalar] struct {
 	// batch holds a batched Matmul's fused batch extents, the strides of
 	// its three operands and the odometer.
 	batch [5][strided.MaxRank]int
+	lin   linalgScratch[T]
 }
 
 // sc returns k's scratch, made on first use.
@@ -67,7 +68,7 @@ func (k *numeric[T]) sc() *scratch[T] {
 
 func (k *numeric[T]) init(e *Engine) *backend.Kernels[T] {
 	k.e = e
-	k.ks = backend.Kernels[T]{Core: k, Elementwise: k, Reduction: k, Contraction: k, Fusion: k, Index: k}
+	k.ks = backend.Kernels[T]{Core: k, Elementwise: k, Reduction: k, Contraction: k, Fusion: k, Index: k, Linalg: k}
 	return &k.ks
 }
 
@@ -79,6 +80,7 @@ var (
 	_ backend.Reduction[float64]   = (*numeric[float64])(nil)
 	_ backend.Contraction[float64] = (*numeric[float64])(nil)
 	_ backend.Fusion[float64]      = (*numeric[float64])(nil)
+	_ backend.Linalg[complex64]    = (*numeric[complex64])(nil)
 )
 
 // ref describes a view for the strided kernels.

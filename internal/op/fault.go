@@ -18,6 +18,9 @@ var (
 	ErrAlias       = errors.New("aliasing")
 	ErrUnsupported = errors.New("unsupported by the engine")
 	ErrMemory      = errors.New("memory budget exceeded")
+	// The numerical failures of linear algebra.
+	ErrSingular            = errors.New("singular matrix")
+	ErrNotPositiveDefinite = errors.New("matrix not positive definite")
 )
 
 // Fault is what a catalog rule reports about a bad argument: which

@@ -1,0 +1,94 @@
+package backend
+
+import "strconv"
+
+// Linalg runs the dense factorizations and solves of package linalg on
+// batches of matrices. Every matrix operand is a view (rows, cols,
+// batch...): the first two axes are the matrix, the axes after them the
+// batch, as for Matmul. Views may have any strides; destinations have
+// distinct elements and overlap no input. Batch extents of an input equal
+// the destination's or are 1 (broadcast); inputs and destinations have the
+// same rank. Batch items are numbered in column-major order over the batch
+// axes (item 0, 1, ... with the first batch axis fastest).
+//
+// A numerical failure of one batch item (a zero pivot, a minor that is not
+// positive definite, a non-finite entry) is returned as a *[LinalgFailure]
+// and leaves every destination untouched: engines factor into their own
+// scratch and write destinations only once every item has succeeded.
+type Linalg[T Elem] interface {
+	// Cholesky sets dst (n, n, batch...) to the Cholesky factor of the
+	// Hermitian positive definite a: L with a = L·Lᴴ (upper false, reading
+	// a's lower triangle) or U with a = Uᴴ·U (upper true, reading a's
+	// upper triangle). The other triangle of dst is set to zero.
+	// Failures: NonFinite in the read triangle, NotPositiveDefinite.
+	Cholesky(dst, a *View[T], upper bool) error
+	// LU sets lu (m, n, batch...) to the packed LU factorization with
+	// partial pivoting of a, P·a = L·U (L unit lower, below the diagonal;
+	// U on and above it), and piv (min(m, n), batch...) to its 0-based
+	// row interchanges: row i was swapped with row piv[i] ≥ i, for i = 0,
+	// 1, ... in order. A singular a is not a failure (U has a zero
+	// diagonal). Failures: NonFinite.
+	LU(lu *View[T], piv *View[int64], a *View[T]) error
+	// Solve sets x (n, k, batch...) to the solution of a·x = b, a (n, n,
+	// batch...), b (n, k, batch...). Failures: NonFinite in a, Singular.
+	Solve(x, a, b *View[T]) error
+	// SolveTriangular sets x (m, k, batch...) to the solution of
+	// op·x = b (left) or x·op = b (right) for the triangular a whose
+	// upper or lower triangle is read (unit: its diagonal is taken as
+	// ones and not read); a is (m, m, ...) for left, (k, k, ...) for right.
+	// Failures: NonFinite in the read triangle, Singular (a zero diagonal
+	// entry).
+	SolveTriangular(x, a, b *View[T], upper, left, unit bool) error
+	// CholeskySolve sets x (n, k, batch...) to the solution of a·x = b
+	// where c (n, n, batch...) is a's Cholesky factor (L with a = L·Lᴴ,
+	// or U with a = Uᴴ·U when upper); only c's triangle is read.
+	// Failures: NonFinite in that triangle, Singular (a zero diagonal).
+	CholeskySolve(x, c, b *View[T], upper bool) error
+	// Inv sets dst (n, n, batch...) to a⁻¹. Failures: NonFinite,
+	// Singular.
+	Inv(dst, a *View[T]) error
+	// Det sets dst (batch...) to det(a), a (n, n, batch...); dst is 0-d
+	// for a single matrix. A singular a gives 0 and NaN entries give NaN:
+	// Det never fails.
+	Det(dst, a *View[T]) error
+	// SlogDet sets sign (batch...) and logabs, a *View[R] of the same
+	// shape with R the real type of T, to det(a) = sign·exp(logabs):
+	// sign is ±1 (real T) or a unit-modulus phase (complex T), 0 with
+	// logabs −Inf for a singular a; NaN entries give NaN. It never fails.
+	SlogDet(sign *View[T], logabs any, a *View[T]) error
+}
+
+// LinalgReason is the kind of numerical failure in a [LinalgFailure].
+type LinalgReason int8
+
+const (
+	// Singular: an exactly zero pivot (Solve, Inv) or diagonal entry of a
+	// triangular factor; Index is its 0-based position on the diagonal.
+	Singular LinalgReason = iota + 1
+	// NotPositiveDefinite: the leading minor of order Index (1-based) is
+	// not positive definite.
+	NotPositiveDefinite
+	// NonFinite: the entry (Index, Col) of the input matrix is NaN or
+	// infinite.
+	NonFinite
+)
+
+// LinalgFailure is the numerical failure of a Linalg method on batch
+// item Item (numbered as in [Linalg]).
+type LinalgFailure struct {
+	Reason LinalgReason
+	Item   int
+	Index  int
+	Col    int
+}
+
+func (f *LinalgFailure) Error() string {
+	item := strconv.Itoa(f.Item)
+	switch f.Reason {
+	case Singular:
+		return "batch item " + item + ": zero pivot U[" + strconv.Itoa(f.Index) + "," + strconv.Itoa(f.Index) + "]"
+	case NotPositiveDefinite:
+		return "batch item " + item + ": leading minor of order " + strconv.Itoa(f.Index) + " not positive definite"
+	}
+	return "batch item " + item + ": non-finite entry (" + strconv.Itoa(f.Index) + "," + strconv.Itoa(f.Col) + ")"
+}

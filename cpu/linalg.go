@@ -1,0 +1,232 @@
+package cpu
+
+import (
+	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
+	"github.com/tenferro-go/tenferro/internal/kernel/lapack"
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+)
+
+// linalgScratch is what the Linalg kernels of one dtype reuse: the
+// factors of a whole batch (so that destinations are written only once
+// every item has succeeded), the pivots, and the batch odometer.
+type linalgScratch[T strided.Scalar] struct {
+	buf  []T
+	piv  []int
+	idx  [strided.MaxRank]int
+	idx2 [strided.MaxRank]int
+}
+
+// factors returns room for n elements and np pivots, grown once.
+func (s *linalgScratch[T]) factors(n, np int) ([]T, []int) {
+	if cap(s.buf) < n {
+		s.buf = make([]T, n+n/4)
+	}
+	if cap(s.piv) < np {
+		s.piv = make([]int, np+np/4)
+	}
+	return s.buf[:n], s.piv[:np]
+}
+
+// batch walks the items of a batch shape in column-major order.
+type batch struct {
+	shape []int // the batch extents
+	idx   []int // the current item's index
+}
+
+func newBatch(shape, room []int) batch {
+	b := batch{shape: shape, idx: room[:len(shape)]}
+	clear(b.idx)
+	return b
+}
+
+// count returns the number of items.
+func (b *batch) count() int {
+	n := 1
+	for _, x := range b.shape {
+		n *= x
+	}
+	return n
+}
+
+// next advances to the following item.
+func (b *batch) next() {
+	for d := range b.idx {
+		b.idx[d]++
+		if b.idx[d] < b.shape[d] {
+			return
+		}
+		b.idx[d] = 0
+	}
+}
+
+// itemOff returns the offset of the matrix of v (rank 2 + len(idx)) at
+// batch index idx, reading extent-1 batch axes as broadcast.
+func itemOff[T backend.Elem](v *backend.View[T], idx []int) int {
+	return batchOff(v.Shape[2:], v.Strides[2:], v.Off, idx)
+}
+
+func batchOff(shape, strides []int, off int, idx []int) int {
+	for d, i := range idx {
+		if shape[d] != 1 {
+			off += i * strides[d]
+		}
+	}
+	return off
+}
+
+// item returns the linear index, in v's own batch shape, of the current
+// item (extent-1 axes of v read as index 0).
+func (b *batch) item(shape []int) int {
+	p, s := 0, 1
+	for d, i := range b.idx {
+		if shape[d] != 1 {
+			p += i * s
+		}
+		s *= shape[d]
+	}
+	return p
+}
+
+// mat is the matrix of view v at offset off.
+func mat[T strided.Scalar](v *backend.View[T], off int) gemm.Mat[T] {
+	return gemm.Mat[T]{Data: v.Data, Off: off, RS: v.Strides[0], CS: v.Strides[1]}
+}
+
+// at returns element (i, j) of m.
+func at[T strided.Scalar](m gemm.Mat[T], i, j int) *T { return &m.Data[m.Off+i*m.RS+j*m.CS] }
+
+// finite reports whether v has finite parts: v − v is 0 exactly then.
+func finite[T strided.Scalar](v T) bool { return v-v == 0 }
+
+// part selects the elements of a matrix that a routine reads.
+type part int8
+
+const (
+	full part = iota
+	lower
+	upper
+)
+
+func (p part) has(i, j int) bool {
+	return p == full || p == lower && i >= j || p == upper && i <= j
+}
+
+// load copies the part of the m×n matrix src into dst (when dst.Data is
+// not nil) and reports the first non-finite entry read, or nil.
+func load[T strided.Scalar](dst, src gemm.Mat[T], m, n int, p part, item int) *backend.LinalgFailure {
+	for j := range n {
+		for i := range m {
+			if !p.has(i, j) {
+				continue
+			}
+			v := *at(src, i, j)
+			if !finite(v) {
+				return &backend.LinalgFailure{Reason: backend.NonFinite, Item: item, Index: i, Col: j}
+			}
+			if dst.Data != nil {
+				*at(dst, i, j) = v
+			}
+		}
+	}
+	return nil
+}
+
+// copyMat sets the m×n dst = src; with p not full, the elements outside
+// part p of dst are set to zero and only part p of src is read.
+func copyMat[T strided.Scalar](dst, src gemm.Mat[T], m, n int, p part) {
+	for j := range n {
+		for i := range m {
+			var v T
+			if p.has(i, j) {
+				v = *at(src, i, j)
+			}
+			*at(dst, i, j) = v
+		}
+	}
+}
+
+// checkTriangle reports the first non-finite entry of the triangle of the
+// n×n a that a triangular solve reads, or else its first zero diagonal
+// entry (unless unit).
+func checkTriangle[T strided.Scalar](a gemm.Mat[T], n int, p part, unit bool, item int) *backend.LinalgFailure {
+	for j := range n {
+		for i := range n {
+			if i == j && unit || !p.has(i, j) {
+				continue
+			}
+			if v := *at(a, i, j); !finite(v) {
+				return &backend.LinalgFailure{Reason: backend.NonFinite, Item: item, Index: i, Col: j}
+			}
+		}
+	}
+	if !unit {
+		for i := range n {
+			if *at(a, i, i) == 0 {
+				return &backend.LinalgFailure{Reason: backend.Singular, Item: item, Index: i}
+			}
+		}
+	}
+	return nil
+}
+
+func compact[T strided.Scalar](buf []T, off, ld int) gemm.Mat[T] {
+	return gemm.Mat[T]{Data: buf, Off: off, RS: 1, CS: ld}
+}
+
+// Cholesky implements backend.Linalg: every item is factored into scratch,
+// then the factors are copied out with the other triangle zeroed.
+func (k *numeric[T]) Cholesky(dst, a *backend.View[T], up bool) error {
+	e, s := k.e, &k.sc().lin
+	n := a.Shape[0]
+	bt := newBatch(a.Shape[2:], s.idx[:])
+	items := bt.count()
+	buf, _ := s.factors(n*n*items, 0)
+	p, uplo := lower, lapack.Lower
+	if up {
+		p, uplo = upper, lapack.Upper
+	}
+	for q := range items {
+		f := compact(buf, q*n*n, n)
+		if fail := load(f, mat(a, itemOff(a, bt.idx)), n, n, p, q); fail != nil {
+			return fail
+		}
+		if info := lapack.Potrf(e.lapackWorkspace(), e.runner, uplo, n, f); info != 0 {
+			return &backend.LinalgFailure{Reason: backend.NotPositiveDefinite, Item: q, Index: info}
+		}
+		bt.next()
+	}
+	for q := range items {
+		copyMat(mat(dst, itemOff(dst, bt.idx)), compact(buf, q*n*n, n), n, n, p)
+		bt.next()
+	}
+	return nil
+}
+
+// LU implements backend.Linalg: a is checked, copied into lu and factored
+// there in place.
+func (k *numeric[T]) LU(lu *backend.View[T], piv *backend.View[int64], a *backend.View[T]) error {
+	e, s := k.e, &k.sc().lin
+	m, n := a.Shape[0], a.Shape[1]
+	mn := min(m, n)
+	bt := newBatch(a.Shape[2:], s.idx[:])
+	items := bt.count()
+	for q := range items {
+		if fail := load(gemm.Mat[T]{}, mat(a, itemOff(a, bt.idx)), m, n, full, q); fail != nil {
+			return fail
+		}
+		bt.next()
+	}
+	_, ipiv := s.factors(0, mn)
+	for range items {
+		f := mat(lu, itemOff(lu, bt.idx))
+		copyMat(f, mat(a, itemOff(a, bt.idx)), m, n, full)
+		lapack.Getrf(e.lapackWorkspace(), e.runner, m, n, f, ipiv)
+		po := batchOff(piv.Shape[1:], piv.Strides[1:], piv.Off, bt.idx)
+		for i, r := range ipiv {
+			piv.Data[po+i*piv.Strides[0]] = int64(r)
+		}
+		bt.next()
+	}
+	return nil
+}
