@@ -1,0 +1,262 @@
+package linalg
+
+import (
+	"errors"
+	"strconv"
+	"sync"
+	"unsafe"
+
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/op"
+)
+
+// Option modifies an operation: [Upper], [Right], [UnitDiagonal].
+type Option uint8
+
+const (
+	// Upper selects the upper triangle: Cholesky returns U with A = Uᴴ·U,
+	// CholeskySolve takes that U.
+	Upper Option = 1 << iota
+	// Right makes SolveTriangular solve X·A = B instead of A·X = B.
+	Right
+	// UnitDiagonal makes SolveTriangular take A's diagonal as all ones
+	// (and not read it).
+	UnitDiagonal
+)
+
+// flags folds opts into one set, rejecting those that op does not take.
+func flags(name string, allowed Option, opts []Option) (Option, error) {
+	var f Option
+	for _, o := range opts {
+		if o&^allowed != 0 || o == 0 {
+			return 0, tf.Errorf(tf.ErrArgument, name, "opts", "options this operation takes", "option %d", int(o))
+		}
+		f |= o
+	}
+	return f, nil
+}
+
+// args is the room in which an operation builds its backend views, so
+// that passing them allocates nothing; pooled per dtype.
+type args[T tf.Scalar] struct {
+	v     [4]backend.View[T]
+	piv   backend.View[int64]
+	r32   backend.View[float32]
+	r64   backend.View[float64]
+	dims  [4][2 * (tf.MaxRank + 1)]int
+	shape [tf.MaxRank]int
+}
+
+var argPools [4]sync.Pool
+
+func dtIndex[T tf.Scalar]() int {
+	switch tf.DTypeOf[T]() {
+	case tf.Float32:
+		return 0
+	case tf.Float64:
+		return 1
+	case tf.Complex64:
+		return 2
+	}
+	return 3
+}
+
+func getArgs[T tf.Scalar]() *args[T] {
+	a, _ := argPools[dtIndex[T]()].Get().(*args[T])
+	if a == nil {
+		a = new(args[T])
+	}
+	return a
+}
+
+// put drops the references to tensors' data and returns a to its pool.
+func (a *args[T]) put() {
+	a.v = [4]backend.View[T]{}
+	a.piv, a.r32, a.r64 = backend.View[int64]{}, backend.View[float32]{}, backend.View[float64]{}
+	argPools[dtIndex[T]()].Put(a)
+}
+
+// view fills v with t's view.
+func view[E backend.Elem](v *backend.View[E], t *tf.Tensor[E]) *backend.View[E] {
+	*v = backend.View[E]{Data: t.Storage(), Off: t.Offset(), Shape: t.Shape(), Strides: t.Strides()}
+	return v
+}
+
+// live checks that t is a usable tensor.
+func live[E tf.Elem](name, arg string, t *tf.Tensor[E]) error {
+	if t == nil {
+		return tf.Errorf(tf.ErrArgument, name, arg, "a tensor", "nil")
+	}
+	if !t.Valid() {
+		if t.Storage() == nil && t.Shape() == nil {
+			return tf.Errorf(tf.ErrArgument, name, arg, "a tensor made by a constructor or an operation", "the zero Tensor")
+		}
+		return tf.Errorf(tf.ErrReleased, name, arg, "a live tensor", "a released tensor")
+	}
+	return nil
+}
+
+// matrices checks that t is live and a batch of matrices (rank ≥ 2),
+// square when square is set, and returns its matrix extents.
+func matrices[E tf.Elem](name, arg string, t *tf.Tensor[E], square bool) (m, n int, err error) {
+	if err := live(name, arg, t); err != nil {
+		return 0, 0, err
+	}
+	s := t.Shape()
+	if len(s) < 2 {
+		return 0, 0, tf.Errorf(tf.ErrShape, name, arg, "a matrix or a batch of matrices (rank >= 2, batch axes last)", "shape %s", op.FmtInts(s))
+	}
+	if square && s[0] != s[1] {
+		return 0, 0, tf.Errorf(tf.ErrShape, name, arg, "square matrices (n, n, batch...)", "shape %s", op.FmtInts(s))
+	}
+	return s[0], s[1], nil
+}
+
+// checkDst applies the destination rule: dst is live, has shape want and
+// distinct elements, and overlaps none of the inputs' storage.
+func checkDst[E tf.Elem](name, arg string, dst *tf.Tensor[E], want []int, ins ...span) error {
+	if err := live(name, arg, dst); err != nil {
+		return err
+	}
+	if !equal(dst.Shape(), want) {
+		return tf.Errorf(tf.ErrShape, name, arg, "shape "+op.FmtInts(want), "shape %s", op.FmtInts(dst.Shape()))
+	}
+	if !op.Distinct(dst.Shape(), dst.Strides()) {
+		return tf.Errorf(tf.ErrAlias, name, arg, "a view whose elements are distinct (no zero or overlapping strides)", "strides %s for shape %s", op.FmtInts(dst.Strides()), op.FmtInts(dst.Shape()))
+	}
+	d := spanOf(arg, dst)
+	for _, in := range ins {
+		if d.overlaps(in) {
+			return tf.Errorf(tf.ErrAlias, name, arg, "storage disjoint from "+in.arg, "a view overlapping %s", in.arg)
+		}
+	}
+	return nil
+}
+
+// span is the byte range a view reaches.
+type span struct {
+	arg    string
+	lo, hi uintptr
+	ok     bool
+}
+
+func spanOf[E tf.Elem](arg string, t *tf.Tensor[E]) span {
+	buf := t.Storage()
+	lo, hi, ok := op.Span(t.Shape(), t.Strides(), t.Offset())
+	if !ok || len(buf) == 0 {
+		return span{arg: arg}
+	}
+	var z E
+	base, size := uintptr(unsafe.Pointer(unsafe.SliceData(buf))), unsafe.Sizeof(z)
+	return span{arg: arg, lo: base + uintptr(lo)*size, hi: base + uintptr(hi+1)*size - 1, ok: true}
+}
+
+func (s span) overlaps(o span) bool { return s.ok && o.ok && s.lo <= o.hi && o.lo <= s.hi }
+
+func equal(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// claim claims e for operation name and returns its linear algebra kernels
+// for T; the caller ends the claim.
+func claim[T tf.Scalar](e tf.Engine, name string) (backend.Engine, backend.Linalg[T], error) {
+	if e == nil {
+		return nil, nil, tf.Errorf(tf.ErrArgument, name, "e", "an engine", "nil")
+	}
+	be := e.Backend()
+	if be == nil {
+		return nil, nil, tf.Errorf(tf.ErrArgument, name, "e", "an engine", "%T without a backend", e)
+	}
+	if err := be.Begin(name); err != nil {
+		return nil, nil, err
+	}
+	ks := backend.KernelsOf[T](be)
+	if ks == nil || ks.Linalg == nil {
+		be.End()
+		return nil, nil, tf.Errorf(tf.ErrUnsupported, name, "e", "an engine with linear algebra kernels for "+tf.DTypeOf[T]().String(), "an engine that lacks them")
+	}
+	return be, ks.Linalg, nil
+}
+
+// failure turns an engine's error into the error of operation name: a
+// numerical failure of one batch item of argument arg (of the given batch
+// shape) names the item by its batch index.
+func failure(name, arg string, batch []int, err error) error {
+	if err == nil {
+		return nil
+	}
+	var f *backend.LinalgFailure
+	if !errors.As(err, &f) {
+		return tf.WrapError(name, arg, err)
+	}
+	item := "the matrix"
+	if len(batch) > 0 {
+		item = "batch item " + batchIndex(batch, f.Item)
+	}
+	switch f.Reason {
+	case backend.Singular:
+		return tf.Errorf(tf.ErrSingular, name, arg, "a nonsingular matrix", "%s: exactly zero pivot U[%d, %d]", item, f.Index, f.Index)
+	case backend.NotPositiveDefinite:
+		return tf.Errorf(tf.ErrNotPositiveDefinite, name, arg, "a Hermitian positive definite matrix", "%s: leading minor of order %d is not positive definite", item, f.Index)
+	}
+	return tf.Errorf(tf.ErrArgument, name, arg, "finite entries", "%s: NaN or Inf at (%d, %d)", item, f.Index, f.Col)
+}
+
+// batchIndex renders item q of a batch shape as its index, (i1, i2, ...).
+func batchIndex(batch []int, q int) string {
+	s := "("
+	for d, x := range batch {
+		if d > 0 {
+			s += ", "
+		}
+		i := 0
+		if x > 0 {
+			i, q = q%x, q/x
+		}
+		s += strconv.Itoa(i)
+	}
+	return s + ")"
+}
+
+// alloc returns a new tensor of shape from e's pool.
+func alloc[E tf.Elem](e tf.Engine, shape []int) (*tf.Tensor[E], error) {
+	return tf.NewTensor[E](e, shape...)
+}
+
+// release gives the results of a failed operation back to the pool.
+func release[E tf.Elem](ts ...*tf.Tensor[E]) {
+	for _, t := range ts {
+		if t != nil {
+			_ = t.Release()
+		}
+	}
+}
+
+// shaped fills v with t's view as a backend operand of rank r: a vector
+// (vec) becomes a one-column matrix, and missing batch axes are added
+// with extent 1 at the end.
+func shaped[E backend.Elem](v *backend.View[E], t *tf.Tensor[E], vec bool, r int, dims *[2 * (tf.MaxRank + 1)]int) *backend.View[E] {
+	sh, st := dims[:r:r], dims[r:2*r]
+	ts, tt := t.Shape(), t.Strides()
+	j := 0
+	for d := range r {
+		switch {
+		case vec && d == 1, j >= len(ts):
+			sh[d], st[d] = 1, 0
+		default:
+			sh[d], st[d] = ts[j], tt[j]
+			j++
+		}
+	}
+	*v = backend.View[E]{Data: t.Storage(), Off: t.Offset(), Shape: sh, Strides: st}
+	return v
+}

@@ -1,0 +1,195 @@
+package linalg
+
+import (
+	tf "github.com/tenferro-go/tenferro"
+)
+
+// LU returns the LU factorization with partial pivoting of A (m, n,
+// batch...), P·A = L·U, packed as LAPACK's getrf packs it: lu (m, n,
+// batch...) holds U on and above the diagonal and the unit lower
+// triangular (trapezoidal when m > n) L strictly below it. piv (min(m, n),
+// batch...) holds the row interchanges, 0-based: row i of A was swapped
+// with row piv[i] ≥ i, for i = 0, 1, ... in that order (LAPACK's ipiv
+// minus one, torch.linalg.lu_factor's pivots minus one). Each pivot is the
+// entry of largest |Re|+|Im| in its column. A singular A is no error (U
+// has a zero on its diagonal); a NaN or Inf in A fails with
+// [tf.ErrArgument]. Both results are compact, from e's pool.
+func LU[T tf.Scalar](e tf.Engine, a *tf.Tensor[T]) (lu *tf.Tensor[T], piv *tf.Tensor[int64], err error) {
+	const name = "LU"
+	var buf [tf.MaxRank]int
+	ps, err := luShape(name, a, buf[:0])
+	if err != nil {
+		return nil, nil, err
+	}
+	if lu, err = alloc[T](e, a.Shape()); err != nil {
+		return nil, nil, err
+	}
+	if piv, err = alloc[int64](e, ps); err != nil {
+		release(lu)
+		return nil, nil, err
+	}
+	if err := runLU(e, name, lu, piv, a); err != nil {
+		release(lu)
+		release(piv)
+		return nil, nil, err
+	}
+	return lu, piv, nil
+}
+
+// LUInto sets lu and piv to the factorization of [LU]. lu has A's shape
+// and piv (min(m, n), batch...); both have distinct elements and overlap
+// neither A nor each other. On error both are untouched; with a warm
+// engine it allocates nothing.
+func LUInto[T tf.Scalar](e tf.Engine, lu *tf.Tensor[T], piv *tf.Tensor[int64], a *tf.Tensor[T]) error {
+	const name = "LUInto"
+	var buf [tf.MaxRank]int
+	ps, err := luShape(name, a, buf[:0])
+	if err != nil {
+		return err
+	}
+	if err := checkDst(name, "lu", lu, a.Shape(), spanOf("a", a)); err != nil {
+		return err
+	}
+	if err := checkDst(name, "piv", piv, ps, spanOf("a", a), spanOf("lu", lu)); err != nil {
+		return err
+	}
+	return runLU(e, name, lu, piv, a)
+}
+
+// luShape validates a and appends the pivots' shape to buf.
+func luShape[T tf.Scalar](name string, a *tf.Tensor[T], buf []int) ([]int, error) {
+	m, n, err := matrices(name, "a", a, false)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(buf, min(m, n)), a.Shape()[2:]...), nil
+}
+
+func runLU[T tf.Scalar](e tf.Engine, name string, lu *tf.Tensor[T], piv *tf.Tensor[int64], a *tf.Tensor[T]) error {
+	be, k, err := claim[T](e, name)
+	if err != nil {
+		return err
+	}
+	defer be.End()
+	ar := getArgs[T]()
+	defer ar.put()
+	return failure(name, "a", a.Shape()[2:], k.LU(view(&ar.v[0], lu), view(&ar.piv, piv), view(&ar.v[1], a)))
+}
+
+// Det returns det(A) for each matrix of A (n, n, batch...): a tensor of
+// shape (batch...), 0-d for a single matrix, computed as the signed
+// product of the diagonal of U from an LU factorization, as
+// numpy.linalg.det. A singular matrix gives 0 (no error), an empty one
+// (n = 0) gives 1, and NaN entries give NaN. The product may overflow or
+// underflow for large n where [SlogDet] does not. The result is from e's
+// pool.
+func Det[T tf.Scalar](e tf.Engine, a *tf.Tensor[T]) (*tf.Tensor[T], error) {
+	const name = "Det"
+	if _, _, err := matrices(name, "a", a, true); err != nil {
+		return nil, err
+	}
+	d, err := alloc[T](e, a.Shape()[2:])
+	if err != nil {
+		return nil, err
+	}
+	if err := runDet(e, name, d, a); err != nil {
+		release(d)
+		return nil, err
+	}
+	return d, nil
+}
+
+// DetInto sets dst (batch...) to det(A) (see [Det]). dst has distinct
+// elements and does not overlap A. On error dst is untouched; with a warm
+// engine it allocates nothing.
+func DetInto[T tf.Scalar](e tf.Engine, dst, a *tf.Tensor[T]) error {
+	const name = "DetInto"
+	if _, _, err := matrices(name, "a", a, true); err != nil {
+		return err
+	}
+	if err := checkDst(name, "dst", dst, a.Shape()[2:], spanOf("a", a)); err != nil {
+		return err
+	}
+	return runDet(e, name, dst, a)
+}
+
+func runDet[T tf.Scalar](e tf.Engine, name string, d, a *tf.Tensor[T]) error {
+	be, k, err := claim[T](e, name)
+	if err != nil {
+		return err
+	}
+	defer be.End()
+	ar := getArgs[T]()
+	defer ar.put()
+	return failure(name, "a", a.Shape()[2:], k.Det(view(&ar.v[0], d), view(&ar.v[1], a)))
+}
+
+// SlogDet returns det(A) = sign·exp(logabs) for each matrix of A (n, n,
+// batch...), as numpy.linalg.slogdet: sign (batch...) of A's type is ±1
+// for real types and the phase det/|det| (modulus 1) for complex ones, and
+// logabs (batch...) = log|det(A)| is real of A's precision, R =
+// A.DType().Real() (float32 for float32 and complex64, float64 otherwise;
+// another R fails with [tf.ErrDType]). A singular matrix gives sign 0 and
+// logabs −Inf, an empty one sign 1 and logabs 0, NaN entries NaN in both.
+// Call it as linalg.SlogDet[float64](e, a) for a float64 or complex128 A.
+func SlogDet[R tf.Float, T tf.Scalar](e tf.Engine, a *tf.Tensor[T]) (sign *tf.Tensor[T], logabs *tf.Tensor[R], err error) {
+	const name = "SlogDet"
+	if err := slogdetCheck[R, T](name, a); err != nil {
+		return nil, nil, err
+	}
+	if sign, err = alloc[T](e, a.Shape()[2:]); err != nil {
+		return nil, nil, err
+	}
+	if logabs, err = alloc[R](e, a.Shape()[2:]); err != nil {
+		release(sign)
+		return nil, nil, err
+	}
+	if err := runSlogDet(e, name, sign, logabs, a); err != nil {
+		release(sign)
+		release(logabs)
+		return nil, nil, err
+	}
+	return sign, logabs, nil
+}
+
+// SlogDetInto sets sign and logabs (both (batch...)) as [SlogDet] returns
+// them. They have distinct elements and overlap neither A nor each other.
+// On error both are untouched; with a warm engine it allocates nothing.
+func SlogDetInto[R tf.Float, T tf.Scalar](e tf.Engine, sign *tf.Tensor[T], logabs *tf.Tensor[R], a *tf.Tensor[T]) error {
+	const name = "SlogDetInto"
+	if err := slogdetCheck[R, T](name, a); err != nil {
+		return err
+	}
+	if err := checkDst(name, "sign", sign, a.Shape()[2:], spanOf("a", a)); err != nil {
+		return err
+	}
+	if err := checkDst(name, "logabs", logabs, a.Shape()[2:], spanOf("a", a), spanOf("sign", sign)); err != nil {
+		return err
+	}
+	return runSlogDet(e, name, sign, logabs, a)
+}
+
+func slogdetCheck[R tf.Float, T tf.Scalar](name string, a *tf.Tensor[T]) error {
+	if want := tf.DTypeOf[T]().Real(); tf.DTypeOf[R]() != want {
+		return tf.Errorf(tf.ErrDType, name, "logabs", "the real dtype of a, "+want.String(), "%s", tf.DTypeOf[R]())
+	}
+	_, _, err := matrices(name, "a", a, true)
+	return err
+}
+
+func runSlogDet[R tf.Float, T tf.Scalar](e tf.Engine, name string, sign *tf.Tensor[T], logabs *tf.Tensor[R], a *tf.Tensor[T]) error {
+	be, k, err := claim[T](e, name)
+	if err != nil {
+		return err
+	}
+	defer be.End()
+	ar := getArgs[T]()
+	defer ar.put()
+	var la any
+	if r32, ok := any(logabs).(*tf.Tensor[float32]); ok {
+		la = view(&ar.r32, r32)
+	} else {
+		la = view(&ar.r64, any(logabs).(*tf.Tensor[float64]))
+	}
+	return failure(name, "a", a.Shape()[2:], k.SlogDet(view(&ar.v[0], sign), la, view(&ar.v[1], a)))
+}
