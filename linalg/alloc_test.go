@@ -1,0 +1,62 @@
+package linalg_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/linalg"
+)
+
+// TestIntoAllocs proves that every Into form allocates nothing on a warm
+// engine, on batched strided inputs and destinations.
+func TestIntoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops pooled arguments")
+	}
+	testIntoAllocs[float64](t)
+	testIntoAllocs[complex64](t)
+}
+
+func testIntoAllocs[T tf.Scalar](t *testing.T) {
+	e := engine(t)
+	r := rand.New(rand.NewPCG(15, 16))
+	const n = 40
+	batch := []int{2, 1}
+	as := many(2, func() mat { return hpd[T](r, n) })
+	a := place[T](t, as, n, n, batch, "transposed")
+	b := place[T](t, many(2, func() mat { return randMat[T](r, n, 3) }), n, 3, batch, "strided")
+	sq := func() *tf.Tensor[T] { return place[T](t, many(2, func() mat { return newMat(n, n) }), n, n, batch, "strided") }
+	l, inv, lu := sq(), sq(), sq()
+	x := place[T](t, many(2, func() mat { return newMat(n, 3) }), n, 3, batch, "reversed")
+	piv, _ := tf.Zeros[int64](n, 2, 1)
+	det, _ := tf.Zeros[T](2, 1)
+	sign, _ := tf.Zeros[T](2, 1)
+	if err := linalg.CholeskyInto(e, l, a); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]func() error{
+		"CholeskyInto":        func() error { return linalg.CholeskyInto(e, l, a, linalg.Upper) },
+		"CholeskySolveInto":   func() error { return linalg.CholeskySolveInto(e, x, l, b, linalg.Upper) },
+		"LUInto":              func() error { return linalg.LUInto(e, lu, piv, a) },
+		"SolveInto":           func() error { return linalg.SolveInto(e, x, a, b) },
+		"SolveTriangularInto": func() error { return linalg.SolveTriangularInto(e, x, l, b, true, linalg.UnitDiagonal) },
+		"InvInto":             func() error { return linalg.InvInto(e, inv, a) },
+		"DetInto":             func() error { return linalg.DetInto(e, det, a) },
+	}
+	if tf.DTypeOf[T]().Real() == tf.Float64 {
+		la, _ := tf.Zeros[float64](2, 1)
+		cases["SlogDetInto"] = func() error { return linalg.SlogDetInto(e, sign, la, a) }
+	} else {
+		la, _ := tf.Zeros[float32](2, 1)
+		cases["SlogDetInto"] = func() error { return linalg.SlogDetInto(e, sign, la, a) }
+	}
+	for name, f := range cases {
+		if err := f(); err != nil { // warm up
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := testing.AllocsPerRun(10, func() { _ = f() }); got != 0 {
+			t.Errorf("%s %s: %v allocations per call on a warm engine, want 0", tf.DTypeOf[T](), name, got)
+		}
+	}
+}
