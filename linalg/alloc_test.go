@@ -26,7 +26,9 @@ func testIntoAllocs[T tf.Scalar](t *testing.T) {
 	as := many(2, func() mat { return hpd[T](r, n) })
 	a := place[T](t, as, n, n, batch, "transposed")
 	b := place[T](t, many(2, func() mat { return randMat[T](r, n, 3) }), n, 3, batch, "strided")
-	sq := func() *tf.Tensor[T] { return place[T](t, many(2, func() mat { return newMat(n, n) }), n, n, batch, "strided") }
+	sq := func() *tf.Tensor[T] {
+		return place[T](t, many(2, func() mat { return newMat(n, n) }), n, n, batch, "strided")
+	}
 	l, inv, lu := sq(), sq(), sq()
 	x := place[T](t, many(2, func() mat { return newMat(n, 3) }), n, 3, batch, "reversed")
 	piv, _ := tf.Zeros[int64](n, 2, 1)
