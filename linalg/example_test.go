@@ -143,7 +143,7 @@ func ExampleSolveTriangularInto() {
 	e := cpu.Serial()
 	defer e.Close()
 	a, _ := tf.FromSlice([]float64{9, 3, 0, 9}, 2, 2) // lower, unit diagonal read as ones
-	b, _ := tf.FromSlice([]float64{1, 3}, 1, 2) // X·A = B
+	b, _ := tf.FromSlice([]float64{1, 3}, 1, 2)       // X·A = B
 	x, _ := tf.Zeros[float64](1, 2)
 	_ = linalg.SolveTriangularInto(e, x, a, b, false, linalg.Right, linalg.UnitDiagonal)
 	show(x)
