@@ -117,7 +117,7 @@ func checkDet[T tf.Scalar](t *testing.T, e tf.Engine, a *tf.Tensor[T], q int, wa
 	}
 	got := scalars(t, d)[q]
 	overflow := tf.DTypeOf[T]().Real() == tf.Float32 && cmplx.Abs(want) > math.MaxFloat32/2
-	if !overflow && cmplx.Abs(got-want) > 8*float64(max(n, 1))*eps[T]()*cmplx.Abs(want)+1e-300 {
+	if !overflow && !(cmplx.Abs(got-want) <= 8*float64(max(n, 1))*eps[T]()*cmplx.Abs(want)+1e-300) {
 		t.Errorf("n=%d Det = %v, want %v", n, got, want)
 	}
 	var sign complex128
@@ -138,10 +138,10 @@ func checkDet[T tf.Scalar](t *testing.T, e tf.Engine, a *tf.Tensor[T], q int, wa
 	if want == 0 {
 		return
 	}
-	if math.Abs(cmplx.Abs(sign)-1) > 8*eps[T]() || cmplx.Abs(sign-want/complex(cmplx.Abs(want), 0)) > 8*float64(max(n, 1))*eps[T]() {
+	if !(math.Abs(cmplx.Abs(sign)-1) <= 8*eps[T]()) || !(cmplx.Abs(sign-want/complex(cmplx.Abs(want), 0)) <= 8*float64(max(n, 1))*eps[T]()) {
 		t.Errorf("n=%d SlogDet sign = %v, want the phase of %v", n, sign, want)
 	}
-	if math.Abs(logabs-math.Log(cmplx.Abs(want))) > 8*float64(max(n, 1))*eps[T]()*(1+math.Abs(logabs)) {
+	if !(math.Abs(logabs-math.Log(cmplx.Abs(want))) <= 8*float64(max(n, 1))*eps[T]()*(1+math.Abs(logabs))) {
 		t.Errorf("n=%d SlogDet logabs = %v, want %v", n, logabs, math.Log(cmplx.Abs(want)))
 	}
 }
@@ -291,13 +291,13 @@ func detAgainstT[T tf.Scalar](t *testing.T, n int, re, im []float64, want [][3]f
 		logabs = scalars(t, l)
 	}
 	for q, w := range want {
-		if math.Abs(real(logabs[q])-w[2]) > 100*8*float64(max(n, 1))*eps[T]()*(1+math.Abs(w[2])) {
+		if !(math.Abs(real(logabs[q])-w[2]) <= 100*8*float64(max(n, 1))*eps[T]()*(1+math.Abs(w[2]))) {
 			t.Errorf("%s n=%d item %d: SlogDet logabs = %v, NumPy %v", tf.DTypeOf[T](), n, q, logabs[q], w[2])
 		}
 		wd := complex(w[0], w[1])
 		// Error relative to the Hadamard-type scale exp(logabs) times n·eps·κ
 		// (κ ≤ 100 on these random inputs).
-		if lim := 100 * 8 * float64(max(n, 1)) * eps[T]() * math.Max(cmplx.Abs(wd), 1e-30); cmplx.Abs(got[q]-wd) > lim {
+		if lim := 100 * 8 * float64(max(n, 1)) * eps[T]() * math.Max(cmplx.Abs(wd), 1e-30); !(cmplx.Abs(got[q]-wd) <= lim) {
 			t.Errorf("%s n=%d item %d: Det = %v, NumPy %v", tf.DTypeOf[T](), n, q, got[q], wd)
 		}
 	}

@@ -51,6 +51,7 @@ func Run(t *testing.T, newEngine Factory) {
 	forScalars(t, "Program", func(t *testing.T, dt tf.DType) { scalarSuite[dt].program(t, engine(t)) })
 	forScalars(t, "Destinations", func(t *testing.T, dt tf.DType) { scalarSuite[dt].destinations(t, engine(t)) })
 	forScalars(t, "Mixed", func(t *testing.T, dt tf.DType) { scalarSuite[dt].mixed(t, engine(t)) })
+	forScalars(t, "Linalg", func(t *testing.T, dt tf.DType) { scalarSuite[dt].linalg(t, engine(t)) })
 	t.Run("Logical", func(t *testing.T) { testLogical(t, engine(t)) })
 	t.Run("BoolReductions", func(t *testing.T) { testBoolReductions(t, engine(t)) })
 	forElems(t, "Structural", func(t *testing.T, dt tf.DType) { elemSuites[dt].structural(t, engine(t)) })
@@ -82,6 +83,7 @@ type typed interface {
 	program(t *testing.T, e tf.Engine)
 	destinations(t *testing.T, e tf.Engine)
 	mixed(t *testing.T, e tf.Engine)
+	linalg(t *testing.T, e tf.Engine)
 }
 
 // suite implements typed for T.
