@@ -74,7 +74,9 @@ const (
 )
 
 // LinalgFailure is the numerical failure of a Linalg method on batch
-// item Item (numbered as in [Linalg]).
+// item Item of the input that failed (the matrix operand a or c, numbered
+// as in [Linalg] over that view's own batch axes, so that a broadcast
+// operand of extent 1 everywhere has the single item 0).
 type LinalgFailure struct {
 	Reason LinalgReason
 	Item   int
