@@ -29,6 +29,13 @@ type Linalg[T Elem] interface {
 	// 1, ... in order. A singular a is not a failure (U has a zero
 	// diagonal). Failures: NonFinite.
 	LU(lu *View[T], piv *View[int64], a *View[T]) error
+	// LUUnpack sets p (m, m, batch...), l (m, r, batch...) and u (r, n,
+	// batch...), r = min(m, n), from the packed factors lu (m, n, batch...)
+	// and pivots piv (r, batch...) of LU: a = p·l·u with p a permutation
+	// matrix, l unit lower and u upper triangular (trapezoidal). A pivot
+	// outside [i, m) is an ErrArgument error, reported before anything is
+	// written.
+	LUUnpack(p, l, u *View[T], lu *View[T], piv *View[int64]) error
 	// Solve sets x (n, k, batch...) to the solution of a·x = b, a (n, n,
 	// batch...), b (n, k, batch...). Failures: NonFinite in a, Singular.
 	Solve(x, a, b *View[T]) error

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 	"github.com/tenferro-go/tenferro/internal/kernel/lapack"
@@ -225,6 +226,61 @@ func (k *numeric[T]) LU(lu *backend.View[T], piv *backend.View[int64], a *backen
 		po := batchOff(piv.Shape[1:], piv.Strides[1:], piv.Off, bt.idx)
 		for i, r := range ipiv {
 			piv.Data[po+i*piv.Strides[0]] = int64(r)
+		}
+		bt.next()
+	}
+	return nil
+}
+
+// LUUnpack implements backend.Linalg: the pivots are checked first, then
+// each item's permutation is built in scratch and the three matrices are
+// written.
+func (k *numeric[T]) LUUnpack(p, l, u *backend.View[T], lu *backend.View[T], piv *backend.View[int64]) error {
+	s := &k.sc().lin
+	m, n := lu.Shape[0], lu.Shape[1]
+	r := min(m, n)
+	bt := newBatch(lu.Shape[2:], s.idx[:])
+	items := bt.count()
+	for q := range items {
+		po := batchOff(piv.Shape[1:], piv.Strides[1:], piv.Off, bt.idx)
+		for i := range r {
+			if v := piv.Data[po+i*piv.Strides[0]]; v < int64(i) || v >= int64(m) {
+				return tf.Errorf(tf.ErrArgument, "LUUnpack", "piv", "pivots with i <= piv[i] < m, as LU returns them", "piv[%d] = %d in batch item %d (m = %d)", i, v, q, m)
+			}
+		}
+		bt.next()
+	}
+	_, perm := s.factors(0, m)
+	for range items {
+		f := mat(lu, itemOff(lu, bt.idx))
+		lm, um, pm := mat(l, itemOff(l, bt.idx)), mat(u, itemOff(u, bt.idx)), mat(p, itemOff(p, bt.idx))
+		for j := range r {
+			for i := range m {
+				var v T
+				switch {
+				case i == j:
+					v = 1
+				case i > j:
+					v = *at(f, i, j)
+				}
+				*at(lm, i, j) = v
+			}
+		}
+		copyMat(um, f, r, n, upper)
+		// P·a = l·u with (P·a)[i] = a[perm[i]], so a = Pᵀ·l·u: p[perm[i], i] = 1.
+		for i := range m {
+			perm[i] = i
+		}
+		po := batchOff(piv.Shape[1:], piv.Strides[1:], piv.Off, bt.idx)
+		for i := range r {
+			j := int(piv.Data[po+i*piv.Strides[0]])
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		for j := range m {
+			for i := range m {
+				*at(pm, i, j) = 0
+			}
+			*at(pm, perm[j], j) = 1
 		}
 		bt.next()
 	}

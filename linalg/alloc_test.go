@@ -29,12 +29,15 @@ func testIntoAllocs[T tf.Scalar](t *testing.T) {
 	sq := func() *tf.Tensor[T] {
 		return place[T](t, many(2, func() mat { return newMat(n, n) }), n, n, batch, "strided")
 	}
-	l, inv, lu := sq(), sq(), sq()
+	l, inv, lu, pm, lm, um := sq(), sq(), sq(), sq(), sq(), sq()
 	x := place[T](t, many(2, func() mat { return newMat(n, 3) }), n, 3, batch, "reversed")
 	piv, _ := tf.Zeros[int64](n, 2, 1)
 	det, _ := tf.Zeros[T](2, 1)
 	sign, _ := tf.Zeros[T](2, 1)
 	if err := linalg.CholeskyInto(e, l, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := linalg.LUInto(e, lu, piv, a); err != nil { // valid pivots for LUUnpackInto
 		t.Fatal(err)
 	}
 	cases := map[string]func() error{
@@ -44,6 +47,7 @@ func testIntoAllocs[T tf.Scalar](t *testing.T) {
 		"SolveInto":           func() error { return linalg.SolveInto(e, x, a, b) },
 		"SolveTriangularInto": func() error { return linalg.SolveTriangularInto(e, x, l, b, true, linalg.UnitDiagonal) },
 		"InvInto":             func() error { return linalg.InvInto(e, inv, a) },
+		"LUUnpackInto":        func() error { return linalg.LUUnpackInto(e, pm, lm, um, lu, piv) },
 		"DetInto":             func() error { return linalg.DetInto(e, det, a) },
 	}
 	if tf.DTypeOf[T]().Real() == tf.Float64 {

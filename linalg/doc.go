@@ -5,6 +5,7 @@
 //	Cholesky         A = L·Lᴴ (or Uᴴ·U with Upper)
 //	CholeskySolve    A·X = B from A's Cholesky factor
 //	LU               P·A = L·U, packed, with 0-based pivots
+//	LUUnpack         A = P·L·U from the packed form
 //	Solve            A·X = B
 //	SolveTriangular  A·X = B or X·A = B, A triangular
 //	Inv              A⁻¹

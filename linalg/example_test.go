@@ -105,6 +105,39 @@ func ExampleLUInto() {
 	// [0 1 1 1]
 }
 
+func ExampleLUUnpack() {
+	e := cpu.Serial()
+	defer e.Close()
+	a, _ := tf.FromSlice([]float64{1, 4, 2, 6}, 2, 2) // [[1, 2], [4, 6]]
+	lu, piv, _ := linalg.LU(e, a)
+	p, l, u, _ := linalg.LUUnpack(e, lu, piv) // A = P·L·U
+	show(p)
+	show(l)
+	show(u)
+	// Output:
+	// [2 2]: 0 1 1 0
+	// [2 2]: 1 0.25 0 1
+	// [2 2]: 4 0 6 0.5
+}
+
+func ExampleLUUnpackInto() {
+	e := cpu.Serial()
+	defer e.Close()
+	a, _ := tf.FromSlice([]float64{1, 2, 3, 4, 5, 6}, 3, 2) // 3×2: L is 3×2, U 2×2
+	lu, piv, _ := linalg.LU(e, a)
+	p, _ := tf.Zeros[float64](3, 3)
+	l, _ := tf.Zeros[float64](3, 2)
+	u, _ := tf.Zeros[float64](2, 2)
+	_ = linalg.LUUnpackInto(e, p, l, u, lu, piv)
+	show(p)
+	show(l)
+	show(u)
+	// Output:
+	// [3 3]: 0 0 1 1 0 0 0 1 0
+	// [3 2]: 1 0.3333 0.6667 0 1 0.5
+	// [2 2]: 3 0 6 2
+}
+
 func ExampleSolve() {
 	e := cpu.Serial()
 	defer e.Close()

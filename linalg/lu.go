@@ -1,7 +1,10 @@
 package linalg
 
 import (
+	"errors"
+
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/internal/op"
 )
 
 // LU returns the LU factorization with partial pivoting of A (m, n,
@@ -192,4 +195,106 @@ func runSlogDet[R tf.Float, T tf.Scalar](e tf.Engine, name string, sign *tf.Tens
 		la = view(&ar.r64, any(logabs).(*tf.Tensor[float64]))
 	}
 	return failure(name, "a", a.Shape()[2:], k.SlogDet(view(&ar.v[0], sign), la, view(&ar.v[1], a)))
+}
+
+// LUUnpack returns the permutation P (m, m, batch...), the unit lower
+// triangular (trapezoidal) L (m, r, batch...) and the upper triangular
+// (trapezoidal) U (r, n, batch...), r = min(m, n), of the packed
+// factorization lu (m, n, batch...), piv (r, batch...) that [LU] returns,
+// with A = P·L·U (torch.lu_unpack's convention; the P of LU's P·A = L·U is
+// this P's transpose). A pivot outside [i, m) fails with
+// [tf.ErrArgument]. The results are compact, from e's pool.
+func LUUnpack[T tf.Scalar](e tf.Engine, lu *tf.Tensor[T], piv *tf.Tensor[int64]) (p, l, u *tf.Tensor[T], err error) {
+	const name = "LUUnpack"
+	var room [3][tf.MaxRank]int
+	sh, err := unpackShape(name, lu, piv, &room)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if p, err = alloc[T](e, sh.p); err == nil {
+		if l, err = alloc[T](e, sh.l); err == nil {
+			if u, err = alloc[T](e, sh.u); err == nil {
+				if err = runUnpack(e, name, p, l, u, lu, piv); err == nil {
+					return p, l, u, nil
+				}
+			}
+		}
+	}
+	release(p, l, u)
+	return nil, nil, nil, err
+}
+
+// LUUnpackInto sets p, l and u as [LUUnpack] returns them. They have
+// distinct elements and overlap neither the inputs nor each other. On
+// error they are untouched; with a warm engine it allocates nothing.
+func LUUnpackInto[T tf.Scalar](e tf.Engine, p, l, u, lu *tf.Tensor[T], piv *tf.Tensor[int64]) error {
+	const name = "LUUnpackInto"
+	var room [3][tf.MaxRank]int
+	sh, err := unpackShape(name, lu, piv, &room)
+	if err != nil {
+		return err
+	}
+	in, pv := spanOf("lu", lu), spanOf("piv", piv)
+	if err := checkDst(name, "p", p, sh.p, in, pv); err != nil {
+		return err
+	}
+	if err := checkDst(name, "l", l, sh.l, in, pv, spanOf("p", p)); err != nil {
+		return err
+	}
+	if err := checkDst(name, "u", u, sh.u, in, pv, spanOf("p", p), spanOf("l", l)); err != nil {
+		return err
+	}
+	return runUnpack(e, name, p, l, u, lu, piv)
+}
+
+// unpackShapes holds the shapes of LUUnpack's results.
+type unpackShapes struct{ p, l, u []int }
+
+// unpackShape validates lu and piv and returns the results' shapes, built
+// in room.
+func unpackShape[T tf.Scalar](name string, lu *tf.Tensor[T], piv *tf.Tensor[int64], room *[3][tf.MaxRank]int) (unpackShapes, error) {
+	var s unpackShapes
+	m, n, err := matrices(name, "lu", lu, false)
+	if err != nil {
+		return s, err
+	}
+	if err := live(name, "piv", piv); err != nil {
+		return s, err
+	}
+	batch := lu.Shape()[2:]
+	r := min(m, n)
+	want := append(append(room[0][:0], r), batch...)
+	if !equal(piv.Shape(), want) {
+		return s, tf.Errorf(tf.ErrShape, name, "piv", "shape "+op.FmtInts(want)+" (min(m, n), batch...)", "shape %s", op.FmtInts(piv.Shape()))
+	}
+	s.p = append(append(room[0][:0], m, m), batch...)
+	s.l = append(append(room[1][:0], m, r), batch...)
+	s.u = append(append(room[2][:0], r, n), batch...)
+	return s, nil
+}
+
+func runUnpack[T tf.Scalar](e tf.Engine, name string, p, l, u, lu *tf.Tensor[T], piv *tf.Tensor[int64]) error {
+	be, k, err := claim[T](e, name)
+	if err != nil {
+		return err
+	}
+	defer be.End()
+	ar := getArgs[T]()
+	defer ar.put()
+	err = k.LUUnpack(view(&ar.v[0], p), view(&ar.v[1], l), view(&ar.v[2], u), view(&ar.v[3], lu), view(&ar.piv, piv))
+	if err != nil {
+		return rename(name, err)
+	}
+	return nil
+}
+
+// rename returns the engine's error err under operation name.
+func rename(name string, err error) error {
+	var te *tf.Error
+	if errors.As(err, &te) {
+		c := *te
+		c.Op = name
+		return &c
+	}
+	return tf.WrapError(name, "", err)
 }

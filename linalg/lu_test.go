@@ -8,6 +8,7 @@ import (
 	"math/cmplx"
 	"math/rand/v2"
 	"os/exec"
+	"strings"
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
@@ -78,6 +79,7 @@ func testLU[T tf.Scalar](t *testing.T) {
 					}
 					pd, _ := piv.Data()
 					k := min(m, n)
+					checkUnpack[T](t, e, lu, piv, as, li)
 					for q, f := range items(t, lu) {
 						l, u := unpack(f)
 						pq := pd[q*k : (q+1)*k]
@@ -331,5 +333,54 @@ func TestLUErrors(t *testing.T) {
 	s, l, err := linalg.SlogDet[float64](e, z)
 	if err != nil || !equalC(scalars(t, s), []complex128{1, 1}) || !equalC(scalars(t, l), []complex128{0, 0}) {
 		t.Fatalf("empty slogdet: %v", err)
+	}
+}
+
+// checkUnpack checks ‖A − P·L·U‖/‖A‖ ≤ c·n·eps for LUUnpack (allocating
+// or, for odd li, into strided destinations) and the shapes of P, L, U.
+func checkUnpack[T tf.Scalar](t *testing.T, e tf.Engine, lu *tf.Tensor[T], piv *tf.Tensor[int64], as []mat, li int) {
+	t.Helper()
+	s := lu.Shape()
+	m, n, batch := s[0], s[1], s[2:]
+	r := min(m, n)
+	nb := tf.Numel(batch)
+	var p, l, u *tf.Tensor[T]
+	var err error
+	if li%2 == 0 {
+		p, l, u, err = linalg.LUUnpack(e, lu, piv)
+	} else {
+		p = place[T](t, many(nb, func() mat { return newMat(m, m) }), m, m, batch, "strided")
+		l = place[T](t, many(nb, func() mat { return newMat(m, r) }), m, r, batch, "transposed")
+		u = place[T](t, many(nb, func() mat { return newMat(r, n) }), r, n, batch, "reversed")
+		err = linalg.LUUnpackInto(e, p, l, u, lu, piv)
+	}
+	if err != nil {
+		t.Fatalf("LUUnpack: %v", err)
+	}
+	ps, ls, us := items(t, p), items(t, l), items(t, u)
+	for q := range as {
+		if m*n == 0 {
+			continue
+		}
+		bound(t, "‖A−PLU‖/‖A‖", fro(sub(as[q], mul(ps[q], mul(ls[q], us[q]))))/fro(as[q]), 4, n, eps[T]())
+	}
+}
+
+func TestLUUnpackErrors(t *testing.T) {
+	e := engine(t)
+	lu, _ := tf.Zeros[float64](3, 3)
+	piv, _ := tf.FromSlice([]int64{0, 3, 2}, 3)
+	p, _ := tf.Zeros[float64](3, 3)
+	l, _ := tf.Zeros[float64](3, 3)
+	u, _ := tf.Zeros[float64](3, 3)
+	if err := linalg.LUUnpackInto(e, p, l, u, lu, piv); !errors.Is(err, tf.ErrArgument) || !strings.Contains(err.Error(), "piv[1] = 3") {
+		t.Fatalf("bad pivot: %v", err)
+	}
+	if err := linalg.LUUnpackInto(e, p, p, u, lu, piv); !errors.Is(err, tf.ErrAlias) {
+		t.Fatalf("p and l alias: %v", err)
+	}
+	short, _ := tf.Zeros[int64](2)
+	if _, _, _, err := linalg.LUUnpack(e, lu, short); !errors.Is(err, tf.ErrShape) {
+		t.Fatalf("piv shape: %v", err)
 	}
 }
