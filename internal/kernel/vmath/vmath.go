@@ -105,9 +105,10 @@
 // architectures). All are generated from one description of each
 // algorithm whose every operation rounds exactly once, so they return
 // identical bits; the pure-Go variant rounds the float32 FMAs in software
-// (fma32). The assembly processes whole vectors and leaves the tail, and
-// any vector with a Sin, Cos or Tan argument beyond the fast path, to the
-// pure-Go twin. [SetVariant] selects a variant for tests and benchmarks.
+// (fma32). The assembly processes whole vectors, two at a time where the
+// registers hold two interleaved copies of the algorithm (so that their
+// dependency chains overlap), and leaves the tail, and any vector with a
+// Sin, Cos or Tan argument beyond the fast path, to the pure-Go twin. [SetVariant] selects a variant for tests and benchmarks.
 package vmath
 
 //go:generate go run ./_gen
