@@ -212,9 +212,9 @@ func inputs32(o op, stride uint64) []float32 {
 	var c []float64
 	switch o {
 	case opExp, opSigmoid:
-		c = []float64{0, l2 / 2, -l2 / 2, 88.72283172607422, -103.97207641601562, -87.33654}
+		c = []float64{0, l2 / 2, -l2 / 2, 88.72283172607422, -103.97207641601562, -87.33654, -87, 17, 87}
 	case opExpm1, opTanh:
-		c = []float64{0, l2, -l2, l2 / 2, 17, -17.33, 88.72283172607422, 10, 9.01}
+		c = []float64{0, l2, -l2, l2 / 2, 17, -17.33, 88.72283172607422, 10, 9.01, 0.5625, -0.5625}
 	case opLog, opLog1p, opSqrt:
 		c = []float64{1, math.Sqrt2, math.Sqrt2 / 2, math.Sqrt2 - 1, math.Sqrt2/2 - 1, 0x1p-126, -1, 0}
 	case opAtan:
@@ -227,7 +227,7 @@ func inputs32(o op, stride uint64) []float32 {
 		for k := int64(1); k <= 100; k++ {
 			c = append(c, halfPiMultiples(k, 1000*k+7)...)
 		}
-		c = append(c, math.Pi/4, trigMax, -trigMax)
+		c = append(c, math.Pi/4, trigMax, -trigMax, trigMax32, -trigMax32)
 	}
 	return neighbours32(xs, 512, c...)
 }

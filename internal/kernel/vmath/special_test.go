@@ -85,6 +85,11 @@ func TestSpecials(t *testing.T) {
 	tan32 := func(x float64) float64 { return float64(float32(scalar.Tan(float64(float32(x))))) }
 	s32 := specials(0x1p-149, math.MaxFloat32, 88.72283172607422, next32(88.72283172607422, inf),
 		-103.97207641601562, next32(-103.97207641601562, -inf), -19, sin32, cos32, tan32)
+	// Beyond their fast path float32 Sin, Cos and Tan round the float64
+	// fallback's result.
+	for _, x := range []float64{next32(trigMax32, inf), -next32(trigMax32, inf), 3e5, -1e6} {
+		s32 = append(s32, special{opSin, x, sin32(x)}, special{opCos, x, cos32(x)}, special{opTan, x, tan32(x)})
+	}
 	for _, v := range supported() {
 		for _, c := range s64 {
 			src, dst := make([]float64, n), make([]float64, n)

@@ -26,22 +26,22 @@
 //	Expm1     1.5      1.5      +Inf where Exp overflows, -1 below -39 (-19)
 //	Log       1        1        -Inf at ±0, NaN below 0; subnormals are renormalized
 //	Log1p     1        1        -Inf at -1, NaN below -1
-//	Tanh      2        0.501    ±1 beyond ±20
-//	Sigmoid   2        0.501    1 at +Inf, 0 at -Inf
-//	Sin, Cos  2        0.501    package math's result beyond |x| = 2^28
-//	Tan       2.5      0.501    package scalar's Tan beyond |x| = 2^28
-//	Atan      1        0.501    ±π/2 at ±Inf
-//	Asin      1        0.501    NaN outside [-1, 1], ±π/2 at ±1
-//	Acos      1        0.501    NaN outside [-1, 1], π at -1, +0 at 1
-//	Sinh      2        0.501    ±Inf beyond ±710.48 (float32: 89.42)
-//	Cosh      1.5      0.501    +Inf beyond ±710.48 (float32: 89.42)
+//	Tanh      2        0.77     ±1 beyond ±20 (float32: ±10)
+//	Sigmoid   2        0.86     1 at +Inf, 0 at -Inf
+//	Sin, Cos  2        0.76     package math's result beyond |x| = 2^28 (float32: 2^17)
+//	Tan       2.5      0.91     package scalar's Tan beyond |x| = 2^28 (float32: 2^17)
+//	Atan      1        0.67     ±π/2 at ±Inf
+//	Asin      1        0.63     NaN outside [-1, 1], ±π/2 at ±1
+//	Acos      1        0.63     NaN outside [-1, 1], π at -1, +0 at 1
+//	Sinh      2        0.84     ±Inf beyond ±710.48 (float32: 89.42)
+//	Cosh      1.5      0.81     +Inf beyond ±710.48 (float32: 89.42)
 //	Sqrt      0.5      0.5      correctly rounded (VSQRT, math.Sqrt)
 //
-// float32 Tanh, Sigmoid and the trigonometric and hyperbolic functions
-// are computed in float64 (with polynomials fitted for float32) and
-// rounded once: about twice the work per element of a float32 algorithm,
-// for an error of half an ulp plus the float64 algorithm's, about 2^-13
-// ulp.
+// The float32 functions compute in float32 lanes (sixteen per AVX-512
+// vector) with polynomials fitted for float32. Where the last operation
+// would otherwise add two rounding errors of the result's size, the
+// algorithms carry the larger term exactly and its error as a low part
+// (two-sums, FMA residuals), so the result rounds about once.
 //
 // Special inputs give package math's results: NaN gives NaN (payload
 // unspecified), infinities give the limits, and the signs of zero follow
@@ -69,32 +69,44 @@
 // Tanh is E/(E+2) with E = expm1(2|x|) and the sign of x; Sigmoid is
 // 1/(1+E) or E/(1+E) with E = e^-|x|. In float64 both quotients are
 // corrected for the rounding of the denominator (two-sum) and of the
-// division (the FMA residual).
+// division (the FMA residual). In float32, Tanh is a + a·z·T(z) (z = a²,
+// a = |x|) below 0.5625 and 1 - 2/(E+1), E = e^2a, beyond; there and in
+// Sigmoid, E = 2^k·(1 + u + uLo) is kept unrounded (uLo the effect of the
+// reduction's rounding), the denominator 2^k + 1 + 2^k·u is formed with
+// its exact error, and the quotient is corrected to first order for it
+// and for its own rounding. float32 Sigmoid is e^x below -87, where 1 + e^x
+// rounds to 1.
 //
 // Sin and Cos reduce x = k·π/2 + r with π/2 = p1 + p2 + p3 (x - k·p1
-// exact) and select ±sin r or ±cos r by k mod 4; beyond |x| = 2^28, and
-// for Inf and NaN, they return package math's result. Tan is sin r/cos r
-// for even k and -cos r/sin r for odd k, the float64 quotient num·(1/den)
-// corrected by its FMA residual; beyond 2^28 it is the catalog's
-// scalar.Tan (Payne-Hanek).
+// exact) and select ±sin r or ±cos r by k mod 4; beyond |x| = 2^28
+// (float32: 2^17), and for Inf and NaN, they return package math's result.
+// Tan is sin r/cos r for even k and -cos r/sin r for odd k, the quotient
+// num·(1/den) corrected by its FMA residual; beyond the same bound it is
+// the catalog's scalar.Tan (Payne-Hanek). In float32 the reduction keeps
+// its rounding error rLo, sin r = r + (r·z·S(z) + rLo·(1 - z/2)) and cos r
+// = (1 - z/2) + (z²·C(z) - r·rLo + the errors of z = r² and of 1 - z/2),
+// and Tan's quotient is corrected for the roundings of sin r and cos r.
 //
 // Atan reduces a = |x| to |u| <= tan(π/8): u = a, (a-1)/(a+1) + π/4 or
-// -1/a + π/2, and evaluates u + u·u²·A(u²) (degree 10); in float64 u's
+// -1/a + π/2, and evaluates u + u·u²·A(u²) (degree 10, float32: 4); u's
 // division and the rounding of a±1 are carried as a low part, π/4 and π/2
 // in two parts, and the final sum is a Fast2Sum. Asin is x + x·z·P(z),
 // z = x², for |x| <= 1/2 and π/2 - 2·asin s, s = √((1-|x|)/2) (z = s²
-// exact), beyond, with the same P (degree 12); Acos takes π/2 - asin x,
+// exact), beyond, with the same P (degree 12, float32: 5); Acos takes π/2 - asin x,
 // 2·asin s or π - 2·asin s. The square root's error (z - s²)/(2s) is kept
 // as a low part.
 //
 // Cosh is E + 1/(4E) for E = e^|x|/2, computed by Exp's algorithm with
 // the halving folded into its scaling by 2^k (one rounding, finite up to
 // the overflow of cosh). Sinh is E - 1/(4E) from |x| = 1 and a polynomial
-// a + a·z·S(z), z = a², below, where the difference would cancel.
+// a + a·z·S(z), z = a², below, where the difference would cancel. In
+// float32 they are 2·(E ± 1/(16E)) for E = e^|x|/4 = 2^(k-2)·(1 + u + uLo),
+// E's rounding, the quotient's residual and the sum's error carried to the
+// last addition, and the doubling exact (or overflowing as cosh does).
 //
 // The polynomials are weighted minimax fits computed by the generator
-// (_gen) with the Remez algorithm; the float32-in-float64 functions use
-// lower degrees.
+// (_gen) with the Remez algorithm; the float32 functions use lower degrees
+// and coefficients rounded to float32.
 //
 // # Variants
 //
@@ -105,9 +117,10 @@
 // architectures). All are generated from one description of each
 // algorithm whose every operation rounds exactly once, so they return
 // identical bits; the pure-Go variant rounds the float32 FMAs in software
-// (fma32). The assembly processes whole vectors and leaves the tail, and
-// any vector with a Sin, Cos or Tan argument beyond the fast path, to the
-// pure-Go twin. [SetVariant] selects a variant for tests and benchmarks.
+// (fma32). The assembly processes whole vectors, two at a time where the
+// registers hold two interleaved copies of the algorithm (so that their
+// dependency chains overlap), and leaves the tail, and any vector with a
+// Sin, Cos or Tan argument beyond the fast path, to the pure-Go twin. [SetVariant] selects a variant for tests and benchmarks.
 package vmath
 
 //go:generate go run ./_gen

@@ -243,37 +243,37 @@ func archApply32(idx int, o op, dst, src []float32) bool {
 			}
 		case opTanh:
 			for i := 0; i < n; {
-				if n-i >= 8 {
+				if n-i >= 16 {
 					i += tanhF32AVX512(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+8, n); i < end; i++ {
+				for end := min(i+16, n); i < end; i++ {
 					dst[i] = tanhF32(src[i])
 				}
 			}
 		case opSigmoid:
 			for i := 0; i < n; {
-				if n-i >= 8 {
+				if n-i >= 16 {
 					i += sigmoidF32AVX512(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+8, n); i < end; i++ {
+				for end := min(i+16, n); i < end; i++ {
 					dst[i] = sigmoidF32(src[i])
 				}
 			}
 		case opSin:
 			for i := 0; i < n; {
-				if n-i >= 8 {
+				if n-i >= 16 {
 					i += sinF32AVX512(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+8, n); i < end; i++ {
+				for end := min(i+16, n); i < end; i++ {
 					dst[i] = sinF32(src[i])
 				}
 			}
 		case opCos:
 			for i := 0; i < n; {
-				if n-i >= 8 {
+				if n-i >= 16 {
 					i += cosF32AVX512(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+8, n); i < end; i++ {
+				for end := min(i+16, n); i < end; i++ {
 					dst[i] = cosF32(src[i])
 				}
 			}
@@ -288,55 +288,55 @@ func archApply32(idx int, o op, dst, src []float32) bool {
 			}
 		case opTan:
 			for i := 0; i < n; {
-				if n-i >= 8 {
+				if n-i >= 16 {
 					i += tanF32AVX512(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+8, n); i < end; i++ {
+				for end := min(i+16, n); i < end; i++ {
 					dst[i] = tanF32(src[i])
 				}
 			}
 		case opAtan:
 			for i := 0; i < n; {
-				if n-i >= 8 {
+				if n-i >= 16 {
 					i += atanF32AVX512(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+8, n); i < end; i++ {
+				for end := min(i+16, n); i < end; i++ {
 					dst[i] = atanF32(src[i])
 				}
 			}
 		case opAsin:
 			for i := 0; i < n; {
-				if n-i >= 8 {
+				if n-i >= 16 {
 					i += asinF32AVX512(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+8, n); i < end; i++ {
+				for end := min(i+16, n); i < end; i++ {
 					dst[i] = asinF32(src[i])
 				}
 			}
 		case opAcos:
 			for i := 0; i < n; {
-				if n-i >= 8 {
+				if n-i >= 16 {
 					i += acosF32AVX512(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+8, n); i < end; i++ {
+				for end := min(i+16, n); i < end; i++ {
 					dst[i] = acosF32(src[i])
 				}
 			}
 		case opSinh:
 			for i := 0; i < n; {
-				if n-i >= 8 {
+				if n-i >= 16 {
 					i += sinhF32AVX512(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+8, n); i < end; i++ {
+				for end := min(i+16, n); i < end; i++ {
 					dst[i] = sinhF32(src[i])
 				}
 			}
 		case opCosh:
 			for i := 0; i < n; {
-				if n-i >= 8 {
+				if n-i >= 16 {
 					i += coshF32AVX512(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+8, n); i < end; i++ {
+				for end := min(i+16, n); i < end; i++ {
 					dst[i] = coshF32(src[i])
 				}
 			}
@@ -383,37 +383,37 @@ func archApply32(idx int, o op, dst, src []float32) bool {
 			}
 		case opTanh:
 			for i := 0; i < n; {
-				if n-i >= 4 {
+				if n-i >= 8 {
 					i += tanhF32AVX2(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+4, n); i < end; i++ {
+				for end := min(i+8, n); i < end; i++ {
 					dst[i] = tanhF32(src[i])
 				}
 			}
 		case opSigmoid:
 			for i := 0; i < n; {
-				if n-i >= 4 {
+				if n-i >= 8 {
 					i += sigmoidF32AVX2(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+4, n); i < end; i++ {
+				for end := min(i+8, n); i < end; i++ {
 					dst[i] = sigmoidF32(src[i])
 				}
 			}
 		case opSin:
 			for i := 0; i < n; {
-				if n-i >= 4 {
+				if n-i >= 8 {
 					i += sinF32AVX2(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+4, n); i < end; i++ {
+				for end := min(i+8, n); i < end; i++ {
 					dst[i] = sinF32(src[i])
 				}
 			}
 		case opCos:
 			for i := 0; i < n; {
-				if n-i >= 4 {
+				if n-i >= 8 {
 					i += cosF32AVX2(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+4, n); i < end; i++ {
+				for end := min(i+8, n); i < end; i++ {
 					dst[i] = cosF32(src[i])
 				}
 			}
@@ -428,55 +428,55 @@ func archApply32(idx int, o op, dst, src []float32) bool {
 			}
 		case opTan:
 			for i := 0; i < n; {
-				if n-i >= 4 {
+				if n-i >= 8 {
 					i += tanF32AVX2(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+4, n); i < end; i++ {
+				for end := min(i+8, n); i < end; i++ {
 					dst[i] = tanF32(src[i])
 				}
 			}
 		case opAtan:
 			for i := 0; i < n; {
-				if n-i >= 4 {
+				if n-i >= 8 {
 					i += atanF32AVX2(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+4, n); i < end; i++ {
+				for end := min(i+8, n); i < end; i++ {
 					dst[i] = atanF32(src[i])
 				}
 			}
 		case opAsin:
 			for i := 0; i < n; {
-				if n-i >= 4 {
+				if n-i >= 8 {
 					i += asinF32AVX2(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+4, n); i < end; i++ {
+				for end := min(i+8, n); i < end; i++ {
 					dst[i] = asinF32(src[i])
 				}
 			}
 		case opAcos:
 			for i := 0; i < n; {
-				if n-i >= 4 {
+				if n-i >= 8 {
 					i += acosF32AVX2(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+4, n); i < end; i++ {
+				for end := min(i+8, n); i < end; i++ {
 					dst[i] = acosF32(src[i])
 				}
 			}
 		case opSinh:
 			for i := 0; i < n; {
-				if n-i >= 4 {
+				if n-i >= 8 {
 					i += sinhF32AVX2(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+4, n); i < end; i++ {
+				for end := min(i+8, n); i < end; i++ {
 					dst[i] = sinhF32(src[i])
 				}
 			}
 		case opCosh:
 			for i := 0; i < n; {
-				if n-i >= 4 {
+				if n-i >= 8 {
 					i += coshF32AVX2(&dst[i], &src[i], n-i)
 				}
-				for end := min(i+4, n); i < end; i++ {
+				for end := min(i+8, n); i < end; i++ {
 					dst[i] = coshF32(src[i])
 				}
 			}

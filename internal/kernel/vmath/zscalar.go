@@ -26,9 +26,12 @@ const (
 
 var opNames = [numOps]string{"Exp", "Expm1", "Log", "Log1p", "Tanh", "Sigmoid", "Sin", "Cos", "Sqrt", "Tan", "Atan", "Asin", "Acos", "Sinh", "Cosh"}
 
-// trigMax bounds the fast path of Sin, Cos and Tan (both types): larger
-// |x| (and Inf, NaN) use the scalar fallbacks.
+// trigMax bounds the fast path of Sin, Cos and Tan (float64, and float32
+// Tan): larger |x| (and Inf, NaN) use the scalar fallbacks.
 const trigMax = 0x1p+28
+
+// trigMax32 bounds the fast path of the float32 Sin and Cos.
+const trigMax32 = 0x1p+17
 
 // Polynomial fits (weighted minimax error of the rounded coefficients,
 // as log2 of the relative error it contributes):
@@ -43,13 +46,12 @@ const trigMax = 0x1p+28
 //	float32            exp    degree  5: 2^-28.4
 //	float32            expm1  degree  7: 2^-28.1
 //	float32            log    degree  2: 2^-30.2
-//	float32 in float64 exp    degree  7: 2^-43.3
-//	float32 in float64 expm1  degree  8: 2^-37.0
-//	float32 in float64 sin    degree  3: 2^-37.5
-//	float32 in float64 cos    degree  4: 2^-43.6
-//	float32 in float64 atan   degree  6: 2^-40.2
-//	float32 in float64 asin   degree  7: 2^-38.9
-//	float32 in float64 sinh   degree  4: 2^-43.5
+//	float32            sin    degree  3: 2^-28.0
+//	float32            cos2   degree  2: 2^-30.8
+//	float32            tanh   degree  5: 2^-27.7
+//	float32            atan   degree  4: 2^-28.2
+//	float32            asin   degree  5: 2^-29.2
+//	float32            sinh   degree  3: 2^-27.5
 
 // expF64 is the scalar twin of the exp kernels.
 func expF64(x float64) float64 {
@@ -566,66 +568,67 @@ func tanhF64(x float64) float64 {
 	return v58
 }
 
-// tanhF32 is the scalar twin of the float32 tanh kernels, which compute in float64.
-func tanhF32(x float32) float32 { return float32(tanhF32Wide(float64(x))) }
-
-// tanhF32Wide is the float64 algorithm of tanh with polynomials fitted to float32 accuracy.
-func tanhF32Wide(x float64) float64 {
-	v2 := math.Float64bits(x)
-	v3 := v2 & 0x7fffffffffffffff
-	v4 := math.Float64frombits(v3)
-	v5 := v4 + v4
-	v6 := math.FMA(v5, 0x1.71547652b82fep+00, 0x1.8p+52)
-	v7 := v6 - 0x1.8p+52
-	v8 := math.Float64bits(v5)
-	v9 := v8 & 0x7fffffffffffffff
-	v10 := math.Float64frombits(v9)
-	v11 := v10 < 0x1.62e42fefa39efp-01
-	v12 := v7
-	if v11 {
-		v12 = 0
+// tanhF32 is the scalar twin of the tanh kernels.
+func tanhF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
+	v5 := float32(v4 * v4)
+	v6 := float32(v4 * v5)
+	v7 := fma32(0x1.34773ap-09, v5, -0x1.128b5cp-07)
+	v8 := fma32(v7, v5, 0x1.64b5b8p-06)
+	v9 := fma32(v8, v5, -0x1.ba0662p-05)
+	v10 := fma32(v9, v5, 0x1.1110dp-03)
+	v11 := fma32(v10, v5, -0x1.555554p-02)
+	v12 := fma32(v6, v11, v4)
+	v13 := v4
+	if 0x1.4p+03 < v4 {
+		v13 = 0x1.4p+03
 	}
-	v13 := v6
-	if v11 {
-		v13 = 0x1.8p+52
+	v14 := v13 + v13
+	v15 := fma32(v14, 0x1.715476p+00, 0x1.8p+23)
+	v16 := v15 - 0x1.8p+23
+	v17 := fma32(-(v16), 0x1.62e43p-01, v14)
+	v18 := fma32(-(v16), -0x1.05c61p-29, v17)
+	v19 := float32(v18 * v18)
+	v20 := fma32(0x1.a2a31ap-13, v18, 0x1.6d834cp-10)
+	v21 := fma32(v20, v18, 0x1.11101ep-07)
+	v22 := fma32(v21, v18, 0x1.55549ep-05)
+	v23 := fma32(v22, v18, 0x1.555556p-03)
+	v24 := fma32(v23, v18, 0x1p-01)
+	v25 := fma32(v19, v24, v18)
+	v26 := math.Float32bits(v15)
+	v27 := v26 << 23
+	v28 := v27 + 0x3f800000
+	v29 := math.Float32frombits(v28)
+	v30 := v29 + 0x1p+00
+	v31 := v29 - v30
+	v32 := v31 + 0x1p+00
+	v33 := fma32(v29, v25, v30)
+	v34 := v33 - v30
+	v35 := fma32(v29, v25, -(v34))
+	v36 := v35 + v32
+	v37 := 0x1p+01 / v33
+	v38 := fma32(-(v37), v33, 0x1p+01)
+	v39 := fma32(-(v37), v36, v38)
+	v40 := float32(v37 * 0x1p-01)
+	v41 := float32(v39 * v40)
+	v42 := 0x1p+00 - v37
+	v43 := 0x1p+00 - v42
+	v44 := v43 - v37
+	v45 := v44 - v41
+	v46 := v42 + v45
+	v47 := v4 < 0x1.2p-01
+	v48 := v46
+	if v47 {
+		v48 = v12
 	}
-	v14 := math.FMA(-(v12), 0x1.62e42fefa39efp-01, v5)
-	v15 := math.FMA(-(v12), 0x1.abc9e3b39803fp-56, v14)
-	v16 := math.FMA(0x1.e710b6b973ef6p-23, v15, 0x1.758354dd74f13p-19)
-	v17 := math.FMA(v16, v15, 0x1.a102b1560e34p-16)
-	v18 := math.FMA(v17, v15, 0x1.a014c2245c152p-13)
-	v19 := math.FMA(v18, v15, 0x1.6c15704a6728p-10)
-	v20 := math.FMA(v19, v15, 0x1.111113dc1d5ap-07)
-	v21 := math.FMA(v20, v15, 0x1.555556bc92dd9p-05)
-	v22 := math.FMA(v21, v15, 0x1.55555553bb433p-03)
-	v23 := math.FMA(v22, v15, 0x1.fffffffe64e5cp-02)
-	v24 := float64(v15 * v15)
-	v25 := math.FMA(v24, v23, v15)
-	v26 := math.Float64bits(v13)
-	v27 := v26 << 52
-	v28 := v27 + 0x3fe0000000000000
-	v29 := math.Float64frombits(v28)
-	v30 := v29 - 0x1p-01
-	v31 := math.FMA(v29, v25, v30)
-	v32 := v31 + v31
-	v33 := v12 == 0
-	v34 := v32
-	if v33 {
-		v34 = v25
-	}
-	v35 := v34 + 0x1p+01
-	v36 := v34 / v35
-	v37 := v4 > 0x1.4p+04
-	v38 := v36
-	if v37 {
-		v38 = 0x1p+00
-	}
-	v39 := math.Float64bits(v38)
-	v40 := math.Float64bits(x)
-	v41 := v40 & 0x8000000000000000
-	v42 := v39 | v41
-	v43 := math.Float64frombits(v42)
-	return v43
+	v49 := math.Float32bits(v48)
+	v50 := math.Float32bits(x)
+	v51 := v50 & 0x80000000
+	v52 := v49 | v51
+	v53 := math.Float32frombits(v52)
+	return v53
 }
 
 // sigmoidF64 is the scalar twin of the sigmoid kernels.
@@ -687,53 +690,108 @@ func sigmoidF64(x float64) float64 {
 	return v46
 }
 
-// sigmoidF32 is the scalar twin of the float32 sigmoid kernels, which compute in float64.
-func sigmoidF32(x float32) float32 { return float32(sigmoidF32Wide(float64(x))) }
-
-// sigmoidF32Wide is the float64 algorithm of sigmoid with polynomials fitted to float32 accuracy.
-func sigmoidF32Wide(x float64) float64 {
-	v2 := math.Float64bits(x)
-	v3 := v2 | 0x8000000000000000
-	v4 := math.Float64frombits(v3)
-	v5 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
-	v6 := v5 - 0x1.8p+52
-	v7 := math.FMA(-(v6), 0x1.62e42fefa39efp-01, v4)
-	v8 := math.FMA(-(v6), 0x1.abc9e3b39803fp-56, v7)
-	v9 := math.FMA(0x1.73bffa574d5afp-19, v8, 0x1.a164b0d227648p-16)
-	v10 := math.FMA(v9, v8, 0x1.a018f4a16d026p-13)
-	v11 := math.FMA(v10, v8, 0x1.6c16464b9135fp-10)
-	v12 := math.FMA(v11, v8, 0x1.111111427ce1fp-07)
-	v13 := math.FMA(v12, v8, 0x1.5555557749e0ap-05)
-	v14 := math.FMA(v13, v8, 0x1.555555554c253p-03)
-	v15 := math.FMA(v14, v8, 0x1.fffffffff5e4cp-02)
-	v16 := math.FMA(v8, v15, 0x1p+00)
-	v17 := math.FMA(v8, v16, 0x1p+00)
-	v18 := math.FMA(v6, 0x1p-01, 0x1.8p+52)
-	v19 := math.Float64bits(v18)
-	v20 := v19 << 52
-	v21 := v20 + 0x3ff0000000000000
-	v22 := math.Float64frombits(v21)
-	v23 := math.Float64bits(v5)
-	v24 := math.Float64bits(v18)
-	v25 := v23 - v24
-	v26 := v25 << 52
-	v27 := v26 + 0x3ff0000000000000
-	v28 := math.Float64frombits(v27)
-	v29 := float64(v17 * v22)
-	v30 := float64(v29 * v28)
-	v31 := v4 < -0x1.74910d52d3051p+09
-	v32 := v30
-	if v31 {
-		v32 = 0
+// sigmoidF32 is the scalar twin of the sigmoid kernels.
+func sigmoidF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
+	v5 := v4
+	if 0x1.5cp+06 < v4 {
+		v5 = 0x1.5cp+06
 	}
-	v33 := x < 0
-	v34 := float64(0x1p+00)
-	if v33 {
-		v34 = v32
+	v6 := math.Float32bits(v5)
+	v7 := v6 ^ 0x80000000
+	v8 := math.Float32frombits(v7)
+	v9 := fma32(v8, 0x1.715476p+00, 0x1.8p+23)
+	v10 := v9 - 0x1.8p+23
+	v11 := fma32(-(v10), 0x1.62e43p-01, v8)
+	v12 := float32(v10 * -0x1.05c61p-29)
+	v13 := fma32(v10, -0x1.05c61p-29, -(v12))
+	v14 := v11 - v12
+	v15 := v14 - v11
+	v16 := v14 - v15
+	v17 := v11 - v16
+	v18 := v12 + v15
+	v19 := v17 - v18
+	v20 := v19 - v13
+	v21 := float32(v14 * v14)
+	v22 := fma32(0x1.a2a31ap-13, v14, 0x1.6d834cp-10)
+	v23 := fma32(v22, v14, 0x1.11101ep-07)
+	v24 := fma32(v23, v14, 0x1.55549ep-05)
+	v25 := fma32(v24, v14, 0x1.555556p-03)
+	v26 := fma32(v25, v14, 0x1p-01)
+	v27 := fma32(v21, v26, v14)
+	v28 := math.Float32bits(v9)
+	v29 := v28 << 23
+	v30 := v29 + 0x3f800000
+	v31 := math.Float32frombits(v30)
+	v32 := fma32(v20, v27, v20)
+	v33 := 0x1p+00 + v31
+	v34 := 0x1p+00 - v33
+	v35 := v34 + v31
+	v36 := fma32(v31, v27, v33)
+	v37 := v36 - v33
+	v38 := fma32(v31, v27, -(v37))
+	v39 := v38 + v35
+	v40 := fma32(v31, v32, v39)
+	v41 := fma32(v31, v27, v31)
+	v42 := v41 - v31
+	v43 := fma32(v31, v27, -(v42))
+	v44 := fma32(v31, v32, v43)
+	v45 := x < 0
+	v46 := float32(0x1p+00)
+	if v45 {
+		v46 = v41
 	}
-	v35 := v32 + 0x1p+00
-	v36 := v34 / v35
-	return v36
+	v47 := float32(0)
+	if v45 {
+		v47 = v44
+	}
+	v48 := v46 / v36
+	v49 := fma32(-(v48), v36, v46)
+	v50 := v49 + v47
+	v51 := fma32(-(v48), v40, v50)
+	v52 := 0x1p+00 - v48
+	v53 := v48
+	if v45 {
+		v53 = v52
+	}
+	v54 := fma32(v51, v53, v48)
+	v55 := x < -0x1.9fe368p+06
+	v56 := fma32(x, 0x1.715476p+00, 0x1.8p+23)
+	v57 := v56 - 0x1.8p+23
+	v58 := fma32(-(v57), 0x1.62e43p-01, x)
+	v59 := fma32(-(v57), -0x1.05c61p-29, v58)
+	v60 := fma32(0x1.a2a31ap-13, v59, 0x1.6d834cp-10)
+	v61 := fma32(v60, v59, 0x1.11101ep-07)
+	v62 := fma32(v61, v59, 0x1.55549ep-05)
+	v63 := fma32(v62, v59, 0x1.555556p-03)
+	v64 := fma32(v63, v59, 0x1p-01)
+	v65 := fma32(v59, v64, 0x1p+00)
+	v66 := fma32(v59, v65, 0x1p+00)
+	v67 := fma32(v57, 0x1p-01, 0x1.8p+23)
+	v68 := math.Float32bits(v67)
+	v69 := v68 << 23
+	v70 := v69 + 0x3f800000
+	v71 := math.Float32frombits(v70)
+	v72 := math.Float32bits(v56)
+	v73 := math.Float32bits(v67)
+	v74 := v72 - v73
+	v75 := v74 << 23
+	v76 := v75 + 0x3f800000
+	v77 := math.Float32frombits(v76)
+	v78 := float32(v66 * v71)
+	v79 := float32(v78 * v77)
+	v80 := v79
+	if v55 {
+		v80 = 0
+	}
+	v81 := x < -0x1.5cp+06
+	v82 := v54
+	if v81 {
+		v82 = v80
+	}
+	return v82
 }
 
 // sinF64 is the scalar twin of the sin kernels.
@@ -785,52 +843,66 @@ func sinF64(x float64) float64 {
 	return v36
 }
 
-// sinF32 is the scalar twin of the float32 sin kernels, which compute in float64.
-func sinF32(x float32) float32 { return float32(sinF32Wide(float64(x))) }
-
-// sinF32Wide is the float64 algorithm of sin with polynomials fitted to float32 accuracy.
-func sinF32Wide(x float64) float64 {
-	v2 := math.Float64bits(x)
-	v3 := v2 & 0x7fffffffffffffff
-	v4 := math.Float64frombits(v3)
-	v5 := !(v4 <= 0x1p+28)
+// sinF32 is the scalar twin of the sin kernels.
+func sinF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
+	v5 := !(v4 <= 0x1p+17)
 	if v5 {
-		return math.Sin(x)
+		return float32(math.Sin(float64(x)))
 	}
-	v6 := math.FMA(x, 0x1.45f306dc9c883p-01, 0x1.8p+52)
-	v7 := v6 - 0x1.8p+52
-	v8 := math.FMA(-(v7), 0x1.921fb54442d18p+00, x)
-	v9 := math.FMA(-(v7), 0x1.1a62633145c07p-54, v8)
-	v10 := math.FMA(-(v7), -0x1.f1976b7ed8fbcp-110, v9)
-	v11 := float64(v10 * v10)
-	v12 := float64(v10 * v11)
-	v13 := math.FMA(0x1.6cd1b092fc054p-19, v11, -0x1.a00f7e14aa006p-13)
-	v14 := math.FMA(v13, v11, 0x1.111108690bc79p-07)
-	v15 := math.FMA(v14, v11, -0x1.5555554c6ffc6p-03)
-	v16 := math.FMA(v12, v15, v10)
-	v17 := math.FMA(-0x1.23c94808d9fcdp-22, v11, 0x1.a00eb88387d0ep-16)
-	v18 := math.FMA(v17, v11, -0x1.6c16b34686eecp-10)
-	v19 := math.FMA(v18, v11, 0x1.55555545c1d47p-05)
-	v20 := math.FMA(v19, v11, -0x1.ffffffffe9851p-02)
-	v21 := math.FMA(v11, v20, 0x1p+00)
-	v22 := math.Float64bits(v6)
-	v23 := v22 & 0x1
-	v24 := v23 == 0x1
-	v25 := v16
-	if v24 {
-		v25 = v21
+	v6 := fma32(x, 0x1.45f306p-01, 0x1.8p+23)
+	v7 := v6 - 0x1.8p+23
+	v8 := fma32(-(v7), 0x1.921fb6p+00, x)
+	v9 := float32(v7 * -0x1.777a5cp-25)
+	v10 := fma32(v7, -0x1.777a5cp-25, -(v9))
+	v11 := v8 - v9
+	v12 := v11 - v8
+	v13 := v11 - v12
+	v14 := v8 - v13
+	v15 := v9 + v12
+	v16 := v14 - v15
+	v17 := v16 - v10
+	v18 := fma32(-(v7), -0x1.ee59dap-50, v17)
+	v19 := float32(v11 * v11)
+	v20 := float32(v19 * 0x1p-01)
+	v21 := fma32(-(v20), v18, v18)
+	v22 := float32(v11 * v19)
+	v23 := fma32(0x1.6cc04p-19, v19, -0x1.a00f34p-13)
+	v24 := fma32(v23, v19, 0x1.111108p-07)
+	v25 := fma32(v24, v19, -0x1.555556p-03)
+	v26 := fma32(v22, v25, v21)
+	v27 := fma32(v11, v11, -(v19))
+	v28 := 0x1p+00 - v20
+	v29 := 0x1p+00 - v28
+	v30 := v29 - v20
+	v31 := fma32(-(0x1p-01), v27, v30)
+	v32 := fma32(-(v11), v18, v31)
+	v33 := float32(v19 * v19)
+	v34 := fma32(0x1.99d5b6p-16, v19, -0x1.6c0be8p-10)
+	v35 := fma32(v34, v19, 0x1.55554ap-05)
+	v36 := fma32(v33, v35, v32)
+	v37 := v11 + v26
+	v38 := v28 + v36
+	v39 := math.Float32bits(v6)
+	v40 := v39 & 0x1
+	v41 := v40 == 0x1
+	v42 := v37
+	if v41 {
+		v42 = v38
 	}
-	v26 := v22 & 0x2
-	v27 := v26 << 62
-	v28 := math.Float64bits(v25)
-	v29 := v28 ^ v27
-	v30 := math.Float64frombits(v29)
-	v31 := x == 0
-	v32 := v30
-	if v31 {
-		v32 = x
+	v43 := v39 & 0x2
+	v44 := v43 << 30
+	v45 := math.Float32bits(v42)
+	v46 := v45 ^ v44
+	v47 := math.Float32frombits(v46)
+	v48 := x == 0
+	v49 := v47
+	if v48 {
+		v49 = x
 	}
-	return v32
+	return v49
 }
 
 // cosF64 is the scalar twin of the cos kernels.
@@ -878,48 +950,62 @@ func cosF64(x float64) float64 {
 	return v35
 }
 
-// cosF32 is the scalar twin of the float32 cos kernels, which compute in float64.
-func cosF32(x float32) float32 { return float32(cosF32Wide(float64(x))) }
-
-// cosF32Wide is the float64 algorithm of cos with polynomials fitted to float32 accuracy.
-func cosF32Wide(x float64) float64 {
-	v2 := math.Float64bits(x)
-	v3 := v2 & 0x7fffffffffffffff
-	v4 := math.Float64frombits(v3)
-	v5 := !(v4 <= 0x1p+28)
+// cosF32 is the scalar twin of the cos kernels.
+func cosF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
+	v5 := !(v4 <= 0x1p+17)
 	if v5 {
-		return math.Cos(x)
+		return float32(math.Cos(float64(x)))
 	}
-	v6 := math.FMA(x, 0x1.45f306dc9c883p-01, 0x1.8p+52)
-	v7 := v6 - 0x1.8p+52
-	v8 := math.FMA(-(v7), 0x1.921fb54442d18p+00, x)
-	v9 := math.FMA(-(v7), 0x1.1a62633145c07p-54, v8)
-	v10 := math.FMA(-(v7), -0x1.f1976b7ed8fbcp-110, v9)
-	v11 := float64(v10 * v10)
-	v12 := float64(v10 * v11)
-	v13 := math.FMA(0x1.6cd1b092fc054p-19, v11, -0x1.a00f7e14aa006p-13)
-	v14 := math.FMA(v13, v11, 0x1.111108690bc79p-07)
-	v15 := math.FMA(v14, v11, -0x1.5555554c6ffc6p-03)
-	v16 := math.FMA(v12, v15, v10)
-	v17 := math.FMA(-0x1.23c94808d9fcdp-22, v11, 0x1.a00eb88387d0ep-16)
-	v18 := math.FMA(v17, v11, -0x1.6c16b34686eecp-10)
-	v19 := math.FMA(v18, v11, 0x1.55555545c1d47p-05)
-	v20 := math.FMA(v19, v11, -0x1.ffffffffe9851p-02)
-	v21 := math.FMA(v11, v20, 0x1p+00)
-	v22 := math.Float64bits(v6)
-	v23 := v22 + 0x1
-	v24 := v23 & 0x1
-	v25 := v24 == 0x1
-	v26 := v16
-	if v25 {
-		v26 = v21
+	v6 := fma32(x, 0x1.45f306p-01, 0x1.8p+23)
+	v7 := v6 - 0x1.8p+23
+	v8 := fma32(-(v7), 0x1.921fb6p+00, x)
+	v9 := float32(v7 * -0x1.777a5cp-25)
+	v10 := fma32(v7, -0x1.777a5cp-25, -(v9))
+	v11 := v8 - v9
+	v12 := v11 - v8
+	v13 := v11 - v12
+	v14 := v8 - v13
+	v15 := v9 + v12
+	v16 := v14 - v15
+	v17 := v16 - v10
+	v18 := fma32(-(v7), -0x1.ee59dap-50, v17)
+	v19 := float32(v11 * v11)
+	v20 := float32(v19 * 0x1p-01)
+	v21 := fma32(-(v20), v18, v18)
+	v22 := float32(v11 * v19)
+	v23 := fma32(0x1.6cc04p-19, v19, -0x1.a00f34p-13)
+	v24 := fma32(v23, v19, 0x1.111108p-07)
+	v25 := fma32(v24, v19, -0x1.555556p-03)
+	v26 := fma32(v22, v25, v21)
+	v27 := fma32(v11, v11, -(v19))
+	v28 := 0x1p+00 - v20
+	v29 := 0x1p+00 - v28
+	v30 := v29 - v20
+	v31 := fma32(-(0x1p-01), v27, v30)
+	v32 := fma32(-(v11), v18, v31)
+	v33 := float32(v19 * v19)
+	v34 := fma32(0x1.99d5b6p-16, v19, -0x1.6c0be8p-10)
+	v35 := fma32(v34, v19, 0x1.55554ap-05)
+	v36 := fma32(v33, v35, v32)
+	v37 := v11 + v26
+	v38 := v28 + v36
+	v39 := math.Float32bits(v6)
+	v40 := v39 + 0x1
+	v41 := v40 & 0x1
+	v42 := v41 == 0x1
+	v43 := v37
+	if v42 {
+		v43 = v38
 	}
-	v27 := v23 & 0x2
-	v28 := v27 << 62
-	v29 := math.Float64bits(v26)
-	v30 := v29 ^ v28
-	v31 := math.Float64frombits(v30)
-	return v31
+	v44 := v40 & 0x2
+	v45 := v44 << 30
+	v46 := math.Float32bits(v43)
+	v47 := v46 ^ v45
+	v48 := math.Float32frombits(v47)
+	return v48
 }
 
 // sqrtF64 is the scalar twin of the sqrt kernels.
@@ -999,55 +1085,89 @@ func tanF64(x float64) float64 {
 	return v49
 }
 
-// tanF32 is the scalar twin of the float32 tan kernels, which compute in float64.
-func tanF32(x float32) float32 { return float32(tanF32Wide(float64(x))) }
-
-// tanF32Wide is the float64 algorithm of tan with polynomials fitted to float32 accuracy.
-func tanF32Wide(x float64) float64 {
-	v2 := math.Float64bits(x)
-	v3 := v2 & 0x7fffffffffffffff
-	v4 := math.Float64frombits(v3)
-	v5 := !(v4 <= 0x1p+28)
+// tanF32 is the scalar twin of the tan kernels.
+func tanF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
+	v5 := !(v4 <= 0x1p+17)
 	if v5 {
-		return tanFallback(x)
+		return float32(tanFallback(float64(x)))
 	}
-	v6 := math.FMA(x, 0x1.45f306dc9c883p-01, 0x1.8p+52)
-	v7 := v6 - 0x1.8p+52
-	v8 := math.FMA(-(v7), 0x1.921fb54442d18p+00, x)
-	v9 := math.FMA(-(v7), 0x1.1a62633145c07p-54, v8)
-	v10 := math.FMA(-(v7), -0x1.f1976b7ed8fbcp-110, v9)
-	v11 := float64(v10 * v10)
-	v12 := float64(v10 * v11)
-	v13 := math.FMA(0x1.6cd1b092fc054p-19, v11, -0x1.a00f7e14aa006p-13)
-	v14 := math.FMA(v13, v11, 0x1.111108690bc79p-07)
-	v15 := math.FMA(v14, v11, -0x1.5555554c6ffc6p-03)
-	v16 := math.FMA(v12, v15, v10)
-	v17 := math.FMA(-0x1.23c94808d9fcdp-22, v11, 0x1.a00eb88387d0ep-16)
-	v18 := math.FMA(v17, v11, -0x1.6c16b34686eecp-10)
-	v19 := math.FMA(v18, v11, 0x1.55555545c1d47p-05)
-	v20 := math.FMA(v19, v11, -0x1.ffffffffe9851p-02)
-	v21 := math.FMA(v11, v20, 0x1p+00)
-	v22 := math.Float64bits(v6)
-	v23 := v22 & 0x1
-	v24 := v23 == 0x1
-	v25 := math.Float64bits(v21)
-	v26 := v25 ^ 0x8000000000000000
-	v27 := math.Float64frombits(v26)
-	v28 := v16
-	if v24 {
-		v28 = v27
+	v6 := fma32(x, 0x1.45f306p-01, 0x1.8p+23)
+	v7 := v6 - 0x1.8p+23
+	v8 := fma32(-(v7), 0x1.921fb6p+00, x)
+	v9 := float32(v7 * -0x1.777a5cp-25)
+	v10 := fma32(v7, -0x1.777a5cp-25, -(v9))
+	v11 := v8 - v9
+	v12 := v11 - v8
+	v13 := v11 - v12
+	v14 := v8 - v13
+	v15 := v9 + v12
+	v16 := v14 - v15
+	v17 := v16 - v10
+	v18 := fma32(-(v7), -0x1.ee59dap-50, v17)
+	v19 := float32(v11 * v11)
+	v20 := float32(v19 * 0x1p-01)
+	v21 := fma32(-(v20), v18, v18)
+	v22 := float32(v11 * v19)
+	v23 := fma32(0x1.6cc04p-19, v19, -0x1.a00f34p-13)
+	v24 := fma32(v23, v19, 0x1.111108p-07)
+	v25 := fma32(v24, v19, -0x1.555556p-03)
+	v26 := fma32(v22, v25, v21)
+	v27 := fma32(v11, v11, -(v19))
+	v28 := 0x1p+00 - v20
+	v29 := 0x1p+00 - v28
+	v30 := v29 - v20
+	v31 := fma32(-(0x1p-01), v27, v30)
+	v32 := fma32(-(v11), v18, v31)
+	v33 := float32(v19 * v19)
+	v34 := fma32(0x1.99d5b6p-16, v19, -0x1.6c0be8p-10)
+	v35 := fma32(v34, v19, 0x1.55554ap-05)
+	v36 := fma32(v33, v35, v32)
+	v37 := v11 + v26
+	v38 := v11 - v37
+	v39 := v38 + v26
+	v40 := v28 + v36
+	v41 := v28 - v40
+	v42 := v41 + v36
+	v43 := math.Float32bits(v6)
+	v44 := v43 & 0x1
+	v45 := v44 == 0x1
+	v46 := math.Float32bits(v40)
+	v47 := v46 ^ 0x80000000
+	v48 := math.Float32frombits(v47)
+	v49 := v37
+	if v45 {
+		v49 = v48
 	}
-	v29 := v21
-	if v24 {
-		v29 = v16
+	v50 := math.Float32bits(v42)
+	v51 := v50 ^ 0x80000000
+	v52 := math.Float32frombits(v51)
+	v53 := v39
+	if v45 {
+		v53 = v52
 	}
-	v30 := v28 / v29
-	v31 := x == 0
-	v32 := v30
-	if v31 {
-		v32 = x
+	v54 := v40
+	if v45 {
+		v54 = v37
 	}
-	return v32
+	v55 := v42
+	if v45 {
+		v55 = v39
+	}
+	v56 := 0x1p+00 / v54
+	v57 := float32(v49 * v56)
+	v58 := fma32(-(v57), v54, v49)
+	v59 := v58 + v53
+	v60 := fma32(-(v57), v55, v59)
+	v61 := fma32(v60, v56, v57)
+	v62 := x == 0
+	v63 := v61
+	if v62 {
+		v63 = x
+	}
+	return v63
 }
 
 // atanF64 is the scalar twin of the atan kernels.
@@ -1152,20 +1272,17 @@ func atanF64(x float64) float64 {
 	return v59
 }
 
-// atanF32 is the scalar twin of the float32 atan kernels, which compute in float64.
-func atanF32(x float32) float32 { return float32(atanF32Wide(float64(x))) }
-
-// atanF32Wide is the float64 algorithm of atan with polynomials fitted to float32 accuracy.
-func atanF32Wide(x float64) float64 {
-	v2 := math.Float64bits(x)
-	v3 := v2 & 0x7fffffffffffffff
-	v4 := math.Float64frombits(v3)
+// atanF32 is the scalar twin of the atan kernels.
+func atanF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
 	v5 := v4
 	if 0x1p+60 < v4 {
 		v5 = 0x1p+60
 	}
-	v6 := v5 > 0x1.a827999fcef32p-02
-	v7 := v5 > 0x1.3504f333f9de6p+01
+	v6 := v5 > 0x1.a8279ap-02
+	v7 := v5 > 0x1.3504f4p+01
 	v8 := v5 - 0x1p+00
 	v9 := v5 + 0x1p+00
 	v10 := v5
@@ -1176,7 +1293,7 @@ func atanF32Wide(x float64) float64 {
 	if v7 {
 		v11 = -0x1p+00
 	}
-	v12 := float64(0x1p+00)
+	v12 := float32(0x1p+00)
 	if v6 {
 		v12 = v9
 	}
@@ -1184,45 +1301,71 @@ func atanF32Wide(x float64) float64 {
 	if v7 {
 		v13 = v5
 	}
-	v14 := float64(0)
+	v14 := float32(0)
 	if v6 {
-		v14 = 0x1.921fb54442d18p-01
+		v14 = 0x1.921fb6p-01
 	}
 	v15 := v14
 	if v7 {
-		v15 = 0x1.921fb54442d18p+00
+		v15 = 0x1.921fb6p+00
 	}
-	v16 := float64(0)
+	v16 := float32(0)
 	if v6 {
-		v16 = 0x1.1a62633145c07p-55
+		v16 = -0x1.777a5cp-26
 	}
 	v17 := v16
 	if v7 {
-		v17 = 0x1.1a62633145c07p-54
+		v17 = -0x1.777a5cp-25
 	}
-	v18 := v11 / v13
-	v19 := float64(v18 * v18)
-	v20 := math.FMA(-(v19), 0, 0)
-	v21 := v20 + v17
-	v22 := float64(v18 * v19)
-	v23 := math.FMA(-0x1.36a57e48af191p-05, v19, 0x1.1e5a22fa78999p-04)
-	v24 := math.FMA(v23, v19, -0x1.7082418ca4215p-04)
-	v25 := math.FMA(v24, v19, 0x1.c6d1df4945a35p-04)
-	v26 := math.FMA(v25, v19, -0x1.2490c2b320b92p-03)
-	v27 := math.FMA(v26, v19, 0x1.999991fa2b8f8p-03)
-	v28 := math.FMA(v27, v19, -0x1.5555554edd5cdp-02)
-	v29 := math.FMA(v22, v28, v21)
-	v30 := v15 + v18
-	v31 := v15 - v30
-	v32 := v31 + v18
-	v33 := v32 + v29
-	v34 := v30 + v33
-	v35 := math.Float64bits(v34)
-	v36 := math.Float64bits(x)
-	v37 := v36 & 0x8000000000000000
-	v38 := v35 | v37
-	v39 := math.Float64frombits(v38)
-	return v39
+	v18 := 0x1p+00 / v13
+	v19 := float32(v11 * v18)
+	v20 := v9 - v5
+	v21 := v9 - v20
+	v22 := v5 - v21
+	v23 := 0x1p+00 - v20
+	v24 := v22 + v23
+	v25 := -0x1p+00 - v8
+	v26 := v25 + v5
+	v27 := float32(0)
+	if v6 {
+		v27 = v24
+	}
+	v28 := v27
+	if v7 {
+		v28 = 0
+	}
+	v29 := float32(0)
+	if v6 {
+		v29 = v26
+	}
+	v30 := v29
+	if v7 {
+		v30 = 0
+	}
+	v31 := fma32(-(v19), v13, v11)
+	v32 := v31 + v30
+	v33 := fma32(-(v19), v28, v32)
+	v34 := float32(v33 * v18)
+	v35 := float32(v19 * v19)
+	v36 := fma32(-(v35), v34, v34)
+	v37 := v36 + v17
+	v38 := float32(v19 * v35)
+	v39 := fma32(-0x1.f1e3e2p-05, v35, 0x1.b1ea6p-04)
+	v40 := fma32(v39, v35, -0x1.23b506p-03)
+	v41 := fma32(v40, v35, 0x1.999194p-03)
+	v42 := fma32(v41, v35, -0x1.55554ap-02)
+	v43 := fma32(v38, v42, v37)
+	v44 := v15 + v19
+	v45 := v15 - v44
+	v46 := v45 + v19
+	v47 := v46 + v43
+	v48 := v44 + v47
+	v49 := math.Float32bits(v48)
+	v50 := math.Float32bits(x)
+	v51 := v50 & 0x80000000
+	v52 := v49 | v51
+	v53 := math.Float32frombits(v52)
+	return v53
 }
 
 // asinF64 is the scalar twin of the asin kernels.
@@ -1282,55 +1425,54 @@ func asinF64(x float64) float64 {
 	return v44
 }
 
-// asinF32 is the scalar twin of the float32 asin kernels, which compute in float64.
-func asinF32(x float32) float32 { return float32(asinF32Wide(float64(x))) }
-
-// asinF32Wide is the float64 algorithm of asin with polynomials fitted to float32 accuracy.
-func asinF32Wide(x float64) float64 {
-	v2 := math.Float64bits(x)
-	v3 := v2 & 0x7fffffffffffffff
-	v4 := math.Float64frombits(v3)
+// asinF32 is the scalar twin of the asin kernels.
+func asinF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
 	v5 := v4 > 0x1p-01
 	v6 := 0x1p+00 - v4
-	v7 := float64(v6 * 0x1p-01)
-	v8 := float64(x * x)
+	v7 := float32(v6 * 0x1p-01)
+	v8 := float32(x * x)
 	v9 := v8
 	if v5 {
 		v9 = v7
 	}
-	v10 := math.Sqrt(v9)
-	v11 := x
+	v10 := float32(math.Sqrt(float64(v9)))
+	v11 := fma32(-(v10), v10, v9)
+	v12 := v10 + v10
+	v13 := v12 + 0x1p-140
+	v14 := v11 / v13
+	v15 := x
 	if v5 {
-		v11 = v10
+		v15 = v10
 	}
-	v12 := float64(v11 * v9)
-	v13 := math.FMA(0x1.0d84f3209986bp-05, v9, 0x1.04ce5dcb53d7ep-09)
-	v14 := math.FMA(v13, v9, 0x1.52343b304d661p-06)
-	v15 := math.FMA(v14, v9, 0x1.6642c6f0e1ea4p-06)
-	v16 := math.FMA(v15, v9, 0x1.f281bc2ee15ecp-06)
-	v17 := math.FMA(v16, v9, 0x1.6db25c128a911p-05)
-	v18 := math.FMA(v17, v9, 0x1.3333408a2390dp-04)
-	v19 := math.FMA(v18, v9, 0x1.55555547db43dp-03)
-	v20 := float64(v12 * v19)
-	v21 := x + v20
-	v22 := float64(v10 * -0x1p+01)
-	v23 := 0 + v20
-	v24 := math.FMA(-(0x1p+01), v23, 0x1.1a62633145c07p-54)
-	v25 := 0x1.921fb54442d18p+00 + v22
-	v26 := 0x1.921fb54442d18p+00 - v25
-	v27 := v26 + v22
-	v28 := v27 + v24
-	v29 := v25 + v28
-	v30 := v21
+	v16 := float32(v15 * v9)
+	v17 := fma32(0x1.335c88p-05, v9, 0x1.d90d46p-07)
+	v18 := fma32(v17, v9, 0x1.0492c8p-05)
+	v19 := fma32(v18, v9, 0x1.6caebp-05)
+	v20 := fma32(v19, v9, 0x1.33387ep-04)
+	v21 := fma32(v20, v9, 0x1.55554cp-03)
+	v22 := float32(v16 * v21)
+	v23 := x + v22
+	v24 := float32(v10 * -0x1p+01)
+	v25 := v14 + v22
+	v26 := fma32(-(0x1p+01), v25, -0x1.777a5cp-25)
+	v27 := 0x1.921fb6p+00 + v24
+	v28 := 0x1.921fb6p+00 - v27
+	v29 := v28 + v24
+	v30 := v29 + v26
+	v31 := v27 + v30
+	v32 := v23
 	if v5 {
-		v30 = v29
+		v32 = v31
 	}
-	v31 := math.Float64bits(v30)
-	v32 := math.Float64bits(x)
-	v33 := v32 & 0x8000000000000000
-	v34 := v31 | v33
-	v35 := math.Float64frombits(v34)
-	return v35
+	v33 := math.Float32bits(v32)
+	v34 := math.Float32bits(x)
+	v35 := v34 & 0x80000000
+	v36 := v33 | v35
+	v37 := math.Float32frombits(v36)
+	return v37
 }
 
 // acosF64 is the scalar twin of the acos kernels.
@@ -1402,67 +1544,66 @@ func acosF64(x float64) float64 {
 	return v53
 }
 
-// acosF32 is the scalar twin of the float32 acos kernels, which compute in float64.
-func acosF32(x float32) float32 { return float32(acosF32Wide(float64(x))) }
-
-// acosF32Wide is the float64 algorithm of acos with polynomials fitted to float32 accuracy.
-func acosF32Wide(x float64) float64 {
-	v2 := math.Float64bits(x)
-	v3 := v2 & 0x7fffffffffffffff
-	v4 := math.Float64frombits(v3)
+// acosF32 is the scalar twin of the acos kernels.
+func acosF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
 	v5 := v4 > 0x1p-01
 	v6 := 0x1p+00 - v4
-	v7 := float64(v6 * 0x1p-01)
-	v8 := float64(x * x)
+	v7 := float32(v6 * 0x1p-01)
+	v8 := float32(x * x)
 	v9 := v8
 	if v5 {
 		v9 = v7
 	}
-	v10 := math.Sqrt(v9)
-	v11 := x
+	v10 := float32(math.Sqrt(float64(v9)))
+	v11 := fma32(-(v10), v10, v9)
+	v12 := v10 + v10
+	v13 := v12 + 0x1p-140
+	v14 := v11 / v13
+	v15 := x
 	if v5 {
-		v11 = v10
+		v15 = v10
 	}
-	v12 := float64(v11 * v9)
-	v13 := math.FMA(0x1.0d84f3209986bp-05, v9, 0x1.04ce5dcb53d7ep-09)
-	v14 := math.FMA(v13, v9, 0x1.52343b304d661p-06)
-	v15 := math.FMA(v14, v9, 0x1.6642c6f0e1ea4p-06)
-	v16 := math.FMA(v15, v9, 0x1.f281bc2ee15ecp-06)
-	v17 := math.FMA(v16, v9, 0x1.6db25c128a911p-05)
-	v18 := math.FMA(v17, v9, 0x1.3333408a2390dp-04)
-	v19 := math.FMA(v18, v9, 0x1.55555547db43dp-03)
-	v20 := float64(v12 * v19)
-	v21 := math.Float64bits(x)
-	v22 := v21 ^ 0x8000000000000000
-	v23 := math.Float64frombits(v22)
-	v24 := 0x1.1a62633145c07p-54 - v20
-	v25 := 0x1.921fb54442d18p+00 + v23
-	v26 := 0x1.921fb54442d18p+00 - v25
-	v27 := v26 + v23
-	v28 := v27 + v24
-	v29 := v25 + v28
-	v30 := 0 + v20
-	v31 := v10 + v30
-	v32 := v31 + v31
-	v33 := float64(v10 * -0x1p+01)
-	v34 := 0 + v20
-	v35 := math.FMA(-(0x1p+01), v34, 0x1.1a62633145c07p-53)
-	v36 := 0x1.921fb54442d18p+01 + v33
-	v37 := 0x1.921fb54442d18p+01 - v36
-	v38 := v37 + v33
-	v39 := v38 + v35
-	v40 := v36 + v39
-	v41 := x < -0x1p-01
-	v42 := v29
-	if v41 {
-		v42 = v40
-	}
-	v43 := x > 0x1p-01
-	v44 := v42
+	v16 := float32(v15 * v9)
+	v17 := fma32(0x1.335c88p-05, v9, 0x1.d90d46p-07)
+	v18 := fma32(v17, v9, 0x1.0492c8p-05)
+	v19 := fma32(v18, v9, 0x1.6caebp-05)
+	v20 := fma32(v19, v9, 0x1.33387ep-04)
+	v21 := fma32(v20, v9, 0x1.55554cp-03)
+	v22 := float32(v16 * v21)
+	v23 := math.Float32bits(x)
+	v24 := v23 ^ 0x80000000
+	v25 := math.Float32frombits(v24)
+	v26 := -0x1.777a5cp-25 - v22
+	v27 := 0x1.921fb6p+00 + v25
+	v28 := 0x1.921fb6p+00 - v27
+	v29 := v28 + v25
+	v30 := v29 + v26
+	v31 := v27 + v30
+	v32 := v14 + v22
+	v33 := v10 + v32
+	v34 := v33 + v33
+	v35 := float32(v10 * -0x1p+01)
+	v36 := v14 + v22
+	v37 := fma32(-(0x1p+01), v36, -0x1.777a5cp-24)
+	v38 := 0x1.921fb6p+01 + v35
+	v39 := 0x1.921fb6p+01 - v38
+	v40 := v39 + v35
+	v41 := v40 + v37
+	v42 := v38 + v41
+	v43 := x < -0x1p-01
+	v44 := v31
 	if v43 {
-		v44 = v32
+		v44 = v42
 	}
-	return v44
+	v45 := x > 0x1p-01
+	v46 := v44
+	if v45 {
+		v46 = v34
+	}
+	return v46
 }
 
 // sinhF64 is the scalar twin of the sinh kernels.
@@ -1528,65 +1669,79 @@ func sinhF64(x float64) float64 {
 	return v53
 }
 
-// sinhF32 is the scalar twin of the float32 sinh kernels, which compute in float64.
-func sinhF32(x float32) float32 { return float32(sinhF32Wide(float64(x))) }
-
-// sinhF32Wide is the float64 algorithm of sinh with polynomials fitted to float32 accuracy.
-func sinhF32Wide(x float64) float64 {
-	v2 := math.Float64bits(x)
-	v3 := v2 & 0x7fffffffffffffff
-	v4 := math.Float64frombits(v3)
-	v5 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
-	v6 := v5 - 0x1.8p+52
-	v7 := math.FMA(-(v6), 0x1.62e42fefa39efp-01, v4)
-	v8 := math.FMA(-(v6), 0x1.abc9e3b39803fp-56, v7)
-	v9 := math.FMA(0x1.73bffa574d5afp-19, v8, 0x1.a164b0d227648p-16)
-	v10 := math.FMA(v9, v8, 0x1.a018f4a16d026p-13)
-	v11 := math.FMA(v10, v8, 0x1.6c16464b9135fp-10)
-	v12 := math.FMA(v11, v8, 0x1.111111427ce1fp-07)
-	v13 := math.FMA(v12, v8, 0x1.5555557749e0ap-05)
-	v14 := math.FMA(v13, v8, 0x1.555555554c253p-03)
-	v15 := math.FMA(v14, v8, 0x1.fffffffff5e4cp-02)
-	v16 := math.FMA(v8, v15, 0x1p+00)
-	v17 := math.FMA(v8, v16, 0x1p+00)
-	v18 := math.FMA(v6, 0x1p-01, 0x1.8p+52)
-	v19 := math.Float64bits(v18)
-	v20 := v19 << 52
-	v21 := v20 + 0x3ff0000000000000
-	v22 := math.Float64frombits(v21)
-	v23 := math.Float64bits(v5)
-	v24 := math.Float64bits(v18)
-	v25 := v23 - v24
-	v26 := v25 << 52
-	v27 := v26 + 0x3fe0000000000000
-	v28 := math.Float64frombits(v27)
-	v29 := float64(v17 * v22)
-	v30 := float64(v29 * v28)
-	v31 := 0x1p-02 / v30
-	v32 := v4 > 0x1.633ce8fb9f87dp+09
-	v33 := float64(v4 * v4)
-	v34 := float64(v4 * v33)
-	v35 := math.FMA(0x1.b68b92c0921e1p-26, v33, 0x1.71cc6eda803e9p-19)
-	v36 := math.FMA(v35, v33, 0x1.a01a24c3191aep-13)
-	v37 := math.FMA(v36, v33, 0x1.111110f2e5059p-07)
-	v38 := math.FMA(v37, v33, 0x1.5555555576d4ap-03)
-	v39 := math.FMA(v34, v38, v4)
-	v40 := v4 < 0x1p+00
-	v41 := v30 - v31
-	v42 := v41
-	if v40 {
-		v42 = v39
+// sinhF32 is the scalar twin of the sinh kernels.
+func sinhF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
+	v5 := fma32(v4, 0x1.715476p+00, 0x1.8p+23)
+	v6 := v5 - 0x1.8p+23
+	v7 := fma32(-(v6), 0x1.62e43p-01, v4)
+	v8 := float32(v6 * -0x1.05c61p-29)
+	v9 := fma32(v6, -0x1.05c61p-29, -(v8))
+	v10 := v7 - v8
+	v11 := v10 - v7
+	v12 := v10 - v11
+	v13 := v7 - v12
+	v14 := v8 + v11
+	v15 := v13 - v14
+	v16 := v15 - v9
+	v17 := float32(v10 * v10)
+	v18 := fma32(0x1.a2a31ap-13, v10, 0x1.6d834cp-10)
+	v19 := fma32(v18, v10, 0x1.11101ep-07)
+	v20 := fma32(v19, v10, 0x1.55549ep-05)
+	v21 := fma32(v20, v10, 0x1.555556p-03)
+	v22 := fma32(v21, v10, 0x1p-01)
+	v23 := fma32(v17, v22, v10)
+	v24 := math.Float32bits(v5)
+	v25 := v24 << 23
+	v26 := v25 + 0x3e800000
+	v27 := math.Float32frombits(v26)
+	v28 := fma32(v16, v23, v16)
+	v29 := fma32(v27, v23, v27)
+	v30 := v29 - v27
+	v31 := fma32(v27, v23, -(v30))
+	v32 := fma32(v27, v28, v31)
+	v33 := 0x1p-04 / v29
+	v34 := fma32(-(v33), v29, 0x1p-04)
+	v35 := fma32(-(v33), v32, v34)
+	v36 := float32(v33 * 0x1p+04)
+	v37 := float32(v35 * v36)
+	v38 := math.Float32bits(v33)
+	v39 := v38 ^ 0x80000000
+	v40 := math.Float32frombits(v39)
+	v41 := math.Float32bits(v37)
+	v42 := v41 ^ 0x80000000
+	v43 := math.Float32frombits(v42)
+	v44 := v29 + v40
+	v45 := v29 - v44
+	v46 := v45 + v40
+	v47 := v46 + v32
+	v48 := v47 + v43
+	v49 := v44 + v48
+	v50 := v49 + v49
+	v51 := float32(v4 * v4)
+	v52 := float32(v4 * v51)
+	v53 := fma32(0x1.7a15eap-19, v51, 0x1.9ffe92p-13)
+	v54 := fma32(v53, v51, 0x1.111134p-07)
+	v55 := fma32(v54, v51, 0x1.555556p-03)
+	v56 := fma32(v52, v55, v4)
+	v57 := v4 < 0x1p+00
+	v58 := v50
+	if v57 {
+		v58 = v56
 	}
-	v43 := v42
-	if v32 {
-		v43 = math.Inf(1)
+	v59 := v4 > 0x1.65a9f8p+06
+	v60 := v58
+	if v59 {
+		v60 = float32(math.Inf(1))
 	}
-	v44 := math.Float64bits(v43)
-	v45 := math.Float64bits(x)
-	v46 := v45 & 0x8000000000000000
-	v47 := v44 | v46
-	v48 := math.Float64frombits(v47)
-	return v48
+	v61 := math.Float32bits(v60)
+	v62 := math.Float32bits(x)
+	v63 := v62 & 0x80000000
+	v64 := v61 | v63
+	v65 := math.Float32frombits(v64)
+	return v65
 }
 
 // coshF64 is the scalar twin of the cosh kernels.
@@ -1633,48 +1788,57 @@ func coshF64(x float64) float64 {
 	return v37
 }
 
-// coshF32 is the scalar twin of the float32 cosh kernels, which compute in float64.
-func coshF32(x float32) float32 { return float32(coshF32Wide(float64(x))) }
-
-// coshF32Wide is the float64 algorithm of cosh with polynomials fitted to float32 accuracy.
-func coshF32Wide(x float64) float64 {
-	v2 := math.Float64bits(x)
-	v3 := v2 & 0x7fffffffffffffff
-	v4 := math.Float64frombits(v3)
-	v5 := math.FMA(v4, 0x1.71547652b82fep+00, 0x1.8p+52)
-	v6 := v5 - 0x1.8p+52
-	v7 := math.FMA(-(v6), 0x1.62e42fefa39efp-01, v4)
-	v8 := math.FMA(-(v6), 0x1.abc9e3b39803fp-56, v7)
-	v9 := math.FMA(0x1.73bffa574d5afp-19, v8, 0x1.a164b0d227648p-16)
-	v10 := math.FMA(v9, v8, 0x1.a018f4a16d026p-13)
-	v11 := math.FMA(v10, v8, 0x1.6c16464b9135fp-10)
-	v12 := math.FMA(v11, v8, 0x1.111111427ce1fp-07)
-	v13 := math.FMA(v12, v8, 0x1.5555557749e0ap-05)
-	v14 := math.FMA(v13, v8, 0x1.555555554c253p-03)
-	v15 := math.FMA(v14, v8, 0x1.fffffffff5e4cp-02)
-	v16 := math.FMA(v8, v15, 0x1p+00)
-	v17 := math.FMA(v8, v16, 0x1p+00)
-	v18 := math.FMA(v6, 0x1p-01, 0x1.8p+52)
-	v19 := math.Float64bits(v18)
-	v20 := v19 << 52
-	v21 := v20 + 0x3ff0000000000000
-	v22 := math.Float64frombits(v21)
-	v23 := math.Float64bits(v5)
-	v24 := math.Float64bits(v18)
-	v25 := v23 - v24
-	v26 := v25 << 52
-	v27 := v26 + 0x3fe0000000000000
-	v28 := math.Float64frombits(v27)
-	v29 := float64(v17 * v22)
-	v30 := float64(v29 * v28)
-	v31 := 0x1p-02 / v30
-	v32 := v4 > 0x1.633ce8fb9f87dp+09
-	v33 := v30 + v31
-	v34 := v33
-	if v32 {
-		v34 = math.Inf(1)
+// coshF32 is the scalar twin of the cosh kernels.
+func coshF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
+	v5 := fma32(v4, 0x1.715476p+00, 0x1.8p+23)
+	v6 := v5 - 0x1.8p+23
+	v7 := fma32(-(v6), 0x1.62e43p-01, v4)
+	v8 := float32(v6 * -0x1.05c61p-29)
+	v9 := fma32(v6, -0x1.05c61p-29, -(v8))
+	v10 := v7 - v8
+	v11 := v10 - v7
+	v12 := v10 - v11
+	v13 := v7 - v12
+	v14 := v8 + v11
+	v15 := v13 - v14
+	v16 := v15 - v9
+	v17 := float32(v10 * v10)
+	v18 := fma32(0x1.a2a31ap-13, v10, 0x1.6d834cp-10)
+	v19 := fma32(v18, v10, 0x1.11101ep-07)
+	v20 := fma32(v19, v10, 0x1.55549ep-05)
+	v21 := fma32(v20, v10, 0x1.555556p-03)
+	v22 := fma32(v21, v10, 0x1p-01)
+	v23 := fma32(v17, v22, v10)
+	v24 := math.Float32bits(v5)
+	v25 := v24 << 23
+	v26 := v25 + 0x3e800000
+	v27 := math.Float32frombits(v26)
+	v28 := fma32(v16, v23, v16)
+	v29 := fma32(v27, v23, v27)
+	v30 := v29 - v27
+	v31 := fma32(v27, v23, -(v30))
+	v32 := fma32(v27, v28, v31)
+	v33 := 0x1p-04 / v29
+	v34 := fma32(-(v33), v29, 0x1p-04)
+	v35 := fma32(-(v33), v32, v34)
+	v36 := float32(v33 * 0x1p+04)
+	v37 := float32(v35 * v36)
+	v38 := v29 + v33
+	v39 := v29 - v38
+	v40 := v39 + v33
+	v41 := v40 + v32
+	v42 := v41 + v37
+	v43 := v38 + v42
+	v44 := v43 + v43
+	v45 := v4 > 0x1.65a9f8p+06
+	v46 := v44
+	if v45 {
+		v46 = float32(math.Inf(1))
 	}
-	return v34
+	return v46
 }
 
 // genericVariant is the pure-Go variant, available everywhere.

@@ -88,8 +88,7 @@ func (g *asmGen) allocVec() int {
 			return r
 		}
 	}
-	log.Fatalf("%s %s: out of vector registers", g.p.name, g.is.name)
-	return 0
+	panic(outOfRegs(fmt.Sprintf("%s %s: out of vector registers", g.p.name, g.is.name)))
 }
 
 func (g *asmGen) alloc(n *node) int {
@@ -104,7 +103,7 @@ func (g *asmGen) alloc(n *node) int {
 			}
 		}
 		if r < 0 {
-			log.Fatalf("%s %s: out of mask registers", g.p.name, g.is.name)
+			panic(outOfRegs(fmt.Sprintf("%s %s: out of mask registers", g.p.name, g.is.name)))
 		}
 	} else {
 		r = g.allocVec()
@@ -336,7 +335,9 @@ func (g *asmGen) copyOf(v *value) *value {
 	return &value{k: v.k, n: n}
 }
 
-// kernel writes the TEXT block of p for is.
+// kernel writes the TEXT block of p for is: a loop over pairs of vectors
+// (the program interleaved with a copy of itself, see pair) where the
+// registers allow, then over single vectors.
 func (g *asmGen) kernel() {
 	p, is := g.p, g.is
 	lanes := is.width / p.elem
@@ -351,7 +352,62 @@ func (g *asmGen) kernel() {
 	g.line("XORQ AX, AX")
 	g.line("SUBQ $%d, CX", lanes)
 	g.line("JLT %s_done", name)
+	if body, ok := g.pairLoop(lanes); ok {
+		g.line("MOVQ CX, DX")
+		g.line("SUBQ $%d, DX", lanes)
+		g.line("JLT %s_single", name)
+		fmt.Fprintf(g.b, "%s_pair:\n", name)
+		g.b.Write(body)
+		g.line("ADDQ $%d, AX", 2*lanes)
+		g.line("CMPQ AX, DX")
+		g.line("JLE %s_pair", name)
+		fmt.Fprintf(g.b, "%s_single:\n", name)
+		g.line("CMPQ AX, CX")
+		g.line("JG %s_done", name)
+	}
 	fmt.Fprintf(g.b, "%s_loop:\n", name)
+	g.body(p, []*value{p.x}, []*value{p.out})
+	g.line("ADDQ $%d, AX", lanes)
+	g.line("CMPQ AX, CX")
+	g.line("JLE %s_loop", name)
+	fmt.Fprintf(g.b, "%s_done:\n", name)
+	g.line("MOVQ AX, ret+24(FP)")
+	g.line("VZEROUPPER")
+	g.line("RET")
+	fmt.Fprintln(g.b)
+}
+
+// outOfRegs is the panic of a register allocation that fails.
+type outOfRegs string
+
+// pairLoop returns the body of the loop over pairs of vectors, or false
+// when the interleaved program needs more registers than is has.
+func (g *asmGen) pairLoop(lanes int) (body []byte, ok bool) {
+	p, b := g.p, g.b
+	if p.io != p.elem {
+		return nil, false
+	}
+	var buf bytes.Buffer
+	g.b = &buf
+	defer func() {
+		g.b, g.p = b, p
+		if r := recover(); r != nil {
+			if _, isRegs := r.(outOfRegs); !isRegs {
+				panic(r)
+			}
+			body, ok = nil, false
+		}
+	}()
+	q, xs, outs := pair(p)
+	g.body(q, xs, outs)
+	return buf.Bytes(), true
+}
+
+// body emits the loads of xs (consecutive vectors from SI+AX), the
+// instructions of q and the stores of outs (to DI+AX).
+func (g *asmGen) body(q *prog, xs, outs []*value) {
+	is := g.is
+	g.p = q
 	g.reg = map[*node]int{}
 	g.vfree = make([]bool, is.nvec)
 	for i := range g.vfree {
@@ -361,35 +417,85 @@ func (g *asmGen) kernel() {
 	for i := range g.kfree {
 		g.kfree[i] = true
 	}
-	p.out.n.last = len(p.insts)
-	g.alloc(p.x.n)
-	if p.io != p.elem { // float32 in memory, float64 lanes
-		g.line("VCVTPS2PD (SI)(AX*4), %s", g.name(p.x.n))
-	} else {
-		g.line("VMOVUP%s (SI)(AX*%d), %s", g.sfx()[1:], p.elem, g.name(p.x.n))
+	for _, o := range outs {
+		o.n.last = len(q.insts)
 	}
-	for i, in := range p.insts {
+	for c, x := range xs {
+		g.alloc(x.n)
+		if q.io != q.elem { // float32 in memory, float64 lanes
+			g.line("VCVTPS2PD %s(SI)(AX*4), %s", disp(c*is.width/2), g.name(x.n))
+		} else {
+			g.line("VMOVUP%s %s(SI)(AX*%d), %s", g.sfx()[1:], disp(c*is.width), q.elem, g.name(x.n))
+		}
+	}
+	for i, in := range q.insts {
 		g.idx = i
 		g.inst(in)
 	}
-	if p.io != p.elem {
-		r := g.reg[p.out.n]
-		if is.kmask {
-			g.line("VCVTPD2PS Z%d, Y%d", r, r)
-			g.line("VMOVUPS Y%d, (DI)(AX*4)", r)
-		} else {
-			g.line("VCVTPD2PSY Y%d, X%d", r, r)
-			g.line("VMOVUPS X%d, (DI)(AX*4)", r)
+	for c, o := range outs {
+		if q.io != q.elem {
+			r := g.reg[o.n]
+			if is.kmask {
+				g.line("VCVTPD2PS Z%d, Y%d", r, r)
+				g.line("VMOVUPS Y%d, (DI)(AX*4)", r)
+			} else {
+				g.line("VCVTPD2PSY Y%d, X%d", r, r)
+				g.line("VMOVUPS X%d, (DI)(AX*4)", r)
+			}
+			continue
 		}
-	} else {
-		g.line("VMOVUP%s %s, (DI)(AX*%d)", g.sfx()[1:], g.name(p.out.n), p.elem)
+		g.line("VMOVUP%s %s, %s(DI)(AX*%d)", g.sfx()[1:], g.name(o.n), disp(c*is.width), q.elem)
 	}
-	g.line("ADDQ $%d, AX", lanes)
-	g.line("CMPQ AX, CX")
-	g.line("JLE %s_loop", name)
-	fmt.Fprintf(g.b, "%s_done:\n", name)
-	g.line("MOVQ AX, ret+24(FP)")
-	g.line("VZEROUPPER")
-	g.line("RET")
-	fmt.Fprintln(g.b)
+}
+
+// disp is an address displacement ("" for 0).
+func disp(d int) string {
+	if d == 0 {
+		return ""
+	}
+	return fmt.Sprint(d)
+}
+
+// pair returns p computed on two vectors at once: two copies of its
+// instructions interleaved one for one, so that their dependency chains
+// overlap, with the copies' inputs and results.
+func pair(p *prog) (q *prog, xs, outs []*value) {
+	q = &prog{name: p.name, elem: p.elem, io: p.io, fallback: p.fallback}
+	maps := [2]map[*node]*node{{}, {}}
+	cv := func(c int, v *value) *value {
+		if v.isCst {
+			return v
+		}
+		n, ok := maps[c][v.n]
+		if !ok {
+			n = &node{id: 2*v.n.id + c, mask: v.n.mask}
+			maps[c][v.n] = n
+		}
+		w := *v
+		w.n = n
+		return &w
+	}
+	for c := range 2 {
+		xs = append(xs, cv(c, p.x))
+	}
+	for _, in := range p.insts {
+		for c := range 2 {
+			args := make([]*value, len(in.args))
+			for j, a := range in.args {
+				args[j] = cv(c, a)
+				if !a.isCst {
+					args[j].n.last = len(q.insts)
+				}
+			}
+			var res *value
+			if in.res != nil {
+				res = cv(c, in.res)
+			}
+			q.insts = append(q.insts, inst{op: in.op, args: args, res: res, imm: in.imm})
+		}
+	}
+	for c := range 2 {
+		outs = append(outs, cv(c, p.out))
+	}
+	return q, xs, outs
 }

@@ -26,9 +26,9 @@ type format struct {
 	cosC                []float64
 	atanA, asinP        []float64
 	sinhS               []float64
-	sinhHi              float64 // |x| above which sinh and cosh overflow
+	cos2C, tanhT        []float64 // float32 lanes: cos r = 1 - z/2 + z²·C(z), tanh
+	sinhHi              float64   // |x| above which sinh and cosh overflow
 	fits                map[string]fitResult
-	wide                bool
 }
 
 func roundTo(elem int, x *big.Float) float64 {
@@ -88,12 +88,12 @@ func boundary(elem int, lo, hi float64, ok func(float64) bool) float64 {
 	return unord(a)
 }
 
-// newFormat derives the constants for elem-byte lanes; wide is the float64
+// newFormat derives the constants for elem-byte lanes.
 // format that computes float32 results (its polynomials need only about
 // 40 bits).
-func newFormat(elem int, wide bool) *format {
+func newFormat(elem int) *format {
 	const p = fitPrec
-	fm := &format{elem: elem, wide: wide, fits: map[string]fitResult{}}
+	fm := &format{elem: elem, fits: map[string]fitResult{}}
 	ln2 := bigmath.Ln2(p)
 	fm.log2e = roundTo(elem, new(big.Float).SetPrec(p).Quo(bf(1), ln2))
 	fm.l1, fm.l2 = split(elem, ln2)
@@ -121,13 +121,19 @@ func newFormat(elem int, wide bool) *format {
 	// valid (k stays within the two-step scaling's range).
 	fm.em1Lo = math.Floor(fm.em1Lo) - 1
 	fm.tanhHi = math.Ceil(fm.tanhHi)
-	fm.trigMax = 0x1p28 // float32 computes sin and cos in float64
+	fm.trigMax = 0x1p28
+	if elem == 4 {
+		fm.trigMax = trigMax32
+	}
 	fm.sinhHi = boundary(elem, 1, 1000, func(x float64) bool {
 		return finite(rounded(new(big.Float).SetMantExp(bigmath.Exp(bf(x), 100), -1)))
 	})
 	fm.fitAll()
 	fm.fitInverse()
 	fm.fitHyperbolic()
+	if elem == 4 {
+		fm.fitNative32()
+	}
 	return fm
 }
 
@@ -135,11 +141,8 @@ func newFormat(elem int, wide bool) *format {
 func (fm *format) fitAll() {
 	// Degrees of exp's P (|r| <= ln2/2), log's Q, sin's S, cos's C and
 	// expm1's P (|r| <= ln2); 0 where a format does not use the function
-	// (float32 Sin and Cos compute in the wide format, which has no Log).
+	// (float32 Sin and Cos use fitNative32's polynomials).
 	deg := map[int][5]int{8: {10, 6, 5, 6, 12}, 4: {5, 2, 0, 0, 7}}[fm.elem]
-	if fm.wide {
-		deg = [5]int{7, 0, 3, 4, 8}
-	}
 	// The intervals are widened by this relative margin: the rounded
 	// reduction constants let |r| exceed its nominal bound by less.
 	const margin = 1e-4
@@ -283,16 +286,14 @@ func buildTanh(fm *format, p *prog) {
 	e := p.expm1Core(fm, p.add(ax, ax))
 	d := p.add(e, p.f(2))
 	y := p.div(e, d)
-	if !fm.wide {
-		// The exact E+2 = d + δ (two-sum); with 1/d = (1-y)/2, correct y
-		// for δ and for the division's rounding ρ = E - y·d:
-		// y + (ρ - y·δ)/d. Where E > 2^26, 1-y no longer gives 1/d
-		// accurately, and y (near 1) needs no correction.
-		bb := p.sub(d, e)
-		delta := p.add(p.sub(e, p.sub(d, bb)), p.sub(p.f(2), bb))
-		inv := p.sel(p.cmp(lt, e, p.f(0x1p26)), p.fnma(y, p.f(0.5), p.f(0.5)), p.f(0))
-		y = p.quoFix(y, e, d, delta, inv)
-	}
+	// The exact E+2 = d + δ (two-sum); with 1/d = (1-y)/2, correct y for
+	// δ and for the division's rounding ρ = E - y·d: y + (ρ - y·δ)/d.
+	// Where E > 2^26, 1-y no longer gives 1/d accurately, and y (near 1)
+	// needs no correction.
+	bb := p.sub(d, e)
+	delta := p.add(p.sub(e, p.sub(d, bb)), p.sub(p.f(2), bb))
+	inv := p.sel(p.cmp(lt, e, p.f(0x1p26)), p.fnma(y, p.f(0.5), p.f(0.5)), p.f(0))
+	y = p.quoFix(y, e, d, delta, inv)
 	y = p.sel(p.cmp(gt, ax, p.f(fm.tanhHi)), p.f(1), y)
 	p.out = p.asFloat(p.or(p.asInt(y), p.and(p.asInt(x), p.i(p.sign()))))
 }
@@ -315,12 +316,10 @@ func buildSigmoid(fm *format, p *prog) {
 	num := p.sel(neg, e, p.f(1))
 	d := p.add(e, p.f(1))
 	y := p.div(num, d)
-	if !fm.wide {
-		// As in tanh: 1+E = d + δ exactly (E <= 1), and 1/d is y for
-		// x >= 0, 1-y for x < 0.
-		delta := p.add(p.sub(p.f(1), d), e)
-		y = p.quoFix(y, num, d, delta, p.sel(neg, p.sub(p.f(1), y), y))
-	}
+	// As in tanh: 1+E = d + δ exactly (E <= 1), and 1/d is y for x >= 0,
+	// 1-y for x < 0.
+	delta := p.add(p.sub(p.f(1), d), e)
+	y = p.quoFix(y, num, d, delta, p.sel(neg, p.sub(p.f(1), y), y))
 	p.out = y
 }
 
@@ -395,16 +394,15 @@ func buildLog1p(fm *format, p *prog) {
 	p.out = p.sel(p.cmp(eq, x, p.f(0)), x, y) // ±0
 }
 
-// trigReduce leaves lanes beyond trigMax (and Inf, NaN) to the scalar
-// twin, reduces x = k·π/2 + r with |r| <= π/4 and returns t (k in its low
-// bits), sin r and cos r. With lo, r is x - k·p1 - k·p2 rounded and rLo
-// the rest: that step's rounding error less k·p3 (else rLo is nil).
-func (p *prog) trigReduce(fm *format, x *value, lo bool) (t, sn, cs, rLo *value) {
+// trigArg leaves lanes beyond trigMax (and Inf, NaN) to the scalar twin
+// and reduces x = k·π/2 + r with |r| <= π/4, returning t (k in its low
+// bits) and r. With lo, r is x - k·p1 - k·p2 rounded and rLo the rest:
+// that step's rounding error less k·p3 (else rLo is nil).
+func (p *prog) trigArg(fm *format, x *value, lo bool) (t, r, rLo *value) {
 	p.bail(p.cmp(notLE, p.abs(x), p.f(fm.trigMax)))
 	t = p.fma(x, p.f(fm.twoOverPi), p.f(p.magic()))
 	kf := p.sub(t, p.f(p.magic()))
 	r1 := p.fnma(kf, p.f(fm.p1), x) // exact
-	var r *value
 	if lo {
 		// k·p2 = w + wErr exactly (FMA), r1 - w = r + e (two-sum).
 		w := p.mul(kf, p.f(fm.p2))
@@ -417,6 +415,12 @@ func (p *prog) trigReduce(fm *format, x *value, lo bool) (t, sn, cs, rLo *value)
 		r = p.fnma(kf, p.f(fm.p2), r1)
 		r = p.fnma(kf, p.f(fm.p3), r)
 	}
+	return
+}
+
+// trigReduce is trigArg followed by sin r and cos r.
+func (p *prog) trigReduce(fm *format, x *value, lo bool) (t, sn, cs, rLo *value) {
+	t, r, rLo := p.trigArg(fm, x, lo)
 	z := p.mul(r, r)
 	sn = p.fma(p.mul(r, z), p.horner(z, fm.sinS), r)
 	cs = p.fma(z, p.horner(z, fm.cosC), p.f(1))
@@ -426,8 +430,13 @@ func (p *prog) trigReduce(fm *format, x *value, lo bool) (t, sn, cs, rLo *value)
 // sinCos returns sin(x) (cos = false) or cos(x): x = k·π/2 + r, then
 // ±sin r or ±cos r by the quadrant k mod 4.
 func buildSinCos(fm *format, p *prog, cos bool) {
-	x := p.x
-	t, sn, cs, _ := p.trigReduce(fm, x, false)
+	t, sn, cs, _ := p.trigReduce(fm, p.x, false)
+	p.sinCosSelect(p.x, t, sn, cs, cos)
+}
+
+// sinCosSelect returns ±sn or ±cs, sin r and cos r, by the quadrant k mod
+// 4 of x = k·π/2 + r (k in t's low bits); sin keeps the sign of a zero x.
+func (p *prog) sinCosSelect(x, t, sn, cs *value, cos bool) {
 	k := p.asInt(t)
 	if cos {
 		k = p.iadd(k, p.i(1)) // cos x = sin(x + π/2)
@@ -451,11 +460,20 @@ type function struct {
 	api      string // exported name
 	build    func(fm *format, p *prog)
 	fallback string // Go expression (of float64 x) for bailed lanes
-	// wide32 computes the float32 function in float64 lanes: the native
-	// float32 algorithms come near 2 ulps (Tanh, Sigmoid) or keep only a
-	// small range (Sin, Cos), while the float64 ones, with polynomials
-	// fitted for float32, round within about half an ulp.
-	wide32 bool
+	// fallback32 is the expression (of float32 x) for the bailed lanes of
+	// the float32 kernels.
+	fallback32 string
+}
+
+// per32 builds with native for float32 lanes and with f otherwise.
+func per32(f, native func(fm *format, p *prog)) func(fm *format, p *prog) {
+	return func(fm *format, p *prog) {
+		if fm.elem == 4 {
+			native(fm, p)
+			return
+		}
+		f(fm, p)
+	}
 }
 
 var functions = []function{
@@ -463,17 +481,22 @@ var functions = []function{
 	{name: "expm1", api: "Expm1", build: buildExpm1},
 	{name: "log", api: "Log", build: buildLog},
 	{name: "log1p", api: "Log1p", build: buildLog1p},
-	{name: "tanh", api: "Tanh", build: buildTanh, wide32: true},
-	{name: "sigmoid", api: "Sigmoid", build: buildSigmoid, wide32: true},
-	{name: "sin", api: "Sin", build: func(fm *format, p *prog) { buildSinCos(fm, p, false) },
-		fallback: "math.Sin(x)", wide32: true},
-	{name: "cos", api: "Cos", build: func(fm *format, p *prog) { buildSinCos(fm, p, true) },
-		fallback: "math.Cos(x)", wide32: true},
+	{name: "tanh", api: "Tanh", build: per32(buildTanh, buildTanh32)},
+	{name: "sigmoid", api: "Sigmoid", build: per32(buildSigmoid, buildSigmoid32)},
+	{name: "sin", api: "Sin", build: per32(func(fm *format, p *prog) { buildSinCos(fm, p, false) },
+		func(fm *format, p *prog) { buildSinCos32(fm, p, false) }),
+		fallback: "math.Sin(x)", fallback32: "float32(math.Sin(float64(x)))"},
+	{name: "cos", api: "Cos", build: per32(func(fm *format, p *prog) { buildSinCos(fm, p, true) },
+		func(fm *format, p *prog) { buildSinCos32(fm, p, true) }),
+		fallback: "math.Cos(x)", fallback32: "float32(math.Cos(float64(x)))"},
 	{name: "sqrt", api: "Sqrt", build: buildSqrt},
-	{name: "tan", api: "Tan", build: buildTan, fallback: "tanFallback(x)", wide32: true},
-	{name: "atan", api: "Atan", build: buildAtan, wide32: true},
-	{name: "asin", api: "Asin", build: buildAsin, wide32: true},
-	{name: "acos", api: "Acos", build: buildAcos, wide32: true},
-	{name: "sinh", api: "Sinh", build: func(fm *format, p *prog) { buildSinhCosh(fm, p, false) }, wide32: true},
-	{name: "cosh", api: "Cosh", build: func(fm *format, p *prog) { buildSinhCosh(fm, p, true) }, wide32: true},
+	{name: "tan", api: "Tan", build: per32(buildTan, buildTan32), fallback: "tanFallback(x)",
+		fallback32: "float32(tanFallback(float64(x)))"},
+	{name: "atan", api: "Atan", build: buildAtan},
+	{name: "asin", api: "Asin", build: buildAsin},
+	{name: "acos", api: "Acos", build: buildAcos},
+	{name: "sinh", api: "Sinh", build: per32(func(fm *format, p *prog) { buildSinhCosh(fm, p, false) },
+		func(fm *format, p *prog) { buildSinhCosh32(fm, p, false) })},
+	{name: "cosh", api: "Cosh", build: per32(func(fm *format, p *prog) { buildSinhCosh(fm, p, true) },
+		func(fm *format, p *prog) { buildSinhCosh32(fm, p, true) })},
 }

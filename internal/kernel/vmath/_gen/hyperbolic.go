@@ -9,10 +9,7 @@ import (
 
 // fitHyperbolic computes the polynomial of sinh on |x| < 1.
 func (fm *format) fitHyperbolic() {
-	deg := map[int]int{8: 6, 4: 0}[fm.elem]
-	if fm.wide {
-		deg = 4
-	}
+	deg := map[int]int{8: 6, 4: 3}[fm.elem]
 	const margin = 1e-4
 	rel := func(g func(*big.Float) *big.Float) func(*big.Float) *big.Float {
 		return func(z *big.Float) *big.Float { // z/(1 + z·g)

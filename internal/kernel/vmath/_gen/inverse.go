@@ -10,10 +10,7 @@ import (
 // fitInverse computes the polynomials of atan and asin.
 func (fm *format) fitInverse() {
 	// Degrees of atan's A and asin's P.
-	deg := map[int][2]int{8: {10, 12}, 4: {0, 0}}[fm.elem]
-	if fm.wide {
-		deg = [2]int{6, 7}
-	}
+	deg := map[int][2]int{8: {10, 12}, 4: {4, 5}}[fm.elem]
 	const margin = 1e-4
 	alt := func(n int) float64 {
 		if n%2 == 0 {
@@ -76,25 +73,20 @@ func (p *prog) fastSum(hi, x, lo *value) *value {
 // the low part of the reduced argument: tan x + rLo·(1 + tan² x).
 func buildTan(fm *format, p *prog) {
 	x := p.x
-	t, sn, cs, rLo := p.trigReduce(fm, x, !fm.wide)
+	t, sn, cs, rLo := p.trigReduce(fm, x, true)
 	odd := p.ieq(p.and(p.asInt(t), p.i(1)), p.i(1))
 	num := p.sel(odd, p.neg(cs), sn)
 	den := p.sel(odd, sn, cs)
-	var y *value
-	if fm.wide {
-		y = p.div(num, den)
-	} else {
-		inv := p.div(p.f(1), den)
-		y0 := p.mul(num, inv)
-		y = p.fma(p.fnma(y0, den, num), inv, y0)
-		y = p.fma(rLo, p.fma(y, y, p.f(1)), y)
-	}
+	inv := p.div(p.f(1), den)
+	y0 := p.mul(num, inv)
+	y := p.fma(p.fnma(y0, den, num), inv, y0)
+	y = p.fma(rLo, p.fma(y, y, p.f(1)), y)
 	p.out = p.sel(p.cmp(eq, x, p.f(0)), x, y) // ±0
 }
 
 // atan x = sign(x)·(b + atan u) for a = |x|: u = a, b = 0 up to √2-1;
 // u = (a-1)/(a+1), b = π/4 up to √2+1; u = -1/a, b = π/2 beyond; then
-// atan u = u + u·z·A(z), z = u². In float64 u carries the error of its
+// atan u = u + u·z·A(z), z = u². u carries the error of its
 // division as uLo (from the FMA residual and the rounding of a+1), and b
 // is split in two parts.
 func buildAtan(fm *format, p *prog) {
@@ -110,23 +102,18 @@ func buildAtan(fm *format, p *prog) {
 	den := p.sel(hi, a, p.sel(mid, ap1, one))
 	b := p.sel(hi, p.f(fm.p1), p.sel(mid, p.f(fm.p1/2), p.f(0)))
 	bLo := p.sel(hi, p.f(fm.p2), p.sel(mid, p.f(fm.p2/2), p.f(0)))
-	var u, uLo *value
-	if fm.wide {
-		u, uLo = p.div(num, den), p.f(0)
-	} else {
-		inv := p.div(one, den)
-		u = p.mul(num, inv)
-		// The exact a+1 = ap1 + δ (two-sum) and a-1 = am1 + ν (Fast2Sum:
-		// a < 1 or the difference is exact); both 0 where den and num
-		// are exact.
-		bb := p.sub(ap1, a)
-		delta := p.add(p.sub(a, p.sub(ap1, bb)), p.sub(one, bb))
-		nu := p.add(p.sub(p.f(-1), am1), a)
-		delta = p.sel(hi, p.f(0), p.sel(mid, delta, p.f(0)))
-		nu = p.sel(hi, p.f(0), p.sel(mid, nu, p.f(0)))
-		// (num+ν)/(den+δ) - u ≈ (num + ν - u·den - u·δ)/den.
-		uLo = p.mul(p.fnma(u, delta, p.add(p.fnma(u, den, num), nu)), inv)
-	}
+	inv := p.div(one, den)
+	u := p.mul(num, inv)
+	// The exact a+1 = ap1 + δ (two-sum) and a-1 = am1 + ν (Fast2Sum:
+	// a < 1 or the difference is exact); both 0 where den and num
+	// are exact.
+	bb := p.sub(ap1, a)
+	delta := p.add(p.sub(a, p.sub(ap1, bb)), p.sub(one, bb))
+	nu := p.add(p.sub(p.f(-1), am1), a)
+	delta = p.sel(hi, p.f(0), p.sel(mid, delta, p.f(0)))
+	nu = p.sel(hi, p.f(0), p.sel(mid, nu, p.f(0)))
+	// (num+ν)/(den+δ) - u ≈ (num + ν - u·den - u·δ)/den.
+	uLo := p.mul(p.fnma(u, delta, p.add(p.fnma(u, den, num), nu)), inv)
 	z := p.mul(u, u)
 	// atan(u + uLo) ≈ atan u + uLo·(1 - z).
 	lo := p.add(p.fnma(z, uLo, uLo), bLo)
@@ -143,12 +130,9 @@ func (p *prog) asinCore(fm *format, x *value) (big, s, sLo, w *value) {
 	big = p.cmp(gt, a, p.f(0.5))
 	z := p.sel(big, p.mul(p.sub(p.f(1), a), p.f(0.5)), p.mul(x, x))
 	s = p.sqrt(z)
-	if fm.wide {
-		sLo = p.f(0)
-	} else {
-		// (z - s²)/(2s), the tiny addend keeping s = 0 from 0/0.
-		sLo = p.div(p.fnma(s, s, z), p.add(p.add(s, s), p.f(0x1p-1000)))
-	}
+	// (z - s²)/(2s), the tiny addend keeping s = 0 from 0/0.
+	tiny := map[int]float64{4: 0x1p-140, 8: 0x1p-1000}[p.elem]
+	sLo = p.div(p.fnma(s, s, z), p.add(p.add(s, s), p.f(tiny)))
 	t := p.sel(big, s, x)
 	w = p.mul(p.mul(t, z), p.horner(z, fm.asinP))
 	return
