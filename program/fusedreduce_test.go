@@ -134,6 +134,9 @@ func TestFusedReductionSpecialValues(t *testing.T) {
 // TestFusedReductionAllocationFree replays a fused reduction over several
 // blocks with RunInto and counts allocations.
 func TestFusedReductionAllocationFree(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops pooled kernel state")
+	}
 	defer func(b int) { cpu.FusedReduceBlock = b }(cpu.FusedReduceBlock)
 	cpu.FusedReduceBlock = 64
 	tr := trace.New()
