@@ -24,15 +24,7 @@ func Cholesky[T tf.Scalar](e tf.Engine, a *tf.Tensor[T], opts ...Option) (*tf.Te
 	if _, _, err := matrices(name, "a", a, true); err != nil {
 		return nil, err
 	}
-	l, err := alloc[T](e, a.Shape())
-	if err != nil {
-		return nil, err
-	}
-	if err := runCholesky(e, name, l, a, f); err != nil {
-		release(l)
-		return nil, err
-	}
-	return l, nil
+	return allocRun(e, a.Shape(), func(l *tf.Tensor[T]) error { return runCholesky(e, name, l, a, f) })
 }
 
 // CholeskyInto sets dst to the Cholesky factor of A (see [Cholesky]). dst
@@ -56,14 +48,12 @@ func CholeskyInto[T tf.Scalar](e tf.Engine, dst, a *tf.Tensor[T], opts ...Option
 }
 
 func runCholesky[T tf.Scalar](e tf.Engine, name string, dst, a *tf.Tensor[T], f Option) error {
-	be, k, err := claim[T](e, name)
+	s, err := begin[T](e, name)
 	if err != nil {
 		return err
 	}
-	defer be.End()
-	ar := getArgs[T]()
-	defer ar.put()
-	err = k.Cholesky(view(&ar.v[0], dst), view(&ar.v[1], a), f&Upper != 0)
+	defer s.end()
+	err = s.k.Cholesky(view(&s.ar.v[0], dst), view(&s.ar.v[1], a), f&Upper != 0)
 	return failure(name, "a", a.Shape()[2:], err)
 }
 
@@ -85,15 +75,7 @@ func CholeskySolve[T tf.Scalar](e tf.Engine, c, b *tf.Tensor[T], opts ...Option)
 	if err != nil {
 		return nil, err
 	}
-	x, err := alloc[T](e, sp.x)
-	if err != nil {
-		return nil, err
-	}
-	if err := runCholeskySolve(e, name, x, c, b, sp, f); err != nil {
-		release(x)
-		return nil, err
-	}
-	return x, nil
+	return allocRun(e, sp.x, func(x *tf.Tensor[T]) error { return runCholeskySolve(e, name, x, c, b, sp, f) })
 }
 
 // CholeskySolveInto sets dst to the X of [CholeskySolve]. dst has X's
@@ -117,14 +99,12 @@ func CholeskySolveInto[T tf.Scalar](e tf.Engine, dst, c, b *tf.Tensor[T], opts .
 }
 
 func runCholeskySolve[T tf.Scalar](e tf.Engine, name string, x, c, b *tf.Tensor[T], sp solveShapes, f Option) error {
-	be, k, err := claim[T](e, name)
+	s, err := begin[T](e, name)
 	if err != nil {
 		return err
 	}
-	defer be.End()
-	ar := getArgs[T]()
-	defer ar.put()
-	xv, cv, bv := solveViews(sp, ar, x, c, b)
-	err = k.CholeskySolve(xv, cv, bv, f&Upper != 0)
+	defer s.end()
+	xv, cv, bv := solveViews(sp, s.ar, x, c, b)
+	err = s.k.CholeskySolve(xv, cv, bv, f&Upper != 0)
 	return failure(name, "c", c.Shape()[2:], err)
 }

@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -119,7 +120,7 @@ func checkDst[E tf.Elem](name, arg string, dst *tf.Tensor[E], want []int, ins ..
 	if err := live(name, arg, dst); err != nil {
 		return err
 	}
-	if !equal(dst.Shape(), want) {
+	if !slices.Equal(dst.Shape(), want) {
 		return tf.Errorf(tf.ErrShape, name, arg, "shape "+op.FmtInts(want), "shape %s", op.FmtInts(dst.Shape()))
 	}
 	if !op.Distinct(dst.Shape(), dst.Strides()) {
@@ -154,20 +155,31 @@ func spanOf[E tf.Elem](arg string, t *tf.Tensor[E]) span {
 
 func (s span) overlaps(o span) bool { return s.ok && o.ok && s.lo <= o.hi && o.lo <= s.hi }
 
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // claim claims e for operation name and returns its linear algebra kernels
 // for T; the caller ends the claim.
+// session is one claimed call: the engine's linear algebra and a set of
+// pooled operand views, both given back by end.
+type session[T tf.Scalar] struct {
+	be backend.Engine
+	k  backend.Linalg[T]
+	ar *args[T]
+}
+
+// begin claims e for operation name (see claim) and takes operand views
+// from the pool.
+func begin[T tf.Scalar](e tf.Engine, name string) (session[T], error) {
+	be, k, err := claim[T](e, name)
+	if err != nil {
+		return session[T]{}, err
+	}
+	return session[T]{be, k, getArgs[T]()}, nil
+}
+
+func (s session[T]) end() {
+	s.ar.put()
+	s.be.End()
+}
+
 func claim[T tf.Scalar](e tf.Engine, name string) (backend.Engine, backend.Linalg[T], error) {
 	if e == nil {
 		return nil, nil, tf.Errorf(tf.ErrArgument, name, "e", "an engine", "nil")
@@ -230,6 +242,20 @@ func batchIndex(batch []int, q int) string {
 // alloc returns a new tensor of shape from e's pool.
 func alloc[E tf.Elem](e tf.Engine, shape []int) (*tf.Tensor[E], error) {
 	return tf.NewTensor[E](e, shape...)
+}
+
+// allocRun returns a new tensor of the given shape from e's pool that run
+// fills, given back to the pool when run fails.
+func allocRun[T tf.Elem](e tf.Engine, shape []int, run func(*tf.Tensor[T]) error) (*tf.Tensor[T], error) {
+	t, err := alloc[T](e, shape)
+	if err != nil {
+		return nil, err
+	}
+	if err := run(t); err != nil {
+		release(t)
+		return nil, err
+	}
+	return t, nil
 }
 
 // release gives the results of a failed operation back to the pool.

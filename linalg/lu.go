@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"errors"
+	"slices"
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/internal/op"
@@ -69,14 +70,12 @@ func luShape[T tf.Scalar](name string, a *tf.Tensor[T], buf []int) ([]int, error
 }
 
 func runLU[T tf.Scalar](e tf.Engine, name string, lu *tf.Tensor[T], piv *tf.Tensor[int64], a *tf.Tensor[T]) error {
-	be, k, err := claim[T](e, name)
+	s, err := begin[T](e, name)
 	if err != nil {
 		return err
 	}
-	defer be.End()
-	ar := getArgs[T]()
-	defer ar.put()
-	return failure(name, "a", a.Shape()[2:], k.LU(view(&ar.v[0], lu), view(&ar.piv, piv), view(&ar.v[1], a)))
+	defer s.end()
+	return failure(name, "a", a.Shape()[2:], s.k.LU(view(&s.ar.v[0], lu), view(&s.ar.piv, piv), view(&s.ar.v[1], a)))
 }
 
 // Det returns det(A) for each matrix of A (n, n, batch...): a tensor of
@@ -117,14 +116,12 @@ func DetInto[T tf.Scalar](e tf.Engine, dst, a *tf.Tensor[T]) error {
 }
 
 func runDet[T tf.Scalar](e tf.Engine, name string, d, a *tf.Tensor[T]) error {
-	be, k, err := claim[T](e, name)
+	s, err := begin[T](e, name)
 	if err != nil {
 		return err
 	}
-	defer be.End()
-	ar := getArgs[T]()
-	defer ar.put()
-	return failure(name, "a", a.Shape()[2:], k.Det(view(&ar.v[0], d), view(&ar.v[1], a)))
+	defer s.end()
+	return failure(name, "a", a.Shape()[2:], s.k.Det(view(&s.ar.v[0], d), view(&s.ar.v[1], a)))
 }
 
 // SlogDet returns det(A) = sign·exp(logabs) for each matrix of A (n, n,
@@ -181,20 +178,18 @@ func slogdetCheck[R tf.Float, T tf.Scalar](name string, a *tf.Tensor[T]) error {
 }
 
 func runSlogDet[R tf.Float, T tf.Scalar](e tf.Engine, name string, sign *tf.Tensor[T], logabs *tf.Tensor[R], a *tf.Tensor[T]) error {
-	be, k, err := claim[T](e, name)
+	s, err := begin[T](e, name)
 	if err != nil {
 		return err
 	}
-	defer be.End()
-	ar := getArgs[T]()
-	defer ar.put()
+	defer s.end()
 	var la any
 	if r32, ok := any(logabs).(*tf.Tensor[float32]); ok {
-		la = view(&ar.r32, r32)
+		la = view(&s.ar.r32, r32)
 	} else {
-		la = view(&ar.r64, any(logabs).(*tf.Tensor[float64]))
+		la = view(&s.ar.r64, any(logabs).(*tf.Tensor[float64]))
 	}
-	return failure(name, "a", a.Shape()[2:], k.SlogDet(view(&ar.v[0], sign), la, view(&ar.v[1], a)))
+	return failure(name, "a", a.Shape()[2:], s.k.SlogDet(view(&s.ar.v[0], sign), la, view(&s.ar.v[1], a)))
 }
 
 // LUUnpack returns the permutation P (m, m, batch...), the unit lower
@@ -264,7 +259,7 @@ func unpackShape[T tf.Scalar](name string, lu *tf.Tensor[T], piv *tf.Tensor[int6
 	batch := lu.Shape()[2:]
 	r := min(m, n)
 	want := append(append(room[0][:0], r), batch...)
-	if !equal(piv.Shape(), want) {
+	if !slices.Equal(piv.Shape(), want) {
 		return s, tf.Errorf(tf.ErrShape, name, "piv", "shape "+op.FmtInts(want)+" (min(m, n), batch...)", "shape %s", op.FmtInts(piv.Shape()))
 	}
 	s.p = append(append(room[0][:0], m, m), batch...)
@@ -274,14 +269,12 @@ func unpackShape[T tf.Scalar](name string, lu *tf.Tensor[T], piv *tf.Tensor[int6
 }
 
 func runUnpack[T tf.Scalar](e tf.Engine, name string, p, l, u, lu *tf.Tensor[T], piv *tf.Tensor[int64]) error {
-	be, k, err := claim[T](e, name)
+	s, err := begin[T](e, name)
 	if err != nil {
 		return err
 	}
-	defer be.End()
-	ar := getArgs[T]()
-	defer ar.put()
-	err = k.LUUnpack(view(&ar.v[0], p), view(&ar.v[1], l), view(&ar.v[2], u), view(&ar.v[3], lu), view(&ar.piv, piv))
+	defer s.end()
+	err = s.k.LUUnpack(view(&s.ar.v[0], p), view(&s.ar.v[1], l), view(&s.ar.v[2], u), view(&s.ar.v[3], lu), view(&s.ar.piv, piv))
 	if err != nil {
 		return rename(name, err)
 	}

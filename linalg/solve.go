@@ -95,15 +95,7 @@ func Solve[T tf.Scalar](e tf.Engine, a, b *tf.Tensor[T]) (*tf.Tensor[T], error) 
 	if err != nil {
 		return nil, err
 	}
-	x, err := alloc[T](e, sp.x)
-	if err != nil {
-		return nil, err
-	}
-	if err := runSolve(e, name, x, a, b, sp); err != nil {
-		release(x)
-		return nil, err
-	}
-	return x, nil
+	return allocRun(e, sp.x, func(x *tf.Tensor[T]) error { return runSolve(e, name, x, a, b, sp) })
 }
 
 // SolveInto sets dst to the X of [Solve]. dst has X's shape, distinct
@@ -124,15 +116,13 @@ func SolveInto[T tf.Scalar](e tf.Engine, dst, a, b *tf.Tensor[T]) error {
 }
 
 func runSolve[T tf.Scalar](e tf.Engine, name string, x, a, b *tf.Tensor[T], sp solveShapes) error {
-	be, k, err := claim[T](e, name)
+	s, err := begin[T](e, name)
 	if err != nil {
 		return err
 	}
-	defer be.End()
-	ar := getArgs[T]()
-	defer ar.put()
-	xv, av, bv := solveViews(sp, ar, x, a, b)
-	return failure(name, "a", a.Shape()[2:], k.Solve(xv, av, bv))
+	defer s.end()
+	xv, av, bv := solveViews(sp, s.ar, x, a, b)
+	return failure(name, "a", a.Shape()[2:], s.k.Solve(xv, av, bv))
 }
 
 // SolveTriangular returns X with A·X = B, or X·A = B with the option
@@ -155,15 +145,7 @@ func SolveTriangular[T tf.Scalar](e tf.Engine, a, b *tf.Tensor[T], upper bool, o
 	if err != nil {
 		return nil, err
 	}
-	x, err := alloc[T](e, sp.x)
-	if err != nil {
-		return nil, err
-	}
-	if err := runTriangular(e, name, x, a, b, sp, upper, f); err != nil {
-		release(x)
-		return nil, err
-	}
-	return x, nil
+	return allocRun(e, sp.x, func(x *tf.Tensor[T]) error { return runTriangular(e, name, x, a, b, sp, upper, f) })
 }
 
 // SolveTriangularInto sets dst to the X of [SolveTriangular]. dst has X's
@@ -187,15 +169,13 @@ func SolveTriangularInto[T tf.Scalar](e tf.Engine, dst, a, b *tf.Tensor[T], uppe
 }
 
 func runTriangular[T tf.Scalar](e tf.Engine, name string, x, a, b *tf.Tensor[T], sp solveShapes, upper bool, f Option) error {
-	be, k, err := claim[T](e, name)
+	s, err := begin[T](e, name)
 	if err != nil {
 		return err
 	}
-	defer be.End()
-	ar := getArgs[T]()
-	defer ar.put()
-	xv, av, bv := solveViews(sp, ar, x, a, b)
-	return failure(name, "a", a.Shape()[2:], k.SolveTriangular(xv, av, bv, upper, f&Right == 0, f&UnitDiagonal != 0))
+	defer s.end()
+	xv, av, bv := solveViews(sp, s.ar, x, a, b)
+	return failure(name, "a", a.Shape()[2:], s.k.SolveTriangular(xv, av, bv, upper, f&Right == 0, f&UnitDiagonal != 0))
 }
 
 // Inv returns A⁻¹ for each matrix of A (n, n, batch...), by an LU
@@ -208,15 +188,7 @@ func Inv[T tf.Scalar](e tf.Engine, a *tf.Tensor[T]) (*tf.Tensor[T], error) {
 	if _, _, err := matrices(name, "a", a, true); err != nil {
 		return nil, err
 	}
-	x, err := alloc[T](e, a.Shape())
-	if err != nil {
-		return nil, err
-	}
-	if err := runInv(e, name, x, a); err != nil {
-		release(x)
-		return nil, err
-	}
-	return x, nil
+	return allocRun(e, a.Shape(), func(x *tf.Tensor[T]) error { return runInv(e, name, x, a) })
 }
 
 // InvInto sets dst to A⁻¹ (see [Inv]). dst has A's shape, distinct
@@ -235,12 +207,10 @@ func InvInto[T tf.Scalar](e tf.Engine, dst, a *tf.Tensor[T]) error {
 }
 
 func runInv[T tf.Scalar](e tf.Engine, name string, x, a *tf.Tensor[T]) error {
-	be, k, err := claim[T](e, name)
+	s, err := begin[T](e, name)
 	if err != nil {
 		return err
 	}
-	defer be.End()
-	ar := getArgs[T]()
-	defer ar.put()
-	return failure(name, "a", a.Shape()[2:], k.Inv(view(&ar.v[0], x), view(&ar.v[1], a)))
+	defer s.end()
+	return failure(name, "a", a.Shape()[2:], s.k.Inv(view(&s.ar.v[0], x), view(&s.ar.v[1], a)))
 }
