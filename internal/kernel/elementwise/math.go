@@ -149,6 +149,10 @@ func mathBinary[T strided.Scalar](k op.Kind, z, x, y []T) {
 }
 
 func floatBinary[F float32 | float64](k op.Kind, z, x, y []F) {
+	if zz, ok := any(z).([]float32); ok && k == op.Pow {
+		pow32(zz, any(x).([]float32), any(y).([]float32))
+		return
+	}
 	f := realFunc2(k)
 	if f == nil {
 		panic("elementwise: no kernel for " + k.String())
@@ -263,4 +267,41 @@ func vectorKernel[F float32 | float64](k op.Kind, z, x []F) bool {
 		return false
 	}
 	return true
+}
+
+// pow32 sets z[i] = x[i]^y[i] for float32 as ±e^(y·ln|x|) evaluated in
+// float64 by vmath's Log and Exp (each within about an ulp of float64), so
+// that the float32 result is math.Pow's rounded to float32 except, rarely,
+// by one ulp where the float64 value lies within its error of a rounding
+// boundary. A negative finite x takes the sign of an odd integer y and
+// gives NaN for a y that is not an integer, as math.Pow; a zero, infinite
+// or NaN x or a y that is not finite take math.Pow's special cases.
+func pow32(z, x, y []float32) {
+	const block = 256
+	var buf [block]float64
+	x, y = x[:len(z)], y[:len(z)]
+	for lo := 0; lo < len(z); lo += block {
+		hi := min(lo+block, len(z))
+		a := buf[:hi-lo]
+		for i := range a {
+			a[i] = math.Abs(float64(x[lo+i]))
+		}
+		vmath.Log(a, a)
+		for i := range a {
+			a[i] *= float64(y[lo+i])
+		}
+		vmath.Exp(a, a)
+		for i, v := range a {
+			xi, yi := float64(x[lo+i]), float64(y[lo+i])
+			switch {
+			case xi == 0 || xi-xi != 0 || yi-yi != 0: // ±0, ±Inf or NaN
+				v = math.Pow(xi, yi)
+			case xi < 0 && yi != math.Trunc(yi):
+				v = math.NaN()
+			case xi < 0 && math.Abs(yi) < 1<<53 && int64(yi)&1 == 1:
+				v = -v
+			}
+			z[lo+i] = float32(v)
+		}
+	}
 }
