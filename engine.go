@@ -133,6 +133,16 @@ func produce[T Elem](e Engine, name string, shape []int, fill func(be backend.En
 	return out, nil
 }
 
+// claimInto checks dst as the destination of a one-input operation on a
+// (the given shape, distinct elements, no overlap with a) and then claims
+// e as claim does.
+func claimInto[T Elem](e Engine, name string, dst, a *Tensor[T], shape []int) (backend.Engine, *backend.Kernels[T], error) {
+	if err := checkDst(name, false, dst, shape, []string{"a"}, a); err != nil {
+		return nil, nil, err
+	}
+	return claim[T](e, name)
+}
+
 // claim claims e for operation name and returns its backend and its
 // kernels for T (never nil); the caller ends the claim. The Into forms
 // call it directly rather than through a closure: it is their hot path.

@@ -132,10 +132,7 @@ func TileInto[T Elem](e Engine, dst, a *Tensor[T], reps ...int) error {
 	if err != nil {
 		return err
 	}
-	if err := checkDst(name, false, dst, shape, []string{"a"}, a); err != nil {
-		return err
-	}
-	be, ks, err := claim[T](e, name)
+	be, ks, err := claimInto(e, name, dst, a, shape)
 	if err != nil {
 		return err
 	}
@@ -190,10 +187,7 @@ func RepeatInto[T Elem](e Engine, dst, a *Tensor[T], axis int, repeats ...int) e
 	if err != nil {
 		return err
 	}
-	if err := checkDst(name, false, dst, shape, []string{"a"}, a); err != nil {
-		return err
-	}
-	be, ks, err := claim[T](e, name)
+	be, ks, err := claimInto(e, name, dst, a, shape)
 	if err != nil {
 		return err
 	}
@@ -258,10 +252,7 @@ func DiagInto[T Elem](e Engine, dst, a *Tensor[T], k int) error {
 	if err != nil {
 		return err
 	}
-	if err := checkDst(name, false, dst, shape, []string{"a"}, a); err != nil {
-		return err
-	}
-	be, ks, err := claim[T](e, name)
+	be, ks, err := claimInto(e, name, dst, a, shape)
 	if err != nil {
 		return err
 	}

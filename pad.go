@@ -64,10 +64,7 @@ func PadInto[T Elem](e Engine, dst, a *Tensor[T], widths [][2]int, mode PadMode,
 	if err != nil {
 		return err
 	}
-	if err := checkDst(name, false, dst, shape, []string{"a"}, a); err != nil {
-		return err
-	}
-	be, ks, err := claim[T](e, name)
+	be, ks, err := claimInto(e, name, dst, a, shape)
 	if err != nil {
 		return err
 	}

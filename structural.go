@@ -193,10 +193,7 @@ func reshapeCopy[T Elem](e Engine, name string, a *Tensor[T], shape []int) (*Ten
 }
 
 func reshapeCopyInto[T Elem](e Engine, name string, dst, a *Tensor[T], shape []int) error {
-	if err := checkDst(name, false, dst, shape, []string{"a"}, a); err != nil {
-		return err
-	}
-	be, ks, err := claim[T](e, name)
+	be, ks, err := claimInto(e, name, dst, a, shape)
 	if err != nil {
 		return err
 	}
