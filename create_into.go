@@ -2,6 +2,7 @@ package tenferro
 
 import (
 	"fmt"
+	"github.com/tenferro-go/tenferro/backend"
 	"math"
 	"math/rand/v2"
 
@@ -127,13 +128,7 @@ func ArangeInto[T Scalar](e Engine, dst *Tensor[T], start, step float64) error {
 				fmt.Sprintf("%g at i = %d for start %g, step %g", last, n-1, start, step), ErrArgument)
 		}
 	}
-	be, _, err := claim[T](e, name)
-	if err != nil {
-		return err
-	}
-	fillArange(&dst.v, start, step)
-	be.End()
-	return nil
+	return fillClaimed(e, name, dst, func(v *backend.View[T]) { fillArange(v, start, step) })
 }
 
 // LinspaceInto sets the vector dst to Linspace(start, stop, n, endpoint)
@@ -151,13 +146,7 @@ func LinspaceInto[T Scalar](e Engine, dst *Tensor[T], start, stop float64, endpo
 	if err := linspaceEnds(name, start, stop); err != nil {
 		return err
 	}
-	be, _, err := claim[T](e, name)
-	if err != nil {
-		return err
-	}
-	fillLinspace(&dst.v, start, stop, endpoint)
-	be.End()
-	return nil
+	return fillClaimed(e, name, dst, func(v *backend.View[T]) { fillLinspace(v, start, stop, endpoint) })
 }
 
 // LogspaceInto sets the vector dst to Logspace(start, stop, n, endpoint,
@@ -178,13 +167,7 @@ func LogspaceInto[T Scalar](e Engine, dst *Tensor[T], start, stop float64, endpo
 	if err := finite(name, "base", base); err != nil {
 		return err
 	}
-	be, _, err := claim[T](e, name)
-	if err != nil {
-		return err
-	}
-	fillLogspace(&dst.v, start, stop, endpoint, base)
-	be.End()
-	return nil
+	return fillClaimed(e, name, dst, func(v *backend.View[T]) { fillLogspace(v, start, stop, endpoint, base) })
 }
 
 // RandInto sets the elements of dst, in column-major order, to values
@@ -202,13 +185,7 @@ func RandInto[T Scalar](e Engine, dst *Tensor[T], r *rand.Rand) error {
 	if err := checkRand(name, r); err != nil {
 		return err
 	}
-	be, _, err := claim[T](e, name)
-	if err != nil {
-		return err
-	}
-	fillRand(&dst.v, r)
-	be.End()
-	return nil
+	return fillClaimed(e, name, dst, func(v *backend.View[T]) { fillRand(v, r) })
 }
 
 // RandNInto sets the elements of dst, in column-major order, to standard
@@ -226,13 +203,7 @@ func RandNInto[T Scalar](e Engine, dst *Tensor[T], r *rand.Rand) error {
 	if err := checkRand(name, r); err != nil {
 		return err
 	}
-	be, _, err := claim[T](e, name)
-	if err != nil {
-		return err
-	}
-	fillRandN(&dst.v, r)
-	be.End()
-	return nil
+	return fillClaimed(e, name, dst, func(v *backend.View[T]) { fillRandN(v, r) })
 }
 
 // RandUniformInto sets the elements of dst, in column-major order, to
@@ -255,11 +226,17 @@ func RandUniformInto[T Scalar](e Engine, dst *Tensor[T], r *rand.Rand, lo, hi fl
 	if err != nil {
 		return err
 	}
+	return fillClaimed(e, name, dst, func(v *backend.View[T]) { fillUniform(v, r, u) })
+}
+
+// fillClaimed claims e for operation name, runs fill on dst's view and ends
+// the claim: the tail of the creation Into forms, after their checks.
+func fillClaimed[T Scalar](e Engine, name string, dst *Tensor[T], fill func(*backend.View[T])) error {
 	be, _, err := claim[T](e, name)
 	if err != nil {
 		return err
 	}
-	fillUniform(&dst.v, r, u)
-	be.End()
+	defer be.End()
+	fill(&dst.v)
 	return nil
 }
