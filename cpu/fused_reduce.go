@@ -150,9 +150,10 @@ func (f *fused[T]) Reduce(kind op.Kind, dst, store *backend.View[T], inputs []*b
 			s.levels = append(s.levels, make([]T, m))
 			s.full = append(s.full, false)
 		}
-		if len(s.levels[i]) != m {
+		if cap(s.levels[i]) < m {
 			s.levels[i] = make([]T, m)
 		}
+		s.levels[i] = s.levels[i][:m]
 		s.levels[i], s.part = s.part, s.levels[i]
 		s.full[i] = true
 	}
