@@ -37,6 +37,22 @@ func indexError(name string, index *Tensor[int64], err error) error {
 
 // indexKernels returns be's index kernels for T, or an ErrUnsupported
 // error.
+// claimIndex claims e for operation name and returns its index kernels
+// for T; the caller ends the claim (claimIndex ends it itself when it
+// fails).
+func claimIndex[T Elem](e Engine, name string) (backend.Engine, backend.Index[T], error) {
+	be, err := begin(e, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := indexKernels[T](be, name)
+	if err != nil {
+		be.End()
+		return nil, nil, err
+	}
+	return be, ix, nil
+}
+
 func indexKernels[T Elem](be backend.Engine, name string) (backend.Index[T], error) {
 	if ks := backend.KernelsOf[T](be); ks != nil && ks.Index != nil {
 		return ks.Index, nil
@@ -113,15 +129,11 @@ func takeInto[T Elem](e Engine, kind op.Kind, dst, a *Tensor[T], axis int, index
 	if err := checkIndexDst(name, dst, shape, []string{"a", "index"}, index, a); err != nil {
 		return err
 	}
-	be, err := begin(e, name)
+	be, ix, err := claimIndex[T](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	ix, err := indexKernels[T](be, name)
-	if err != nil {
-		return err
-	}
 	return indexError(name, index, runTake(ix, kind == op.Gather, dst, a, ax, index))
 }
 
@@ -217,15 +229,11 @@ func ScatterAddInto[T Scalar | int64](e Engine, dst, a *Tensor[T], axis int, ind
 	if err != nil {
 		return err
 	}
-	be, err := begin(e, name)
+	be, ix, err := claimIndex[T](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	ix, err := indexKernels[T](be, name)
-	if err != nil {
-		return err
-	}
 	return indexError(name, index, ix.ScatterAdd(dst.desc(), a.desc(), ax, index.desc(), src.desc()))
 }
 
@@ -261,15 +269,11 @@ func MaskedSelect[T Elem](e Engine, a *Tensor[T], mask *Tensor[bool]) (*Tensor[T
 	if err != nil {
 		return nil, err
 	}
-	be, err := begin(e, name)
+	be, ix, err := claimIndex[T](e, name)
 	if err != nil {
 		return nil, err
 	}
 	defer be.End()
-	ix, err := indexKernels[T](be, name)
-	if err != nil {
-		return nil, err
-	}
 	n := ix.CountTrue(mask.desc(), shape)
 	out, err := alloc[T](be, name, []int{n})
 	if err != nil {
@@ -303,15 +307,11 @@ func MaskedSelectInto[T Elem](e Engine, dst, a *Tensor[T], mask *Tensor[bool]) (
 	if err := checkIndexDst(name, dst, dst.v.Shape, []string{"a", "mask"}, mask, a); err != nil {
 		return 0, err
 	}
-	be, err := begin(e, name)
+	be, ix, err := claimIndex[T](e, name)
 	if err != nil {
 		return 0, err
 	}
 	defer be.End()
-	ix, err := indexKernels[T](be, name)
-	if err != nil {
-		return 0, err
-	}
 	if n := ix.CountTrue(mask.desc(), shape); n > dst.Len() {
 		return 0, newError(name, "dst", fmt.Sprintf("at least %d elements (the true elements of the broadcast mask)", n), fmt.Sprintf("%d", dst.Len()), ErrShape)
 	}

@@ -131,15 +131,12 @@ func RollInto[T Elem](e Engine, dst, a *Tensor[T], shifts, axes []int) error {
 	if err := checkDst(name, false, dst, a.v.Shape, []string{"a"}, a); err != nil {
 		return err
 	}
-	be, ks, err := claim[T](e, name)
+	be, ix, err := claimIndex[T](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	if ks.Index == nil {
-		return unsupported[T](name, "index kernels")
-	}
-	return ks.Index.Roll(dst.desc(), a.desc(), sc.ints[:a.Rank()])
+	return ix.Roll(dst.desc(), a.desc(), sc.ints[:a.Rank()])
 }
 
 // rollShifts validates Roll's arguments and writes the shift of every axis
@@ -206,15 +203,12 @@ func triInto[T Elem](e Engine, kind op.Kind, dst, a *Tensor[T], k int) error {
 	if err := checkDst(name, true, dst, a.v.Shape, []string{"a"}, a); err != nil {
 		return err
 	}
-	be, ks, err := claim[T](e, name)
+	be, ix, err := claimIndex[T](e, name)
 	if err != nil {
 		return err
 	}
 	defer be.End()
-	if ks.Index == nil {
-		return unsupported[T](name, "index kernels")
-	}
-	return ks.Index.Tri(dst.desc(), a.desc(), k, kind == op.Triu)
+	return ix.Tri(dst.desc(), a.desc(), k, kind == op.Triu)
 }
 
 func triShape[T Elem](name string, a *Tensor[T]) error {
