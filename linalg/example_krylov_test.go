@@ -2,6 +2,7 @@ package linalg_test
 
 import (
 	"fmt"
+	"math"
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
@@ -38,4 +39,26 @@ func ExampleEigsh() {
 	}
 	fmt.Printf("%.10f %.10f %v\n", res.Values[0], res.Values[1], res.Converged)
 	// Output: 0.0037933425 0.0151589807 true
+}
+
+// Real-time evolution exp(−i·H·t)·v of a two-level system H = [0 1; 1 0]
+// for t = π/2 flips the state |0⟩ to −i·|1⟩.
+func ExampleExpmV() {
+	e := cpu.Serial()
+	defer e.Close()
+	apply := func(dst, x *tf.Tensor[complex128]) error {
+		d, _ := dst.Data()
+		v, _ := x.Data()
+		d[0], d[1] = v[1], v[0]
+		return nil
+	}
+	v, _ := tf.FromSlice([]complex128{1, 0}, 2)
+	x, info, err := linalg.ExpmV(e, apply, complex(0, -math.Pi/2), v, linalg.ExpmVOptions{Hermitian: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	d, _ := x.Data()
+	fmt.Printf("%.6f %.6f %d step(s)\n", d[0], d[1], info.Steps)
+	// Output: (0.000000+0.000000i) (0.000000-1.000000i) 1 step(s)
 }

@@ -45,6 +45,12 @@ func unitary[T tf.Scalar](r *rand.Rand, n int) mat {
 // withSpectrum returns Q·diag(w)·Qᴴ for a random unitary Q, Hermitian to
 // rounding and made exactly Hermitian, rounded to T.
 func withSpectrum[T tf.Scalar](r *rand.Rand, w []float64) mat {
+	a, _ := withSpectrumQ[T](r, w)
+	return a
+}
+
+// withSpectrumQ is withSpectrum that also returns Q.
+func withSpectrumQ[T tf.Scalar](r *rand.Rand, w []float64) (mat, mat) {
 	n := len(w)
 	q := unitary[T](r, n)
 	d := newMat(n, n)
@@ -61,7 +67,7 @@ func withSpectrum[T tf.Scalar](r *rand.Rand, w []float64) mat {
 			a.v[i+j*n], a.v[j+i*n] = v, cmplx.Conj(v)
 		}
 	}
-	return round[T](a)
+	return round[T](a), q
 }
 
 // denseOp wraps the n×n a as an operator on vectors of n elements (of any
