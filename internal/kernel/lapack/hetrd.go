@@ -426,6 +426,24 @@ func Ungtr[T Scalar](ws *Workspace, r par.Runner, uplo Uplo, n int, a gemm.Mat[T
 	}
 }
 
+// Unmtr overwrites the n×nc matrix C with op(Q)·C, op NoTrans or
+// ConjTrans (Trans is read as ConjTrans), where Q = H0·H1···H(n−2) is the
+// unitary matrix of [Hetrd] with the same uplo, held as reflectors in a
+// and tau[0:n−1]; Q is never formed. Q's first row and column are those
+// of the identity, and the rest is applied by [Ormqr] to C's rows 1..n−1
+// (2·n²·nc flops for n ≫ 1, half of forming Q and multiplying). C must not
+// overlap a; ws's scratch is used as Ormqr uses it.
+func Unmtr[T Scalar](ws *Workspace, r par.Runner, uplo Uplo, op Op, n, nc int, a gemm.Mat[T], tau []T, c gemm.Mat[T]) {
+	if n <= 1 || nc <= 0 {
+		return
+	}
+	b := a
+	if uplo == Upper {
+		b = transpose(a)
+	}
+	Ormqr(ws, r, Left, op, n-1, nc, n-1, shift(b, 1, 0), tau, shift(c, 1, 0))
+}
+
 // ungtrSize bounds the scratch length Ungtr's Orgqr takes for order n.
 func ungtrSize[T Scalar](n int) int {
 	return reflSize[T](n, min(n, 64), n)
