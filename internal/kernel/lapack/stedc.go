@@ -53,7 +53,7 @@ func Stedc(ws *Workspace, r par.Runner, n int, d, e []float64, z gemm.Mat[float6
 }
 
 // stedcSize returns the scratch length stedc needs for order n.
-func stedcSize(n int) int { return 3*n*n + 10*n }
+func stedcSize(n int) int { return 3*n*n + 12*n }
 
 // stedc is Stedc with its scratch s of length stedcSize(n) given.
 func stedc(ws *Workspace, r par.Runner, n int, d, e []float64, z gemm.Mat[float64], s []float64) int {
@@ -150,6 +150,15 @@ func dcMerge(ws *Workspace, r par.Runner, n, m int, d []float64, q gemm.Mat[floa
 	}
 	zv, perm, kept, defl := take(n), take(n), take(n), take(n)
 	lam, zh, dk, zk := take(n), take(n), take(n), take(n)
+	// typ[j] records where column j of q is nonzero: rows 0..m−1 only
+	// (colTop), m..n−1 only (colBottom), or both after a rotation.
+	typ := take(n)
+	for j := range typ {
+		typ[j] = colTop
+		if j >= m {
+			typ[j] = colBottom
+		}
+	}
 	// z = blockdiag(Q1, Q2)ᵀ·u: Q1's last row and sgn times Q2's first,
 	// norm √2; normalized, with ρ doubled.
 	rs := 1 / math.Sqrt2
@@ -201,6 +210,9 @@ func dcMerge(ws *Workspace, r par.Runner, n, m int, d []float64, q gemm.Mat[floa
 			d[idx] = sn*sn*dj + c*c*di
 			zv[idx], zv[prev] = tau, 0
 			Rot(n, q, prev, idx, c, -sn)
+			if typ[prev] != typ[idx] {
+				typ[prev], typ[idx] = colMixed, colMixed
+			}
 			defl[nd] = float64(prev)
 			nd++
 		} else {
@@ -214,12 +226,26 @@ func dcMerge(ws *Workspace, r par.Runner, n, m int, d []float64, q gemm.Mat[floa
 		nk++
 	}
 	k := nk
-	// Gather the columns: kept first, deflated after, in g (n×n).
+	// Gather the columns: kept first, deflated after, in g (n×n). The
+	// kept ones are ordered top-only, mixed, bottom-only (pos[t] is the
+	// place of pole t), so that the product with the eigenvectors of the
+	// merged problem skips the zero blocks.
 	g := gemm.Mat[float64]{Data: take(n * n), RS: 1, CS: n}
+	pos := perm[:k] // perm is no longer needed
+	var cnt [3]int
 	for t := 0; t < k; t++ {
-		copyCol(n, q, int(kept[t]), g, t)
-		dk[t] = d[int(kept[t])]
-		zk[t] = zv[int(kept[t])]
+		cnt[int(typ[int(kept[t])])]++
+	}
+	n1, n2 := cnt[colTop], cnt[colMixed]
+	next := [3]int{0, n1, n1 + n2}
+	for t := 0; t < k; t++ {
+		c := int(kept[t])
+		ty := int(typ[c])
+		pos[t] = float64(next[ty])
+		copyCol(n, q, c, g, next[ty])
+		next[ty]++
+		dk[t] = d[c]
+		zk[t] = zv[c]
 	}
 	for t := 0; t < nd; t++ {
 		copyCol(n, q, int(defl[t]), g, k+t)
@@ -230,7 +256,7 @@ func dcMerge(ws *Workspace, r par.Runner, n, m int, d []float64, q gemm.Mat[floa
 	for t := 0; t < nd; t++ {
 		dv[t] = d[int(defl[t])]
 	}
-	ord := perm // perm is no longer needed
+	ord := kept // kept is no longer needed
 	for t := 0; t < nd; t++ {
 		ord[t] = float64(t)
 		for u := t; u > 0 && dv[int(ord[u])] < dv[int(ord[u-1])]; u-- {
@@ -252,9 +278,21 @@ func dcMerge(ws *Workspace, r par.Runner, n, m int, d []float64, q gemm.Mat[floa
 				lam[i] = l
 			}
 			loewner(k, dk, zk, rho, u.Data, zh[:k])
+			// Rows of u in the order of g's columns.
+			tmp := take(k)
+			for i := 0; i < k; i++ {
+				col := u.Data[i*k : (i+1)*k]
+				for t, x := range col {
+					tmp[int(pos[t])] = x
+				}
+				copy(col, tmp)
+			}
 		}
 		p = gemm.Mat[float64]{Data: take(n * k), RS: 1, CS: n}
-		gemm.Gemm(&ws.Gemm, r, n, k, k, 1, g, u, 0, p)
+		// Rows 0..m−1 from the top-only and mixed columns, rows m..n−1
+		// from the mixed and bottom-only ones.
+		gemm.Gemm(&ws.Gemm, r, m, k, n1+n2, 1, g, u, 0, p)
+		gemm.Gemm(&ws.Gemm, r, n-m, k, k-n1, 1, shift(g, m, n1), shift(u, n1, 0), 0, shift(p, m, 0))
 	}
 	// Merge the new eigenvalues (ascending) with the deflated ones.
 	for i, j, t := 0, 0, 0; t < n; t++ {
@@ -271,6 +309,13 @@ func dcMerge(ws *Workspace, r par.Runner, n, m int, d []float64, q gemm.Mat[floa
 	}
 	return 0
 }
+
+// Column types of dcMerge.
+const (
+	colTop    = 0
+	colMixed  = 1
+	colBottom = 2
+)
 
 // copyCol copies column j of the m-row src to column k of dst.
 func copyCol[T Scalar](m int, src gemm.Mat[T], j int, dst gemm.Mat[T], k int) {
