@@ -9,6 +9,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
+	"github.com/tenferro-go/tenferro/internal/kernel/lapack"
 )
 
 // ErrNoConvergence: an iterative solver ([Eigsh], [ExpmV]) reached its
@@ -103,7 +104,6 @@ type Lanczos[T tf.Scalar] struct {
 	buf   []T // the basis, m+1 compact columns of n elements
 	vecs  []*tf.Tensor[T]
 	h, z  []float64 // m×m projected matrix and its eigenvectors
-	hw    []float64 // m×m copy of h for the eigensolver
 	theta []float64
 	err   []float64 // bounds on the columns' departure from the Krylov relation (locking)
 	err2  []float64
@@ -111,7 +111,7 @@ type Lanczos[T tf.Scalar] struct {
 	c     []complex128
 	y     []T // the m×m Ritz coefficients in T
 	tmp   []T // row block of the basis update
-	gws   gemm.Workspace
+	ws    lapack.Workspace
 	rng   *rand.Rand
 	pcg   *rand.PCG
 }
@@ -120,8 +120,9 @@ type Lanczos[T tf.Scalar] struct {
 // of the spectrum opts.Which selects, A·v = λ·v, by the thick-restart
 // Lanczos method (Wu and Simon, SIAM J. Matrix Anal. Appl. 22(2), 2000)
 // with full reorthogonalization: the Krylov basis of x0 is extended to m
-// vectors, the projected matrix (tridiagonal after a start, arrowhead plus
-// tridiagonal after a restart) diagonalized, and the iteration restarted
+// vectors, the projected matrix (real symmetric: tridiagonal after a
+// start, arrowhead plus tridiagonal after a restart) diagonalized by
+// lapack.Heev, and the iteration restarted
 // from the Ritz vectors of the K + (m−K)/2 wanted Ritz values. An
 // invariant subspace met early continues from a random vector orthogonal
 // to the basis; when the basis fills the whole space the pairs are exact,
@@ -226,8 +227,8 @@ func (l *Lanczos[T]) Solve(e tf.Engine, apply Operator[T], x0 *tf.Tensor[T], opt
 		if tol == 0 {
 			tol = relTol * st.anorm
 		}
-		if !symEig(size, l.hcopy(size), l.theta, l.z) {
-			return tf.Errorf(ErrNoConvergence, name, "", "a converged projected eigenproblem", "no convergence in %d Jacobi sweeps", symEigSweeps)
+		if info := l.eig(size); info != 0 {
+			return tf.Errorf(ErrNoConvergence, name, "", "a converged projected eigenproblem", "lapack.Heev info %d", info)
 		}
 		l.order(size, opts.Which)
 		need := min(k, size)
@@ -261,7 +262,7 @@ func (l *Lanczos[T]) Solve(e tf.Engine, apply Operator[T], x0 *tf.Tensor[T], opt
 				}
 				// The locked vectors span the space (to rounding).
 				size, st.beta = k, 0
-				symEig(size, l.hcopy(size), l.theta, l.z)
+				l.eig(size) // diagonal: exact
 				l.order(size, opts.Which)
 			}
 		}
@@ -314,7 +315,7 @@ func (l *Lanczos[T]) reserve(e tf.Engine, x0 *tf.Tensor[T], m, k int, seed uint6
 		}
 		if mm > l.m {
 			l.m = mm
-			l.h, l.z, l.hw = make([]float64, mm*mm), make([]float64, mm*mm), make([]float64, mm*mm)
+			l.h, l.z = make([]float64, mm*mm), make([]float64, mm*mm)
 			l.theta, l.idx, l.c = make([]float64, mm), make([]int, mm), make([]complex128, mm+1)
 			l.err, l.err2 = make([]float64, mm+1), make([]float64, mm+1)
 			l.y = make([]T, mm*mm)
@@ -356,15 +357,17 @@ func grow(s []float64, k int) []float64 {
 // col returns basis column j.
 func (l *Lanczos[T]) col(j int) []T { return l.buf[j*l.n : (j+1)*l.n] }
 
-// hcopy returns a copy of the leading s×s projected matrix, compact.
-func (l *Lanczos[T]) hcopy(s int) []float64 {
-	w := l.hw[:s*s]
+// eig diagonalizes the leading s×s projected matrix by lapack.Heev: the
+// Ritz values ascending in l.theta and their vectors in l.z (s×s,
+// column-major). It returns Heev's info.
+func (l *Lanczos[T]) eig(s int) int {
+	z := l.z[:s*s]
 	for j := 0; j < s; j++ {
 		for i := 0; i < s; i++ {
-			w[i+j*s] = l.h[i+j*l.m]
+			z[i+j*s] = l.h[i+j*l.m]
 		}
 	}
-	return w
+	return lapack.Heev(&l.ws, nil, true, lapack.Lower, s, gemm.Mat[float64]{Data: z, RS: 1, CS: s}, l.theta[:s])
 }
 
 // expand extends the basis from column start to m columns, setting the
@@ -507,7 +510,7 @@ func (l *Lanczos[T]) restart(s, keep int, beta float64, lock bool) {
 		rb := min(rowBlock, n-r0)
 		vb := gemm.Mat[T]{Data: l.buf, Off: r0, RS: 1, CS: n}
 		tb := gemm.Mat[T]{Data: l.tmp, RS: 1, CS: rb}
-		gemm.Gemm(&l.gws, nil, rb, keep, s, 1, vb, gemm.Mat[T]{Data: y, RS: 1, CS: s}, 0, tb)
+		gemm.Gemm(&l.ws.Gemm, nil, rb, keep, s, 1, vb, gemm.Mat[T]{Data: y, RS: 1, CS: s}, 0, tb)
 		for c := 0; c < keep; c++ {
 			copy(l.buf[c*n+r0:c*n+r0+rb], l.tmp[c*rb:(c+1)*rb])
 		}
