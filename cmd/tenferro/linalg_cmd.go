@@ -1,0 +1,549 @@
+// linalg: the factorizations and solvers of package linalg on .npy files.
+//
+//	tenferro linalg OP [options] -o PREFIX IN.npy...
+//
+// OP is one of the operations of linalgOps (tenferro linalg lists them);
+// each reads its inputs with NumPy's axis order, (..., m, n) with the
+// batch axes leading, and writes every result as PREFIX.NAME.npy in C
+// order with the batch axes leading again, so that numpy.load gives what
+// numpy.linalg would. Between the two the matrices are views with the
+// matrix axes first and the batch axes last, package linalg's layout
+// (a NumPy (b, m, n) array is the library's (m, n, b) view of the same
+// data, no copy). Inputs of different dtypes are promoted as NumPy
+// promotes them; int64 and bool files are refused.
+//
+// Bad input (a missing or unreadable file, a dtype or shape the operation
+// does not take, a singular or indefinite matrix, an option the operation
+// does not take) prints one line "tenferro linalg OP: <error>" on standard
+// error and exits with status 2; a result that cannot be written exits
+// with status 1.
+
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/linalg"
+	"github.com/tenferro-go/tenferro/npy"
+	"github.com/tenferro-go/tenferro/team"
+)
+
+func init() {
+	register("linalg", "factorizations and solvers of package linalg on .npy files", runLinalgCmd)
+}
+
+// linalgFlags are the options of `tenferro linalg`; each operation takes
+// the ones its table entry names.
+type linalgFlags struct {
+	upper  bool // cholesky: A = Uᴴ·U
+	packed bool // lu: the packed factors and pivots instead of P, L, U
+}
+
+// linalgOption is one operation-specific option: its flag name and what it
+// means.
+type linalgOption struct{ name, usage string }
+
+var linalgOptions = []linalgOption{
+	{"upper", "cholesky: the upper factor U with A = Uᴴ·U (written as PREFIX.u.npy)"},
+	{"lower", "cholesky: the lower factor L with A = L·Lᴴ (the default)"},
+	{"packed", "lu: write LAPACK's packed factors PREFIX.lu.npy and 0-based pivots PREFIX.piv.npy instead of P, L, U"},
+}
+
+// output is one result: the file suffix NAME, the value in the library's
+// layout, and how many of its leading axes are matrix (or vector) axes;
+// the others are batch axes, moved to the front when written.
+type output struct {
+	name string
+	v    tf.Value
+	mat  int
+}
+
+// inputKind is what the benchmark draws for an input (the command line
+// reads any matrix).
+type inputKind int
+
+const (
+	generalIn   inputKind = iota // square, well conditioned: R + √n·I
+	spdIn                        // Hermitian positive definite: (R + Rᴴ)/2 + 2n·I
+	hermitianIn                  // Hermitian: (R + Rᴴ)/2
+	rhsIn                        // right sides (n, n): R
+)
+
+// square reports whether inputs of kind k must be square matrices.
+func (k inputKind) square() bool { return k != rhsIn }
+
+// checkInputs checks the NumPy-order shapes of the inputs of o that must
+// be (batches of) square matrices, so that a bad shape is reported as
+// NumPy's (..., n, n) rather than in the library's layout.
+func checkInputs(kinds []inputKind, vals []tf.Value) error {
+	for i, k := range kinds {
+		s := vals[i].Shape()
+		if k.square() && (len(s) < 2 || s[len(s)-1] != s[len(s)-2]) {
+			return fmt.Errorf("input %d has shape %s, expected square matrices (..., n, n)", i+1, fmtShape(s))
+		}
+	}
+	return nil
+}
+
+// fmtShape prints a shape as NumPy does: (3,), (2, 3).
+func fmtShape(s []int) string {
+	if len(s) == 1 {
+		return fmt.Sprintf("(%d,)", s[0])
+	}
+	return "(" + strings.Trim(strings.Join(strings.Fields(fmt.Sprint(s)), ", "), "[]") + ")"
+}
+
+// linalgOp is one operation: its inputs, the options it takes, the command
+// line run (allocating forms), and for `bench linalg` the timed call of its
+// Into forms, the peers' expressions and the gonum run.
+type linalgOp[T tf.Scalar] struct {
+	name    string
+	summary string
+	in      []inputKind // one per input file
+	opts    []string    // operation-specific options it takes
+	// numpyIn: run takes its inputs in NumPy's axis order and lines them
+	// up itself (solve's broadcasting); otherwise it gets library views.
+	numpyIn bool
+	run     func(e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error)
+	// into prepares destinations for the inputs (library layout) and
+	// returns the call of the Into form and what releases them.
+	into func(e tf.Engine, in []*tf.Tensor[T]) (call func() error, done func(), err error)
+	peer linalgPeer
+}
+
+// linalgPeer is how the peers run an operation: NumPy (numpy.linalg, or
+// scipy.linalg where needsScipy) and PyTorch expressions over the stacked
+// inputs a and b in NumPy's layout, and the gonum run (float64 only).
+// An empty expression or a nil gonum means no peer form (null time).
+type linalgPeer struct {
+	numpy      string
+	needsScipy bool
+	torch      string
+	gonum      gonumRun
+}
+
+// linalgOps is the operation table, in the order the benchmark runs it.
+func linalgOps[T tf.Scalar]() []linalgOp[T] {
+	return []linalgOp[T]{
+		{name: "solve", summary: "X with A·X = B (PREFIX.x)", in: []inputKind{generalIn, rhsIn}, numpyIn: true,
+			run: func(e tf.Engine, in []*tf.Tensor[T], _ linalgFlags) ([]output, error) {
+				a, b, vec, err := solveOperands(in[0], in[1])
+				if err != nil {
+					return nil, err
+				}
+				x, err := linalg.Solve(e, a, b)
+				return outs(err, out("x", x, vecMat(vec)))
+			},
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				return into1(e, in[1].Shape(), func(x *tf.Tensor[T]) error { return linalg.SolveInto(e, x, in[0], in[1]) })
+			},
+			peer: linalgPeer{numpy: "np.linalg.solve(a, b)", torch: "torch.linalg.solve(a, b)", gonum: gonumSolve}},
+		{name: "cholesky", summary: "A = L·Lᴴ (PREFIX.l), or Uᴴ·U with --upper (PREFIX.u)", in: []inputKind{spdIn}, opts: []string{"upper", "lower"},
+			run: func(e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+				if f.upper {
+					u, err := linalg.Cholesky(e, in[0], linalg.Upper)
+					return outs(err, out("u", u, 2))
+				}
+				l, err := linalg.Cholesky(e, in[0])
+				return outs(err, out("l", l, 2))
+			},
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				return into1(e, in[0].Shape(), func(l *tf.Tensor[T]) error { return linalg.CholeskyInto(e, l, in[0]) })
+			},
+			peer: linalgPeer{numpy: "np.linalg.cholesky(a)", torch: "torch.linalg.cholesky(a)", gonum: gonumCholesky}},
+		{name: "inv", summary: "A⁻¹ (PREFIX.inv)", in: []inputKind{generalIn},
+			run: func(e tf.Engine, in []*tf.Tensor[T], _ linalgFlags) ([]output, error) {
+				x, err := linalg.Inv(e, in[0])
+				return outs(err, out("inv", x, 2))
+			},
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				return into1(e, in[0].Shape(), func(x *tf.Tensor[T]) error { return linalg.InvInto(e, x, in[0]) })
+			},
+			peer: linalgPeer{numpy: "np.linalg.inv(a)", torch: "torch.linalg.inv(a)", gonum: gonumInverse}},
+		{name: "det", summary: "det(A) (PREFIX.det)", in: []inputKind{generalIn},
+			run: func(e tf.Engine, in []*tf.Tensor[T], _ linalgFlags) ([]output, error) {
+				d, err := linalg.Det(e, in[0])
+				return outs(err, out("det", d, 0))
+			},
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				return into1(e, in[0].Shape()[2:], func(d *tf.Tensor[T]) error { return linalg.DetInto(e, d, in[0]) })
+			},
+			peer: linalgPeer{numpy: "np.linalg.det(a)", torch: "torch.linalg.det(a)", gonum: gonumDet}},
+		{name: "slogdet", summary: "det(A) = sign·exp(logabs) (PREFIX.sign, PREFIX.logabs)", in: []inputKind{generalIn},
+			run:  slogdetRun[T],
+			into: slogdetInto[T],
+			peer: linalgPeer{numpy: "np.linalg.slogdet(a)", torch: "torch.linalg.slogdet(a)", gonum: gonumLogDet}},
+		{name: "lu", summary: "A = P·L·U (PREFIX.p, PREFIX.l, PREFIX.u), or --packed (PREFIX.lu, PREFIX.piv)", in: []inputKind{generalIn}, opts: []string{"packed"},
+			run: luRun[T],
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				lu, err := tf.NewTensor[T](e, in[0].Shape()...)
+				if err != nil {
+					return nil, nil, err
+				}
+				piv, err := tf.NewTensor[int64](e, append([]int{min(in[0].Dim(0), in[0].Dim(1))}, in[0].Shape()[2:]...)...)
+				if err != nil {
+					lu.Release()
+					return nil, nil, err
+				}
+				return func() error { return linalg.LUInto(e, lu, piv, in[0]) }, func() { lu.Release(); piv.Release() }, nil
+			},
+			peer: linalgPeer{numpy: "each(sl.lu_factor, a)", needsScipy: true, torch: "torch.linalg.lu_factor(a)", gonum: gonumLU}},
+	}
+}
+
+// linalgOpNames lists the operations in table order.
+func linalgOpNames() []string {
+	var s []string
+	for _, o := range linalgOps[float64]() {
+		s = append(s, o.name)
+	}
+	return s
+}
+
+func findLinalgOp[T tf.Scalar](name string) (linalgOp[T], bool) {
+	for _, o := range linalgOps[T]() {
+		if o.name == name {
+			return o, true
+		}
+	}
+	return linalgOp[T]{}, false
+}
+
+// out builds one output from a typed result.
+func out[E tf.Elem](name string, t *tf.Tensor[E], mat int) output {
+	if t == nil {
+		return output{name: name, mat: mat}
+	}
+	return output{name, tf.ValueOf(t), mat}
+}
+
+// outs returns the outputs of a call that ended with err.
+func outs(err error, o ...output) ([]output, error) {
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// vecMat is the number of leading non-batch axes of X for a vector B (1)
+// or a matrix B (2).
+func vecMat(vec bool) int {
+	if vec {
+		return 1
+	}
+	return 2
+}
+
+// into1 allocates one destination of the given shape and returns the call
+// that fills it.
+func into1[T tf.Scalar](e tf.Engine, shape []int, call func(*tf.Tensor[T]) error) (func() error, func(), error) {
+	d, err := tf.NewTensor[T](e, shape...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return func() error { return call(d) }, func() { d.Release() }, nil
+}
+
+func slogdetRun[T tf.Scalar](e tf.Engine, in []*tf.Tensor[T], _ linalgFlags) ([]output, error) {
+	if tf.DTypeOf[T]().Real() == tf.Float32 {
+		s, l, err := linalg.SlogDet[float32](e, in[0])
+		return outs(err, out("sign", s, 0), out("logabs", l, 0))
+	}
+	s, l, err := linalg.SlogDet[float64](e, in[0])
+	return outs(err, out("sign", s, 0), out("logabs", l, 0))
+}
+
+func slogdetInto[T tf.Scalar](e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+	batch := in[0].Shape()[2:]
+	sign, err := tf.NewTensor[T](e, batch...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tf.DTypeOf[T]().Real() == tf.Float32 {
+		la, err := tf.NewTensor[float32](e, batch...)
+		if err != nil {
+			sign.Release()
+			return nil, nil, err
+		}
+		return func() error { return linalg.SlogDetInto(e, sign, la, in[0]) }, func() { sign.Release(); la.Release() }, nil
+	}
+	la, err := tf.NewTensor[float64](e, batch...)
+	if err != nil {
+		sign.Release()
+		return nil, nil, err
+	}
+	return func() error { return linalg.SlogDetInto(e, sign, la, in[0]) }, func() { sign.Release(); la.Release() }, nil
+}
+
+func luRun[T tf.Scalar](e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+	lu, piv, err := linalg.LU(e, in[0])
+	if err != nil {
+		return nil, err
+	}
+	if f.packed {
+		return []output{out("lu", lu, 2), out("piv", piv, 1)}, nil
+	}
+	defer lu.Release()
+	defer piv.Release()
+	p, l, u, err := linalg.LUUnpack(e, lu, piv)
+	return outs(err, out("p", p, 2), out("l", l, 2), out("u", u, 2))
+}
+
+// solveOperands maps NumPy's solve operands to the library's: A (..., n, n)
+// and B (..., n, k) become (n, n, ...) and (n, k, ...) views, the shorter
+// batch padded with leading axes of extent 1 so that the batch axes line
+// up from the right as NumPy broadcasts them; a 1-D B is a vector (NumPy
+// 2's rule) and stays as it is.
+func solveOperands[T tf.Scalar](a, b *tf.Tensor[T]) (la, lb *tf.Tensor[T], vec bool, err error) {
+	if b.Rank() == 1 || a.Rank() < 2 || b.Rank() < 2 {
+		la, err = libView(a)
+		return la, b, b.Rank() == 1, err
+	}
+	if a, err = padBatch(a, b.Rank()); err != nil {
+		return nil, nil, false, err
+	}
+	if b, err = padBatch(b, a.Rank()); err != nil {
+		return nil, nil, false, err
+	}
+	if la, err = libView(a); err != nil {
+		return nil, nil, false, err
+	}
+	lb, err = libView(b)
+	return la, lb, false, err
+}
+
+// padBatch prepends axes of extent 1 to t up to rank r.
+func padBatch[T tf.Scalar](t *tf.Tensor[T], r int) (*tf.Tensor[T], error) {
+	if t.Rank() >= r {
+		return t, nil
+	}
+	axes := make([]int, r-t.Rank())
+	for i := range axes {
+		axes[i] = i
+	}
+	return t.Unsqueeze(axes...)
+}
+
+// libView returns the library-layout view (m, n, batch...) of a NumPy-order
+// tensor (batch..., m, n); tensors of rank below 2 are returned as they
+// are (the operation rejects them).
+func libView[E tf.Elem](t *tf.Tensor[E]) (*tf.Tensor[E], error) {
+	r := t.Rank()
+	if r <= 2 {
+		return t, nil
+	}
+	perm := make([]int, 0, r)
+	perm = append(perm, r-2, r-1)
+	for d := range r - 2 {
+		perm = append(perm, d)
+	}
+	return t.Permute(perm...)
+}
+
+// numpyView returns the NumPy-order view of a library-layout tensor whose
+// first mat axes are matrix (or vector) axes: those move behind the batch
+// axes.
+func numpyView[E tf.Elem](t *tf.Tensor[E], mat int) (*tf.Tensor[E], error) {
+	r := t.Rank()
+	if mat == 0 || mat >= r {
+		return t, nil
+	}
+	perm := make([]int, 0, r)
+	for d := mat; d < r; d++ {
+		perm = append(perm, d)
+	}
+	for d := range mat {
+		perm = append(perm, d)
+	}
+	return t.Permute(perm...)
+}
+
+// writeNumPy writes the library-layout t (mat leading matrix axes) to
+// path as a C-order .npy array in NumPy's axis order.
+func writeNumPy[E tf.Elem](e tf.Engine, path string, t *tf.Tensor[E], mat int) error {
+	v, err := numpyView(t, mat)
+	if err != nil {
+		return err
+	}
+	c, err := tf.Contiguous(e, v, tf.RowMajor)
+	if err != nil {
+		return err
+	}
+	defer c.Release()
+	data := c.Storage()[c.Offset() : c.Offset()+c.Len()]
+	return writeNPYFile(path, &npy.Array{Shape: c.Shape(), Fortran: false, Data: data})
+}
+
+// writeNPYFile writes a to a new file at path.
+func writeNPYFile(path string, a *npy.Array) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := npy.WriteArray(f, a); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeOutput writes one output value; see writeNumPy.
+func writeOutput(e tf.Engine, path string, o output) error {
+	switch t := o.v.Tensor().(type) {
+	case *tf.Tensor[float32]:
+		return writeNumPy(e, path, t, o.mat)
+	case *tf.Tensor[float64]:
+		return writeNumPy(e, path, t, o.mat)
+	case *tf.Tensor[complex64]:
+		return writeNumPy(e, path, t, o.mat)
+	case *tf.Tensor[complex128]:
+		return writeNumPy(e, path, t, o.mat)
+	case *tf.Tensor[int64]:
+		return writeNumPy(e, path, t, o.mat)
+	}
+	return fmt.Errorf("output %s holds no tensor", o.name)
+}
+
+// releaseOutputs gives the results back to the engine's pool.
+func releaseOutputs(os []output) {
+	for _, o := range os {
+		if o.v.Tensor() != nil {
+			_ = o.v.Release()
+		}
+	}
+}
+
+// linalgByDType runs operation name on inputs of one dtype.
+var linalgByDType = [...]func(e tf.Engine, name string, vals []tf.Value, f linalgFlags) ([]output, error){
+	tf.Float32:    linalgTyped[float32],
+	tf.Float64:    linalgTyped[float64],
+	tf.Complex64:  linalgTyped[complex64],
+	tf.Complex128: linalgTyped[complex128],
+}
+
+func linalgTyped[T tf.Scalar](e tf.Engine, name string, vals []tf.Value, f linalgFlags) ([]output, error) {
+	o, _ := findLinalgOp[T](name)
+	in := make([]*tf.Tensor[T], len(vals))
+	for i, v := range vals {
+		t, err := tf.As[T](v)
+		if err != nil {
+			return nil, err
+		}
+		if !o.numpyIn {
+			if t, err = libView(t); err != nil {
+				return nil, err
+			}
+		}
+		in[i] = t
+	}
+	return o.run(e, in, f)
+}
+
+func linalgUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "usage: tenferro linalg OP [options] -o PREFIX IN.npy...")
+	fmt.Fprintln(w, "  inputs in NumPy's axis order (..., m, n), batch axes first; results written as PREFIX.NAME.npy, C order")
+	fmt.Fprintln(w, "operations:")
+	for _, o := range linalgOps[float64]() {
+		fmt.Fprintf(w, "  %-9s %d input(s): %s\n", o.name, len(o.in), o.summary)
+	}
+	if fs != nil {
+		fmt.Fprintln(w, "options:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		linalgUsage(stderr, nil)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	opName := args[0]
+	name := "linalg " + opName
+	o, ok := findLinalgOp[float64](opName)
+	if !ok {
+		return fail(stderr, "linalg", fmt.Errorf("unknown operation %q (have %s)", opName, strings.Join(linalgOpNames(), ", ")))
+	}
+	fs := newFlags(name, io.Discard)
+	prefix := fs.String("o", "", "output prefix: results go to PREFIX.NAME.npy (required)")
+	threads := fs.Int("threads", 1, "team width (1 = serial engine)")
+	bools := map[string]*bool{}
+	for _, opt := range linalgOptions {
+		bools[opt.name] = fs.Bool(opt.name, false, opt.usage)
+	}
+	rest, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			linalgUsage(stderr, fs)
+			return 0
+		}
+		return fail(stderr, name, err)
+	}
+	var bad []string
+	fs.Visit(func(fl *flag.Flag) {
+		if _, specific := bools[fl.Name]; specific && !slices.Contains(o.opts, fl.Name) {
+			bad = append(bad, "--"+fl.Name)
+		}
+	})
+	switch {
+	case len(bad) > 0:
+		return fail(stderr, name, fmt.Errorf("option %s does not apply to %s", strings.Join(bad, ", "), opName))
+	case *bools["upper"] && *bools["lower"]:
+		return fail(stderr, name, errors.New("--upper and --lower exclude each other"))
+	case len(rest) != len(o.in):
+		return fail(stderr, name, fmt.Errorf("expected %d input file(s), got %d", len(o.in), len(rest)))
+	case *prefix == "":
+		return fail(stderr, name, errors.New("missing -o PREFIX"))
+	case *threads < 1 || *threads > team.MaxThreads:
+		return fail(stderr, name, fmt.Errorf("--threads must be in [1, %d], got %d", team.MaxThreads, *threads))
+	}
+	f := linalgFlags{upper: *bools["upper"], packed: *bools["packed"]}
+	vals := make([]tf.Value, len(rest))
+	for i, file := range rest {
+		if vals[i], err = loadValue(file, tf.DefaultMemoryBudget()); err != nil {
+			return fail(stderr, name, singleLine(err))
+		}
+	}
+	if vals, err = promoteAll(vals); err != nil {
+		return fail(stderr, name, err)
+	}
+	if err := checkInputs(o.in, vals); err != nil {
+		return fail(stderr, name, err)
+	}
+	e, err := newEngine(*threads)
+	if err != nil {
+		return fail(stderr, name, err)
+	}
+	defer e.Close()
+	res, err := linalgByDType[vals[0].DType()](e, opName, vals, f)
+	if err != nil {
+		return fail(stderr, name, singleLine(err))
+	}
+	defer releaseOutputs(res)
+	for _, r := range res {
+		path := *prefix + "." + r.name + ".npy"
+		if err := writeOutput(e, path, r); err != nil {
+			fmt.Fprintf(stderr, "tenferro %s: %v %s: %v\n", name, errOutput, path, singleLine(err))
+			return 1
+		}
+	}
+	return 0
+}
+
+// singleLine folds a multi-line error message onto one line.
+func singleLine(err error) error {
+	if s := err.Error(); strings.ContainsAny(s, "\r\n") {
+		return errors.New(strings.Join(strings.Fields(strings.ReplaceAll(s, "\r", "")), " "))
+	}
+	return err
+}
