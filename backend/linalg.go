@@ -63,6 +63,20 @@ type Linalg[T Elem] interface {
 	// sign is ±1 (real T) or a unit-modulus phase (complex T), 0 with
 	// logabs −Inf for a singular a; NaN entries give NaN. It never fails.
 	SlogDet(sign *View[T], logabs any, a *View[T]) error
+	// QR sets q (m, kq, batch...) and r (kr, n, batch...) to the
+	// Householder QR factorization a = q·r of a (m, n, batch...), with
+	// k = min(m, n): reduced when kq = kr = k (q has orthonormal columns,
+	// r is upper trapezoidal), complete when kq = kr = m (q unitary, r
+	// zero below its first k rows). q may be nil: only r is computed.
+	// positive makes r's diagonal real and non-negative (q's columns
+	// scaled to match). Failures: NonFinite.
+	QR(q, r *View[T], a *View[T], positive bool) error
+	// LQ sets l (m, kl, batch...) and q (kq, n, batch...) to a = l·q,
+	// the QR factorization of aᴴ conjugate-transposed: reduced when
+	// kl = kq = k, complete when kl = kq = n (q unitary, l zero right of
+	// its first k columns). q may be nil. positive makes l's diagonal real
+	// and non-negative. Failures: NonFinite.
+	LQ(l, q *View[T], a *View[T], positive bool) error
 }
 
 // LinalgReason is the kind of numerical failure in a [LinalgFailure].

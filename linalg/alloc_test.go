@@ -49,6 +49,8 @@ func testIntoAllocs[T tf.Scalar](t *testing.T) {
 		"InvInto":             func() error { return linalg.InvInto(e, inv, a) },
 		"LUUnpackInto":        func() error { return linalg.LUUnpackInto(e, pm, lm, um, lu, piv) },
 		"DetInto":             func() error { return linalg.DetInto(e, det, a) },
+		"QRInto":              func() error { return linalg.QRInto(e, inv, lm, a, linalg.PositiveDiagonal) },
+		"LQInto":              func() error { return linalg.LQInto(e, lm, inv, a) },
 	}
 	if tf.DTypeOf[T]().Real() == tf.Float64 {
 		la, _ := tf.Zeros[float64](2, 1)

@@ -12,8 +12,9 @@ import (
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
-// Option modifies an operation: [Upper], [Right], [UnitDiagonal].
-type Option uint8
+// Option modifies an operation: [Upper], [Right], [UnitDiagonal],
+// [Complete], [PositiveDiagonal].
+type Option uint16
 
 const (
 	// Upper selects the upper triangle: Cholesky returns U with A = Uᴴ·U,
@@ -24,6 +25,15 @@ const (
 	// UnitDiagonal makes SolveTriangular take A's diagonal as all ones
 	// (and not read it).
 	UnitDiagonal
+	// Complete makes QR and LQ return the square unitary factor (mode
+	// "complete" of numpy.linalg.qr) instead of the reduced one, and SVD
+	// the full U and Vᴴ (full_matrices=True).
+	Complete
+	// PositiveDiagonal makes QR and LQ return a triangular factor with a
+	// real, non-negative diagonal, the unitary factor's columns (rows)
+	// scaled to match: the factorization is then unique for a matrix of
+	// full rank, a fixed gauge for tensor networks and for derivatives.
+	PositiveDiagonal
 )
 
 // flags folds opts into one set, rejecting those that op does not take.
@@ -256,6 +266,20 @@ func allocRun[T tf.Elem](e tf.Engine, shape []int, run func(*tf.Tensor[T]) error
 		return nil, err
 	}
 	return t, nil
+}
+
+// allocRun2 is [allocRun] for an operation with two results.
+func allocRun2[A, B tf.Elem](e tf.Engine, sa, sb []int, run func(*tf.Tensor[A], *tf.Tensor[B]) error) (*tf.Tensor[A], *tf.Tensor[B], error) {
+	var b *tf.Tensor[B]
+	a, err := allocRun(e, sa, func(a *tf.Tensor[A]) error {
+		var err error
+		b, err = allocRun(e, sb, func(b *tf.Tensor[B]) error { return run(a, b) })
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
 }
 
 // release gives the results of a failed operation back to the pool.

@@ -1,7 +1,10 @@
-// Package linalg is the dense linear algebra of tenferro: Cholesky and LU
-// factorizations, linear solves, inverses and determinants of batches of
-// matrices, with the semantics of numpy.linalg and torch.linalg.
+// Package linalg is the dense linear algebra of tenferro: QR, LQ,
+// Cholesky and LU factorizations, linear solves, inverses and
+// determinants of batches of matrices, with the semantics of numpy.linalg
+// and torch.linalg.
 //
+//	QR, LQ           A = Q·R, A = L·Q (reduced or complete, optional
+//	                 positive diagonal)
 //	Cholesky         A = L·Lᴴ (or Uᴴ·U with Upper)
 //	CholeskySolve    A·X = B from A's Cholesky factor
 //	LU               P·A = L·U, packed, with 0-based pivots
@@ -58,5 +61,5 @@
 //     does not take) and tenferro.ErrUnsupported (an engine without the
 //     Linalg capability) as everywhere in tenferro.
 //
-// QR, SVD, eigh and the other decompositions come next (docs/linalg.md).
+// SVD, eigh and the other decompositions come next (docs/linalg.md).
 package linalg

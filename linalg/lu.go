@@ -25,19 +25,7 @@ func LU[T tf.Scalar](e tf.Engine, a *tf.Tensor[T]) (lu *tf.Tensor[T], piv *tf.Te
 	if err != nil {
 		return nil, nil, err
 	}
-	if lu, err = alloc[T](e, a.Shape()); err != nil {
-		return nil, nil, err
-	}
-	if piv, err = alloc[int64](e, ps); err != nil {
-		release(lu)
-		return nil, nil, err
-	}
-	if err := runLU(e, name, lu, piv, a); err != nil {
-		release(lu)
-		release(piv)
-		return nil, nil, err
-	}
-	return lu, piv, nil
+	return allocRun2(e, a.Shape(), ps, func(lu *tf.Tensor[T], piv *tf.Tensor[int64]) error { return runLU(e, name, lu, piv, a) })
 }
 
 // LUInto sets lu and piv to the factorization of [LU]. lu has A's shape
@@ -137,19 +125,7 @@ func SlogDet[R tf.Float, T tf.Scalar](e tf.Engine, a *tf.Tensor[T]) (sign *tf.Te
 	if err := slogdetCheck[R, T](name, a); err != nil {
 		return nil, nil, err
 	}
-	if sign, err = alloc[T](e, a.Shape()[2:]); err != nil {
-		return nil, nil, err
-	}
-	if logabs, err = alloc[R](e, a.Shape()[2:]); err != nil {
-		release(sign)
-		return nil, nil, err
-	}
-	if err := runSlogDet(e, name, sign, logabs, a); err != nil {
-		release(sign)
-		release(logabs)
-		return nil, nil, err
-	}
-	return sign, logabs, nil
+	return allocRun2(e, a.Shape()[2:], a.Shape()[2:], func(sign *tf.Tensor[T], logabs *tf.Tensor[R]) error { return runSlogDet(e, name, sign, logabs, a) })
 }
 
 // SlogDetInto sets sign and logabs (both (batch...)) as [SlogDet] returns
