@@ -363,6 +363,28 @@ func perItem[S any](in [][]*mat.Dense, prep func(x []*mat.Dense) S, f func(S)) f
 	}
 }
 
+// gonumQR factors A = Q·R and forms the reduced Q and R.
+func gonumQR(in [][]*mat.Dense) func() {
+	return perItem(in, func(x []*mat.Dense) gonumPair { return gonumPair{&mat.Dense{}, x[0], &mat.Dense{}} },
+		func(s gonumPair) {
+			var qr mat.QR
+			qr.Factorize(s.a)
+			qr.QTo(s.dst)
+			qr.RTo(s.b)
+		})
+}
+
+// gonumLQ factors A = L·Q and forms L and Q.
+func gonumLQ(in [][]*mat.Dense) func() {
+	return perItem(in, func(x []*mat.Dense) gonumPair { return gonumPair{&mat.Dense{}, x[0], &mat.Dense{}} },
+		func(s gonumPair) {
+			var lq mat.LQ
+			lq.Factorize(s.a)
+			lq.LTo(s.b)
+			lq.QTo(s.dst)
+		})
+}
+
 type gonumPair struct{ dst, a, b *mat.Dense }
 
 func gonumSolve(in [][]*mat.Dense) func() {

@@ -42,18 +42,26 @@ func init() {
 // linalgFlags are the options of `tenferro linalg`; each operation takes
 // the ones its table entry names.
 type linalgFlags struct {
-	upper  bool // cholesky: A = Uᴴ·U
-	packed bool // lu: the packed factors and pivots instead of P, L, U
+	upper    bool   // cholesky: A = Uᴴ·U
+	packed   bool   // lu: the packed factors and pivots instead of P, L, U
+	mode     string // qr, lq: reduced, complete, or only the triangular factor
+	positive bool   // qr, lq: a real non-negative diagonal
 }
 
-// linalgOption is one operation-specific option: its flag name and what it
-// means.
-type linalgOption struct{ name, usage string }
+// linalgOption is one operation-specific option: its flag name, whether it
+// takes a value, and what it means.
+type linalgOption struct {
+	name  string
+	value bool
+	usage string
+}
 
 var linalgOptions = []linalgOption{
-	{"upper", "cholesky: the upper factor U with A = Uᴴ·U (written as PREFIX.u.npy)"},
-	{"lower", "cholesky: the lower factor L with A = L·Lᴴ (the default)"},
-	{"packed", "lu: write LAPACK's packed factors PREFIX.lu.npy and 0-based pivots PREFIX.piv.npy instead of P, L, U"},
+	{"upper", false, "cholesky: the upper factor U with A = Uᴴ·U (written as PREFIX.u.npy)"},
+	{"lower", false, "cholesky: the lower factor L with A = L·Lᴴ (the default)"},
+	{"packed", false, "lu: write LAPACK's packed factors PREFIX.lu.npy and 0-based pivots PREFIX.piv.npy instead of P, L, U"},
+	{"mode", true, "qr, lq: reduced (default), complete, or r (qr) / l (lq) for the triangular factor alone"},
+	{"positive", false, "qr, lq: make the triangular factor's diagonal real and non-negative"},
 }
 
 // output is one result: the file suffix NAME, the value in the library's
@@ -74,10 +82,11 @@ const (
 	spdIn                        // Hermitian positive definite: (R + Rᴴ)/2 + 2n·I
 	hermitianIn                  // Hermitian: (R + Rᴴ)/2
 	rhsIn                        // right sides (n, n): R
+	matrixIn                     // any matrix (m, n); drawn square: R
 )
 
 // square reports whether inputs of kind k must be square matrices.
-func (k inputKind) square() bool { return k != rhsIn }
+func (k inputKind) square() bool { return k != rhsIn && k != matrixIn }
 
 // checkInputs checks the NumPy-order shapes of the inputs of o that must
 // be (batches of) square matrices, so that a bad shape is reported as
@@ -132,6 +141,22 @@ type linalgPeer struct {
 // linalgOps is the operation table, in the order the benchmark runs it.
 func linalgOps[T tf.Scalar]() []linalgOp[T] {
 	return []linalgOp[T]{
+		{name: "qr", summary: "A = Q·R (PREFIX.q, PREFIX.r); --mode reduced|complete|r, --positive", in: []inputKind{matrixIn}, opts: []string{"mode", "positive"},
+			run: func(e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+				return pairRun(e, in[0], f, false)
+			},
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				return into2(e, in[0], false)
+			},
+			peer: linalgPeer{numpy: "np.linalg.qr(a)", torch: "torch.linalg.qr(a)", gonum: gonumQR}},
+		{name: "lq", summary: "A = L·Q (PREFIX.l, PREFIX.q); --mode reduced|complete|l, --positive", in: []inputKind{matrixIn}, opts: []string{"mode", "positive"},
+			run: func(e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+				return pairRun(e, in[0], f, true)
+			},
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				return into2(e, in[0], true)
+			},
+			peer: linalgPeer{gonum: gonumLQ}},
 		{name: "solve", summary: "X with A·X = B (PREFIX.x)", in: []inputKind{generalIn, rhsIn}, numpyIn: true,
 			run: func(e tf.Engine, in []*tf.Tensor[T], _ linalgFlags) ([]output, error) {
 				a, b, vec, err := solveOperands(in[0], in[1])
@@ -249,6 +274,64 @@ func into1[T tf.Scalar](e tf.Engine, shape []int, call func(*tf.Tensor[T]) error
 		return nil, nil, err
 	}
 	return func() error { return call(d) }, func() { d.Release() }, nil
+}
+
+// pairRun runs QR (lq false) or LQ with the options f.
+func pairRun[T tf.Scalar](e tf.Engine, a *tf.Tensor[T], f linalgFlags, lq bool) ([]output, error) {
+	var opts []linalg.Option
+	if f.positive {
+		opts = append(opts, linalg.PositiveDiagonal)
+	}
+	if f.mode == "r" || f.mode == "l" {
+		// The triangular factor alone, through the Into form.
+		m, n := a.Dim(0), a.Dim(1)
+		shape := append([]int{min(m, n), n}, a.Shape()[2:]...)
+		if lq {
+			shape[0], shape[1] = m, min(m, n)
+		}
+		t, err := tf.NewTensor[T](e, shape...)
+		if err != nil {
+			return nil, err
+		}
+		if lq {
+			err = linalg.LQInto(e, t, nil, a, opts...)
+		} else {
+			err = linalg.QRInto(e, nil, t, a, opts...)
+		}
+		if err != nil {
+			t.Release()
+			return nil, err
+		}
+		return []output{out(f.mode, t, 2)}, nil
+	}
+	if f.mode == "complete" {
+		opts = append(opts, linalg.Complete)
+	}
+	if lq {
+		l, q, err := linalg.LQ(e, a, opts...)
+		return outs(err, out("l", l, 2), out("q", q, 2))
+	}
+	q, r, err := linalg.QR(e, a, opts...)
+	return outs(err, out("q", q, 2), out("r", r, 2))
+}
+
+// into2 prepares the reduced factors of QR (lq false) or LQ of a.
+func into2[T tf.Scalar](e tf.Engine, a *tf.Tensor[T], lq bool) (func() error, func(), error) {
+	var x, y *tf.Tensor[T]
+	var err error
+	if lq {
+		x, y, err = linalg.LQ(e, a)
+	} else {
+		x, y, err = linalg.QR(e, a)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	call := func() error { return linalg.QRInto(e, x, y, a) }
+	if lq {
+		call = func() error { return linalg.LQInto(e, x, y, a) }
+	}
+	return call, func() { x.Release(); y.Release() }, nil
 }
 
 func slogdetRun[T tf.Scalar](e tf.Engine, in []*tf.Tensor[T], _ linalgFlags) ([]output, error) {
@@ -477,9 +560,13 @@ func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags(name, io.Discard)
 	prefix := fs.String("o", "", "output prefix: results go to PREFIX.NAME.npy (required)")
 	threads := fs.Int("threads", 1, "team width (1 = serial engine)")
-	bools := map[string]*bool{}
+	bools, strs := map[string]*bool{}, map[string]*string{}
 	for _, opt := range linalgOptions {
-		bools[opt.name] = fs.Bool(opt.name, false, opt.usage)
+		if opt.value {
+			strs[opt.name] = fs.String(opt.name, "", opt.usage)
+		} else {
+			bools[opt.name] = fs.Bool(opt.name, false, opt.usage)
+		}
 	}
 	rest, err := parseInterspersed(fs, args[1:])
 	if err != nil {
@@ -491,7 +578,7 @@ func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	var bad []string
 	fs.Visit(func(fl *flag.Flag) {
-		if _, specific := bools[fl.Name]; specific && !slices.Contains(o.opts, fl.Name) {
+		if _, b := bools[fl.Name]; (b || strs[fl.Name] != nil) && !slices.Contains(o.opts, fl.Name) {
 			bad = append(bad, "--"+fl.Name)
 		}
 	})
@@ -507,7 +594,10 @@ func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
 	case *threads < 1 || *threads > team.MaxThreads:
 		return fail(stderr, name, fmt.Errorf("--threads must be in [1, %d], got %d", team.MaxThreads, *threads))
 	}
-	f := linalgFlags{upper: *bools["upper"], packed: *bools["packed"]}
+	f := linalgFlags{upper: *bools["upper"], packed: *bools["packed"], mode: *strs["mode"], positive: *bools["positive"]}
+	if err := checkMode(opName, f.mode); err != nil {
+		return fail(stderr, name, err)
+	}
 	vals := make([]tf.Value, len(rest))
 	for i, file := range rest {
 		if vals[i], err = loadValue(file, tf.DefaultMemoryBudget()); err != nil {
@@ -538,6 +628,15 @@ func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// checkMode validates --mode for operation op.
+func checkMode(op, mode string) error {
+	tri := map[string]string{"qr": "r", "lq": "l"}[op]
+	if mode == "" || mode == "reduced" || mode == "complete" || mode == tri {
+		return nil
+	}
+	return fmt.Errorf("--mode: want reduced, complete or %s, got %q", tri, mode)
 }
 
 // singleLine folds a multi-line error message onto one line.
