@@ -555,7 +555,7 @@ func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
 	name := "linalg " + opName
 	o, ok := findLinalgOp[float64](opName)
 	if !ok {
-		return fail(stderr, "linalg", fmt.Errorf("unknown operation %q (have %s)", opName, strings.Join(linalgOpNames(), ", ")))
+		return fail(stderr, name, fmt.Errorf("unknown operation %q (have %s)", opName, strings.Join(linalgOpNames(), ", ")))
 	}
 	fs := newFlags(name, io.Discard)
 	prefix := fs.String("o", "", "output prefix: results go to PREFIX.NAME.npy (required)")
