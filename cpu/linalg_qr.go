@@ -23,19 +23,27 @@ func (k *numeric[T]) checkFinite(a *backend.View[T]) error {
 // QR implements backend.Linalg: every item is checked first; then each is
 // factored in scratch, r copied out of the factors and q accumulated from
 // the reflectors in place.
-func (k *numeric[T]) QR(q, r *backend.View[T], a *backend.View[T], positive bool) error {
+func (k *numeric[T]) QR(q, r *backend.View[T], perm *backend.View[int64], a *backend.View[T], positive bool) error {
 	if err := k.checkFinite(a); err != nil {
 		return err
 	}
 	e, s := k.e, &k.sc().lin
 	m, n := a.Shape[0], a.Shape[1]
 	mn, kr := min(m, n), r.Shape[0]
-	buf, _ := s.factors(m*n+mn, 0)
+	buf, jpvt := s.factors(m*n+mn, n)
 	f, tau := compact(buf, 0, m), buf[m*n:]
 	bt := newBatch(r.Shape[2:], s.idx[:])
 	for range bt.count() {
 		copyMat(f, mat(a, itemOff(a, bt.idx)), m, n, full)
-		lapack.Geqrf(e.lapackWorkspace(), e.runner, m, n, f, tau)
+		if perm != nil {
+			lapack.Geqp3(e.lapackWorkspace(), m, n, f, jpvt, tau)
+			po := batchOff(perm.Shape[1:], perm.Strides[1:], perm.Off, bt.idx)
+			for j, p := range jpvt {
+				perm.Data[po+j*perm.Strides[0]] = int64(p)
+			}
+		} else {
+			lapack.Geqrf(e.lapackWorkspace(), e.runner, m, n, f, tau)
+		}
 		rm := mat(r, itemOff(r, bt.idx))
 		copyMat(rm, f, kr, n, upper)
 		var qm gemm.Mat[T]

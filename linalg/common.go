@@ -94,6 +94,23 @@ func view[E backend.Elem](v *backend.View[E], t *tf.Tensor[E]) *backend.View[E] 
 	return v
 }
 
+// realOf checks that R is the real dtype of T, for the real result arg.
+func realOf[R tf.Float, T tf.Scalar](name, arg string) error {
+	if want := tf.DTypeOf[T]().Real(); tf.DTypeOf[R]() != want {
+		return tf.Errorf(tf.ErrDType, name, arg, "the real dtype of a, "+want.String(), "%s", tf.DTypeOf[R]())
+	}
+	return nil
+}
+
+// realView fills the real view of a with t's view and returns it as the
+// backend's real operand (a *backend.View[float32] or [float64]).
+func realView[R tf.Float, T tf.Scalar](a *args[T], t *tf.Tensor[R]) any {
+	if r32, ok := any(t).(*tf.Tensor[float32]); ok {
+		return view(&a.r32, r32)
+	}
+	return view(&a.r64, any(t).(*tf.Tensor[float64]))
+}
+
 // live checks that t is a usable tensor.
 func live[E tf.Elem](name, arg string, t *tf.Tensor[E]) error {
 	if t == nil {
@@ -229,6 +246,8 @@ func failure(name, arg string, batch []int, err error) error {
 		return tf.Errorf(tf.ErrSingular, name, arg, "a nonsingular matrix", "%s: exactly zero pivot U[%d, %d]", item, f.Index, f.Index)
 	case backend.NotPositiveDefinite:
 		return tf.Errorf(tf.ErrNotPositiveDefinite, name, arg, "a Hermitian positive definite matrix", "%s: leading minor of order %d is not positive definite", item, f.Index)
+	case backend.NoConvergence:
+		return tf.Errorf(tf.ErrNoConvergence, name, arg, "convergence within the iteration bound", "%s: %d values not converged", item, f.Index)
 	}
 	return tf.Errorf(tf.ErrArgument, name, arg, "finite entries", "%s: NaN or Inf at (%d, %d)", item, f.Index, f.Col)
 }

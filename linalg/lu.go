@@ -146,8 +146,8 @@ func SlogDetInto[R tf.Float, T tf.Scalar](e tf.Engine, sign *tf.Tensor[T], logab
 }
 
 func slogdetCheck[R tf.Float, T tf.Scalar](name string, a *tf.Tensor[T]) error {
-	if want := tf.DTypeOf[T]().Real(); tf.DTypeOf[R]() != want {
-		return tf.Errorf(tf.ErrDType, name, "logabs", "the real dtype of a, "+want.String(), "%s", tf.DTypeOf[R]())
+	if err := realOf[R, T](name, "logabs"); err != nil {
+		return err
 	}
 	_, _, err := matrices(name, "a", a, true)
 	return err
@@ -159,13 +159,7 @@ func runSlogDet[R tf.Float, T tf.Scalar](e tf.Engine, name string, sign *tf.Tens
 		return err
 	}
 	defer s.end()
-	var la any
-	if r32, ok := any(logabs).(*tf.Tensor[float32]); ok {
-		la = view(&s.ar.r32, r32)
-	} else {
-		la = view(&s.ar.r64, any(logabs).(*tf.Tensor[float64]))
-	}
-	return failure(name, "a", a.Shape()[2:], s.k.SlogDet(view(&s.ar.v[0], sign), la, view(&s.ar.v[1], a)))
+	return failure(name, "a", a.Shape()[2:], s.k.SlogDet(view(&s.ar.v[0], sign), realView(s.ar, logabs), view(&s.ar.v[1], a)))
 }
 
 // LUUnpack returns the permutation P (m, m, batch...), the unit lower

@@ -65,6 +65,9 @@ func testQR[T tf.Scalar](t *testing.T) {
 					}
 				}
 				for li, layout := range layouts {
+					if n > 33 && li > 1 {
+						continue
+					}
 					a := place[T](t, as, m, n, batch, layout)
 					for _, lq := range []bool{false, true} {
 						for oi, opts := range [][]linalg.Option{nil, {linalg.Complete}, {linalg.PositiveDiagonal}, {linalg.Complete, linalg.PositiveDiagonal}} {

@@ -7,6 +7,12 @@ import (
 	"github.com/tenferro-go/tenferro/internal/par"
 )
 
+// HeevDCMin is the order from which Heev computes eigenvectors by divide
+// and conquer ([Stedc], then Q·S applied by [Unmtr]) rather than by
+// Steqr's rotations on the explicit Q (faer's threshold is 128). Set it
+// before calls run (it is read without locking).
+var HeevDCMin = 128
+
 // Heev computes the eigenvalues, and optionally the eigenvectors, of the
 // n×n Hermitian (real symmetric) matrix A, reading only the uplo triangle
 // of a:
@@ -20,13 +26,17 @@ import (
 // A whose largest element lies outside [sqrt(s), 1/sqrt(s)], s the safe
 // minimum over the unit roundoff of T's precision, is scaled into that
 // range first and w scaled back, as LAPACK's ?heev. A is reduced to real
-// tridiagonal form by [Hetrd]; the eigenvalues alone come from [Steqr]
-// without rotations (O(n²)); with vectors, Q is formed by [Ungtr] and
-// Steqr's rotations are applied to it. ws's scratch holds Hetrd's and
-// Ungtr's buffers, τ and the tridiagonal; a warm ws allocates nothing.
+// tridiagonal form T = Qᴴ·A·Q by [Hetrd]. The eigenvalues alone come from
+// [Steqr] without rotations (O(n²)). With vectors and n ≥ [HeevDCMin],
+// T = S·Λ·Sᵀ is solved by [Stedc] and V = Q·S formed by [Unmtr] (S
+// converted to T for complex types), as LAPACK's ?heevd; below it, Q is
+// formed by [Ungtr] and Steqr's rotations applied to it. ws's scratch
+// holds the buffers of those routines, τ, the tridiagonal, S and Stedc's
+// workspace (about 4·n² float64s on the divide-and-conquer path, and n²
+// elements of T for complex types); a warm ws allocates nothing.
 //
-// It returns 0 on success, Steqr's count of unconverged off-diagonal
-// elements when its iteration bound runs out, and n when A holds NaN or
+// It returns 0 on success, the Steqr or Stedc info when an iteration
+// bound runs out (a is then not a valid V), and n when A holds NaN or
 // ±Inf (w is then all NaN, and a is left as it was).
 func Heev[T Scalar](ws *Workspace, r par.Runner, vectors bool, uplo Uplo, n int, a gemm.Mat[T], w []float64) int {
 	if n <= 0 {
@@ -57,28 +67,59 @@ func Heev[T Scalar](ws *Workspace, r par.Runner, vectors bool, uplo Uplo, n int,
 	if sigma != 1 {
 		scaleTriangle(uplo, n, a, sigma)
 	}
-	// Scratch: [Hetrd's and Ungtr's head | τ | e, work], the float64 part
-	// in its own slice unless T is float64. Ungtr's Orgqr takes its
-	// buffers from the head of the same slice, so the tail survives it.
+	// Scratch: [Hetrd's, Ungtr's or Unmtr's head | τ | e, work or S and
+	// Stedc's scratch], the float64 part in its own slice unless T is
+	// float64, and then a T copy of S for complex T. The Householder
+	// routines take their buffers from the head of the same slice, so the
+	// tail survives them.
+	dc := vectors && n >= HeevDCMin
 	head := max(hetrdSize[T](n), ungtrSize[T](n))
+	nf := 3 * n
+	if dc {
+		nf = n + n*n + stedcSize(n)
+	}
 	var s []T
 	var f []float64
-	if _, ok := any(a.Data).([]float64); ok {
-		s = scratch[T](ws, head+4*n)
+	_, real64 := any(a.Data).([]float64)
+	if real64 {
+		s = scratch[T](ws, head+n+nf)
 		f = any(s[head+n:]).([]float64)
 	} else {
-		s = scratch[T](ws, head+n)
-		f = scratch[float64](ws, 3*n)
+		nt := head + n
+		if dc {
+			nt += n * n
+		}
+		s = scratch[T](ws, nt)
+		f = scratch[float64](ws, nf)
 	}
 	tau := s[head : head+n]
-	e, work := f[:n], f[n:3*n]
+	e := f[:n]
 	hetrd(ws, r, uplo, n, a, w, e, tau, s[:head])
 	var info int
-	if vectors {
+	switch {
+	case dc:
+		zs := f[n : n+n*n]
+		z := gemm.Mat[float64]{Data: zs, RS: 1, CS: n}
+		if info = stedc(ws, r, n, w, e, z, f[n+n*n:]); info != 0 {
+			break
+		}
+		var c gemm.Mat[T]
+		if real64 {
+			c = any(z).(gemm.Mat[T])
+		} else {
+			cs := s[head+n : head+n+n*n]
+			for i, x := range zs {
+				cs[i] = fromReal[T](x)
+			}
+			c = gemm.Mat[T]{Data: cs, RS: 1, CS: n}
+		}
+		Unmtr(ws, r, uplo, NoTrans, n, n, a, tau, c)
+		copyMat(n, n, c, a)
+	case vectors:
 		Ungtr(ws, r, uplo, n, a, tau)
-		info = Steqr(n, w, e, a, work)
-	} else {
-		info = Steqr(n, w, e, gemm.Mat[T]{}, work)
+		info = Steqr(n, w, e, a, f[n:3*n])
+	default:
+		info = Steqr(n, w, e, gemm.Mat[T]{}, f[n:3*n])
 	}
 	if sigma != 1 {
 		for i := range w[:n] {

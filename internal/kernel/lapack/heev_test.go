@@ -144,7 +144,7 @@ func checkHeev[T Scalar](t *testing.T, ws *Workspace, name string, ref dense128,
 		// gonum's Dsterf panics when it scales a block itself: give it A
 		// scaled by a power of two to unit size, and scale back.
 		ex := 0
-		if m := maxAbs(ref); m > 0 {
+		if m := denseMaxAbs(ref); m > 0 {
 			_, ex = math.Frexp(m)
 		}
 		sym := make([]float64, n*n)
@@ -183,13 +183,58 @@ func testHeev[T Scalar](t *testing.T, sizes []int) {
 	}
 }
 
+// withHeevDC runs f with HeevDCMin set, then restores it.
+func withHeevDC(n int, f func()) {
+	n0 := HeevDCMin
+	HeevDCMin = n
+	defer func() { HeevDCMin = n0 }()
+	f()
+}
+
 func TestHeev(t *testing.T) {
 	sizes := []int{0, 1, 2, 3, 5, 16, 17, 33, 40}
-	withHetrdBlock(8, 16, func() {
-		t.Run("float64", func(t *testing.T) { testHeev[float64](t, sizes) })
-		t.Run("complex128", func(t *testing.T) { testHeev[complex128](t, sizes) })
-		t.Run("float32", func(t *testing.T) { testHeev[float32](t, sizes) })
-		t.Run("complex64", func(t *testing.T) { testHeev[complex64](t, sizes) })
+	run := func(t *testing.T) {
+		withHetrdBlock(8, 16, func() {
+			t.Run("float64", func(t *testing.T) { testHeev[float64](t, sizes) })
+			t.Run("complex128", func(t *testing.T) { testHeev[complex128](t, sizes) })
+			t.Run("float32", func(t *testing.T) { testHeev[float32](t, sizes) })
+			t.Run("complex64", func(t *testing.T) { testHeev[complex64](t, sizes) })
+		})
+	}
+	t.Run("steqr", func(t *testing.T) { withHeevDC(1<<30, func() { run(t) }) })
+	// Divide and conquer from n = 2, with leaves small enough to merge.
+	t.Run("stedc", func(t *testing.T) { withHeevDC(2, func() { withStedcLeaf(4, func() { run(t) }) }) })
+}
+
+// TestUnmtr compares op(Q)·C from the reflectors with the explicit Q of
+// Ungtr.
+func TestUnmtr(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 1))
+	var ws Workspace
+	withHetrdBlock(4, 8, func() {
+		for _, n := range []int{1, 2, 5, 20} {
+			for _, uplo := range []Uplo{Lower, Upper} {
+				for l := range nLayouts {
+					ref := randHerm[complex128](rng, n)
+					a := storeTri[complex128](ref, uplo, l)
+					d, e := make([]float64, n), make([]float64, n)
+					tau := make([]complex128, n)
+					Hetrd(&ws, nil, uplo, n, a.Mat, d, e, tau)
+					q := newMat[complex128](n, n, dense, func(i, j int) complex128 { return a.c128(i, j) })
+					Ungtr(&ws, nil, uplo, n, q.Mat, tau)
+					qd := toDense(q)
+					for _, op := range []Op{NoTrans, ConjTrans} {
+						c := newMat[complex128](n, 3, layout((n+int(op))%int(nLayouts)), func(i, j int) complex128 { return rnd[complex128](rng) })
+						want := mul(qd.op(op), toDense(c))
+						Unmtr(&ws, nil, uplo, op, n, 3, a.Mat, tau, c.Mat)
+						checkGuards(t, c)
+						if res := sub(toDense(c), want).norm(); !(res <= 1e-13*float64(n)) {
+							t.Fatalf("n=%d uplo=%d %v op=%d: ‖Unmtr − Q·C‖ = %.3g", n, uplo, l, op, res)
+						}
+					}
+				}
+			}
+		}
 	})
 }
 
@@ -277,8 +322,8 @@ func testHeevWarmAllocs[T Scalar](t *testing.T) {
 	}
 }
 
-// maxAbs returns the largest |Re| or |Im| of a's elements.
-func maxAbs(a dense128) float64 {
+// denseMaxAbs returns the largest |Re| or |Im| of a's elements.
+func denseMaxAbs(a dense128) float64 {
 	m := 0.0
 	for _, v := range a.d {
 		m = max(m, math.Abs(real(v)), math.Abs(imag(v)))

@@ -295,8 +295,44 @@ func hemvR[F float32 | float64](n int, a []F, off, rs, cs int, x, y []F) {
 	clear(y)
 	switch {
 	case rs == 1:
-		// Column j: y[j+1:] += a[j+1:, j]·x[j], y[j] += a[j+1:, j]ᵀ·x[j+1:].
-		for j := 0; j < n; j++ {
+		// Four columns at a time below their diagonal block: each row i
+		// adds a[i, j:j+4]·x[j:j+4] to y[i] and a[i, j+q]·x[i] to four
+		// separate dot products, so the dependency chains are four.
+		j := 0
+		for ; j+4 <= n; j += 4 {
+			o0 := off + j*cs
+			o1, o2, o3 := o0+cs, o0+2*cs, o0+3*cs
+			x0, x1, x2, x3 := x[j], x[j+1], x[j+2], x[j+3]
+			// The 4×4 diagonal block.
+			for q := 0; q < 4; q++ {
+				oq := o0 + q*cs
+				jq := j + q
+				y[jq] += a[oq+jq] * x[jq]
+				for i := jq + 1; i < j+4; i++ {
+					y[i] += a[oq+i] * x[jq]
+					y[jq] += a[oq+i] * x[i]
+				}
+			}
+			ys, xs := y[j+4:], x[j+4:]
+			m := len(ys)
+			c0, c1, c2, c3 := a[o0+j+4:][:m], a[o1+j+4:][:m], a[o2+j+4:][:m], a[o3+j+4:][:m]
+			xs = xs[:m]
+			var s0, s1, s2, s3 F
+			for k := range ys {
+				xi := xs[k]
+				a0, a1, a2, a3 := c0[k], c1[k], c2[k], c3[k]
+				ys[k] += a0*x0 + a1*x1 + a2*x2 + a3*x3
+				s0 += a0 * xi
+				s1 += a1 * xi
+				s2 += a2 * xi
+				s3 += a3 * xi
+			}
+			y[j] += s0
+			y[j+1] += s1
+			y[j+2] += s2
+			y[j+3] += s3
+		}
+		for ; j < n; j++ {
 			o := off + j*cs
 			col := a[o+j+1 : o+n]
 			xs, ys := x[j+1:], y[j+1:]
@@ -348,18 +384,32 @@ func hemvC[C complex64 | complex128](n int, a []C, off, rs, cs int, x, y []C) {
 	re := func(c C) C { return C(complex(real(complex128(c)), 0)) }
 	switch {
 	case rs == 1:
-		for j := 0; j < n; j++ {
-			o := off + j*cs
-			col := a[o+j+1 : o+n]
-			xs, ys := x[j+1:], y[j+1:]
-			xs, ys = xs[:len(col)], ys[:len(col)]
-			xj := x[j]
-			s := re(a[o+j]) * xj
-			for k, c := range col {
-				ys[k] += c * xj
-				s += cj(c) * xs[k]
+		// Two columns at a time below their diagonal block.
+		j := 0
+		for ; j+2 <= n; j += 2 {
+			o0 := off + j*cs
+			o1 := o0 + cs
+			x0, x1 := x[j], x[j+1]
+			a10 := a[o0+j+1]
+			y[j] += re(a[o0+j])*x0 + cj(a10)*x1
+			y[j+1] += a10*x0 + re(a[o1+j+1])*x1
+			ys, xs := y[j+2:], x[j+2:]
+			m := len(ys)
+			c0, c1 := a[o0+j+2:][:m], a[o1+j+2:][:m]
+			xs = xs[:m]
+			var s0, s1 C
+			for k := range ys {
+				xi := xs[k]
+				a0, a1 := c0[k], c1[k]
+				ys[k] += a0*x0 + a1*x1
+				s0 += cj(a0) * xi
+				s1 += cj(a1) * xi
 			}
-			y[j] += s
+			y[j] += s0
+			y[j+1] += s1
+		}
+		if j < n {
+			y[j] += re(a[off+j*cs+j]) * x[j]
 		}
 	case cs == 1:
 		for i := 0; i < n; i++ {
@@ -424,6 +474,24 @@ func Ungtr[T Scalar](ws *Workspace, r par.Runner, uplo Uplo, n int, a gemm.Mat[T
 			}
 		}
 	}
+}
+
+// Unmtr overwrites the n×nc matrix C with op(Q)·C, op NoTrans or
+// ConjTrans (Trans is read as ConjTrans), where Q = H0·H1···H(n−2) is the
+// unitary matrix of [Hetrd] with the same uplo, held as reflectors in a
+// and tau[0:n−1]; Q is never formed. Q's first row and column are those
+// of the identity, and the rest is applied by [Ormqr] to C's rows 1..n−1
+// (2·n²·nc flops for n ≫ 1, half of forming Q and multiplying). C must not
+// overlap a; ws's scratch is used as Ormqr uses it.
+func Unmtr[T Scalar](ws *Workspace, r par.Runner, uplo Uplo, op Op, n, nc int, a gemm.Mat[T], tau []T, c gemm.Mat[T]) {
+	if n <= 1 || nc <= 0 {
+		return
+	}
+	b := a
+	if uplo == Upper {
+		b = transpose(a)
+	}
+	Ormqr(ws, r, Left, op, n-1, nc, n-1, shift(b, 1, 0), tau, shift(c, 1, 0))
 }
 
 // ungtrSize bounds the scratch length Ungtr's Orgqr takes for order n.

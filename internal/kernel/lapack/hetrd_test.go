@@ -2,10 +2,11 @@ package lapack
 
 import (
 	"fmt"
-	"math"
 	"math/cmplx"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 )
 
 // withHetrdBlock runs f with HetrdBlock and HetrdCross set, then restores
@@ -142,43 +143,48 @@ func TestHetrdTridiagonalInput(t *testing.T) {
 // TestHemv compares the fused Hermitian product with a dense one for
 // every layout.
 func TestHemv(t *testing.T) {
+	t.Run("complex128", testHemv[complex128])
+	t.Run("float64", testHemv[float64])
+	t.Run("float32", testHemv[float32])
+	t.Run("complex64", testHemv[complex64])
+}
+
+func testHemv[T Scalar](t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{0, 1, 2, 7, 33} {
-		ref := randHerm[complex128](rng, n)
-		x := make([]complex128, n)
+	for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 33} {
+		ref := randHerm[T](rng, n)
+		x := make([]T, n)
 		xd := newDense(n, 1)
 		for i := range x {
-			x[i] = rnd[complex128](rng)
-			xd.set(i, 0, x[i])
+			x[i] = fromC128[T](rnd[T](rng))
+			xd.set(i, 0, toC128(x[i]))
 		}
 		want := mul(ref, xd)
+		tol := 10 * eps[T]() * float64(n)
 		for l := range nLayouts {
-			a := storeTri[complex128](ref, Lower, l)
-			y := make([]complex128, n)
+			a := storeTri[T](ref, Lower, l)
+			y := make([]T, n)
 			hemvLower(n, a.Mat, x, y)
 			for i := range y {
-				if d := cmplx.Abs(y[i] - want.at(i, 0)); d > 1e-13*float64(n) {
+				if d := cmplx.Abs(toC128(y[i]) - want.at(i, 0)); d > tol {
 					t.Fatalf("n=%d %v: y[%d] = %v, want %v", n, l, i, y[i], want.at(i, 0))
 				}
 			}
 		}
 		// A general-stride view (neither stride 1).
-		g := newMat[complex128](n, n, dense, func(i, j int) complex128 { return 0 })
-		big := make([]complex128, 4*n*n+1)
-		gm := g.Mat
-		gm.Data, gm.RS, gm.CS = big, 2, 2*n
+		big := make([]T, 4*n*n+1)
+		gm := gemm.Mat[T]{Data: big, RS: 2, CS: 2 * n}
 		for j := 0; j < n; j++ {
 			for i := j; i < n; i++ {
-				big[i*2+j*2*n] = ref.at(i, j)
+				big[i*2+j*2*n] = fromC128[T](ref.at(i, j))
 			}
 		}
-		y := make([]complex128, n)
+		y := make([]T, n)
 		hemvLower(n, gm, x, y)
 		for i := range y {
-			if d := cmplx.Abs(y[i] - want.at(i, 0)); d > 1e-13*float64(n) {
+			if d := cmplx.Abs(toC128(y[i]) - want.at(i, 0)); d > tol {
 				t.Fatalf("n=%d strided: y[%d] = %v, want %v", n, i, y[i], want.at(i, 0))
 			}
 		}
-		_ = math.Abs
 	}
 }
