@@ -385,6 +385,32 @@ func gonumLQ(in [][]*mat.Dense) func() {
 		})
 }
 
+// gonumSVD computes the thin SVD with U and V.
+func gonumSVD(in [][]*mat.Dense) func() {
+	return perItem(in, func(x []*mat.Dense) gonumPair { return gonumPair{&mat.Dense{}, x[0], &mat.Dense{}} },
+		func(s gonumPair) {
+			var svd mat.SVD
+			svd.Factorize(s.a, mat.SVDThin)
+			svd.UTo(s.dst)
+			svd.VTo(s.b)
+		})
+}
+
+// gonumEigenSym computes the eigenvalues and eigenvectors of a symmetric
+// matrix.
+func gonumEigenSym(in [][]*mat.Dense) func() {
+	type st struct {
+		a *mat.SymDense
+		v *mat.Dense
+	}
+	return perItem(in, func(x []*mat.Dense) st { return st{sym(x[0]), &mat.Dense{}} },
+		func(s st) {
+			var es mat.EigenSym
+			es.Factorize(s.a, true)
+			es.VectorsTo(s.v)
+		})
+}
+
 type gonumPair struct{ dst, a, b *mat.Dense }
 
 func gonumSolve(in [][]*mat.Dense) func() {

@@ -25,8 +25,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	tf "github.com/tenferro-go/tenferro"
@@ -46,6 +48,12 @@ type linalgFlags struct {
 	packed   bool   // lu: the packed factors and pivots instead of P, L, U
 	mode     string // qr, lq: reduced, complete, or only the triangular factor
 	positive bool   // qr, lq: a real non-negative diagonal
+	full     bool   // svd: the complete U and Vᴴ
+	values   bool   // svd, eigh: the values alone
+	maxRank  int    // svd: keep at most this many singular triplets (0: all)
+	cutoff   float64
+	relCut   float64
+	rcond    float64 // lstsq, pinv: NaN for NumPy's default
 }
 
 // linalgOption is one operation-specific option: its flag name, whether it
@@ -57,11 +65,17 @@ type linalgOption struct {
 }
 
 var linalgOptions = []linalgOption{
-	{"upper", false, "cholesky: the upper factor U with A = Uᴴ·U (written as PREFIX.u.npy)"},
-	{"lower", false, "cholesky: the lower factor L with A = L·Lᴴ (the default)"},
+	{"upper", false, "cholesky: the upper factor U with A = Uᴴ·U (written as PREFIX.u.npy); eigh: read A's upper triangle"},
+	{"lower", false, "cholesky: the lower factor L with A = L·Lᴴ; eigh: read A's lower triangle (the default of both)"},
 	{"packed", false, "lu: write LAPACK's packed factors PREFIX.lu.npy and 0-based pivots PREFIX.piv.npy instead of P, L, U"},
 	{"mode", true, "qr, lq: reduced (default), complete, or r (qr) / l (lq) for the triangular factor alone"},
 	{"positive", false, "qr, lq: make the triangular factor's diagonal real and non-negative"},
+	{"full", false, "svd: the complete U (m, m) and Vᴴ (n, n) (numpy's full_matrices=True); default thin"},
+	{"values-only", false, "svd, eigh: the values alone (PREFIX.s, PREFIX.w)"},
+	{"max-rank", true, "svd: keep at most K singular triplets (a single matrix; linalg.TruncatedSVD)"},
+	{"cutoff", true, "svd: drop the singular values σ ≤ EPS (a single matrix; linalg.TruncatedSVD)"},
+	{"rel-cutoff", true, "svd: drop the singular values σ ≤ EPS·σ₀ (a single matrix; linalg.TruncatedSVD)"},
+	{"rcond", true, "lstsq, pinv: singular values σ ≤ X·σ₀ count as zero; default NumPy's (lstsq max(m, n)·eps, pinv 1e-15)"},
 }
 
 // output is one result: the file suffix NAME, the value in the library's
@@ -157,6 +171,14 @@ func linalgOps[T tf.Scalar]() []linalgOp[T] {
 				return into2(e, in[0], true)
 			},
 			peer: linalgPeer{gonum: gonumLQ}},
+		{name: "svd", summary: "A = U·diag(S)·Vᴴ (PREFIX.u, PREFIX.s, PREFIX.vh); --full, --values-only, --max-rank, --cutoff, --rel-cutoff",
+			in: []inputKind{matrixIn}, opts: []string{"full", "values-only", "max-rank", "cutoff", "rel-cutoff"},
+			run: byReal[T](svdRun[float32, T], svdRun[float64, T]), into: byReal[T](svdInto[float32, T], svdInto[float64, T]),
+			peer: linalgPeer{numpy: "np.linalg.svd(a, full_matrices=False)", torch: "torch.linalg.svd(a, full_matrices=False)", gonum: gonumSVD}},
+		{name: "eigh", summary: "A·V = V·diag(W), A Hermitian (PREFIX.w, PREFIX.v); --values-only, --upper", in: []inputKind{hermitianIn},
+			opts: []string{"values-only", "upper", "lower"},
+			run:  byReal[T](eighRun[float32, T], eighRun[float64, T]), into: byReal[T](eighInto[float32, T], eighInto[float64, T]),
+			peer: linalgPeer{numpy: "np.linalg.eigh(a)", torch: "torch.linalg.eigh(a)", gonum: gonumEigenSym}},
 		{name: "solve", summary: "X with A·X = B (PREFIX.x)", in: []inputKind{generalIn, rhsIn}, numpyIn: true,
 			run: func(e tf.Engine, in []*tf.Tensor[T], _ linalgFlags) ([]output, error) {
 				a, b, vec, err := solveOperands(in[0], in[1])
@@ -202,9 +224,26 @@ func linalgOps[T tf.Scalar]() []linalgOp[T] {
 			},
 			peer: linalgPeer{numpy: "np.linalg.det(a)", torch: "torch.linalg.det(a)", gonum: gonumDet}},
 		{name: "slogdet", summary: "det(A) = sign·exp(logabs) (PREFIX.sign, PREFIX.logabs)", in: []inputKind{generalIn},
-			run:  slogdetRun[T],
-			into: slogdetInto[T],
+			run:  byReal[T](slogdetRun[float32, T], slogdetRun[float64, T]),
+			into: byReal[T](slogdetInto[float32, T], slogdetInto[float64, T]),
 			peer: linalgPeer{numpy: "np.linalg.slogdet(a)", torch: "torch.linalg.slogdet(a)", gonum: gonumLogDet}},
+		{name: "lstsq", summary: "minimum-norm X minimizing ‖A·X − B‖ (PREFIX.x, PREFIX.rank, PREFIX.s); --rcond", in: []inputKind{matrixIn, rhsIn},
+			opts: []string{"rcond"},
+			run:  byReal[T](lstsqRun[float32, T], lstsqRun[float64, T]), into: byReal[T](lstsqInto[float32, T], lstsqInto[float64, T]),
+			peer: linalgPeer{numpy: "each(lambda x, y: np.linalg.lstsq(x, y, rcond=None), a, b)", torch: "torch.linalg.lstsq(a, b, driver='gelsd')"}},
+		{name: "pinv", summary: "the pseudo-inverse A⁺ (PREFIX.pinv); --rcond", in: []inputKind{matrixIn}, opts: []string{"rcond"},
+			run: func(e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+				x, err := linalg.Pinv(e, in[0], pinvRcond(f))
+				return outs(err, out("pinv", x, 2))
+			},
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				x, err := linalg.Pinv(e, in[0], 1e-15)
+				if err != nil {
+					return nil, nil, err
+				}
+				return func() error { return linalg.PinvInto(e, x, in[0], 1e-15) }, func() { x.Release() }, nil
+			},
+			peer: linalgPeer{numpy: "np.linalg.pinv(a)", torch: "torch.linalg.pinv(a)"}},
 		{name: "lu", summary: "A = P·L·U (PREFIX.p, PREFIX.l, PREFIX.u), or --packed (PREFIX.lu, PREFIX.piv)", in: []inputKind{generalIn}, opts: []string{"packed"},
 			run: luRun[T],
 			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
@@ -334,35 +373,114 @@ func into2[T tf.Scalar](e tf.Engine, a *tf.Tensor[T], lq bool) (func() error, fu
 	return call, func() { x.Release(); y.Release() }, nil
 }
 
-func slogdetRun[T tf.Scalar](e tf.Engine, in []*tf.Tensor[T], _ linalgFlags) ([]output, error) {
+// byReal returns f32 for the single-precision dtypes (float32,
+// complex64) and f64 for the others: the instance of an operation whose
+// real results have T's real dtype R.
+func byReal[T tf.Scalar, F any](f32, f64 F) F {
 	if tf.DTypeOf[T]().Real() == tf.Float32 {
-		s, l, err := linalg.SlogDet[float32](e, in[0])
-		return outs(err, out("sign", s, 0), out("logabs", l, 0))
+		return f32
 	}
-	s, l, err := linalg.SlogDet[float64](e, in[0])
+	return f64
+}
+
+func slogdetRun[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T], _ linalgFlags) ([]output, error) {
+	s, l, err := linalg.SlogDet[R](e, in[0])
 	return outs(err, out("sign", s, 0), out("logabs", l, 0))
 }
 
-func slogdetInto[T tf.Scalar](e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
-	batch := in[0].Shape()[2:]
-	sign, err := tf.NewTensor[T](e, batch...)
+func slogdetInto[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+	s, l, err := linalg.SlogDet[R](e, in[0])
 	if err != nil {
 		return nil, nil, err
 	}
-	if tf.DTypeOf[T]().Real() == tf.Float32 {
-		la, err := tf.NewTensor[float32](e, batch...)
-		if err != nil {
-			sign.Release()
-			return nil, nil, err
+	return func() error { return linalg.SlogDetInto(e, s, l, in[0]) }, func() { s.Release(); l.Release() }, nil
+}
+
+func svdRun[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+	a := in[0]
+	switch {
+	case f.values:
+		s, err := linalg.SVDVals[R](e, a)
+		return outs(err, out("s", s, 1))
+	case f.maxRank > 0 || f.cutoff > 0 || f.relCut > 0:
+		if a.Rank() != 2 {
+			return nil, fmt.Errorf("--max-rank, --cutoff and --rel-cutoff take a single matrix, got %d batch axes", a.Rank()-2)
 		}
-		return func() error { return linalg.SlogDetInto(e, sign, la, in[0]) }, func() { sign.Release(); la.Release() }, nil
+		u, s, vh, _, err := linalg.TruncatedSVD[R](e, a, linalg.Truncation{MaxRank: f.maxRank, Cutoff: f.cutoff, RelCutoff: f.relCut})
+		return outs(err, out("u", u, 2), out("s", s, 1), out("vh", vh, 2))
 	}
-	la, err := tf.NewTensor[float64](e, batch...)
+	var opts []linalg.Option
+	if f.full {
+		opts = append(opts, linalg.Complete)
+	}
+	u, s, vh, err := linalg.SVD[R](e, a, opts...)
+	return outs(err, out("u", u, 2), out("s", s, 1), out("vh", vh, 2))
+}
+
+func svdInto[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+	u, s, vh, err := linalg.SVD[R](e, in[0])
 	if err != nil {
-		sign.Release()
 		return nil, nil, err
 	}
-	return func() error { return linalg.SlogDetInto(e, sign, la, in[0]) }, func() { sign.Release(); la.Release() }, nil
+	return func() error { return linalg.SVDInto(e, u, s, vh, in[0]) }, func() { u.Release(); s.Release(); vh.Release() }, nil
+}
+
+func eighRun[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+	var opts []linalg.Option
+	if f.upper {
+		opts = append(opts, linalg.Upper)
+	}
+	if f.values {
+		w, err := linalg.Eigvalsh[R](e, in[0], opts...)
+		return outs(err, out("w", w, 1))
+	}
+	w, v, err := linalg.Eigh[R](e, in[0], opts...)
+	return outs(err, out("w", w, 1), out("v", v, 2))
+}
+
+func eighInto[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+	w, v, err := linalg.Eigh[R](e, in[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	return func() error { return linalg.EighInto(e, w, v, in[0]) }, func() { w.Release(); v.Release() }, nil
+}
+
+// lstsqRcond is NumPy's default rcond of lstsq, max(m, n)·eps of A's
+// dtype, unless --rcond gave one.
+func lstsqRcond[T tf.Scalar](a *tf.Tensor[T], f linalgFlags) float64 {
+	if !math.IsNaN(f.rcond) {
+		return f.rcond
+	}
+	eps, _ := epsOf[T]()
+	return float64(max(a.Dim(0), a.Dim(1))) * 2 * eps // epsOf is the unit roundoff, eps/2
+}
+
+// pinvRcond is NumPy's default rcond of pinv, 1e-15, unless --rcond gave
+// one.
+func pinvRcond(f linalgFlags) float64 {
+	if !math.IsNaN(f.rcond) {
+		return f.rcond
+	}
+	return 1e-15
+}
+
+func lstsqRun[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+	a, b := in[0], in[1]
+	if a.Rank() < 2 {
+		return nil, fmt.Errorf("input 1 has %d axes, expected a matrix (..., m, n)", a.Rank())
+	}
+	x, rank, s, err := linalg.Lstsq[R](e, a, b, lstsqRcond(a, f))
+	return outs(err, out("x", x, vecMat(b.Rank() == 1)), out("rank", rank, 0), out("s", s, 1))
+}
+
+func lstsqInto[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+	rcond := lstsqRcond(in[0], linalgFlags{rcond: math.NaN()})
+	x, rank, s, err := linalg.Lstsq[R](e, in[0], in[1], rcond)
+	if err != nil {
+		return nil, nil, err
+	}
+	return func() error { return linalg.LstsqInto(e, x, rank, s, in[0], in[1], rcond) }, func() { x.Release(); rank.Release(); s.Release() }, nil
 }
 
 func luRun[T tf.Scalar](e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
@@ -594,8 +712,12 @@ func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
 	case *threads < 1 || *threads > team.MaxThreads:
 		return fail(stderr, name, fmt.Errorf("--threads must be in [1, %d], got %d", team.MaxThreads, *threads))
 	}
-	f := linalgFlags{upper: *bools["upper"], packed: *bools["packed"], mode: *strs["mode"], positive: *bools["positive"]}
+	f := linalgFlags{upper: *bools["upper"], packed: *bools["packed"], mode: *strs["mode"], positive: *bools["positive"],
+		full: *bools["full"], values: *bools["values-only"]}
 	if err := checkMode(opName, f.mode); err != nil {
+		return fail(stderr, name, err)
+	}
+	if err := parseNumbers(&f, strs); err != nil {
 		return fail(stderr, name, err)
 	}
 	vals := make([]tf.Value, len(rest))
@@ -628,6 +750,40 @@ func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// parseNumbers reads the numeric options into f: --max-rank K ≥ 1,
+// --cutoff and --rel-cutoff ≥ 0, --rcond (NaN when unset).
+func parseNumbers(f *linalgFlags, strs map[string]*string) error {
+	f.rcond = math.NaN()
+	if s := *strs["max-rank"]; s != "" {
+		k, err := strconv.Atoi(s)
+		if err != nil || k < 1 {
+			return fmt.Errorf("--max-rank: want a rank ≥ 1, got %q", s)
+		}
+		f.maxRank = k
+	}
+	for _, c := range []struct {
+		name string
+		dst  *float64
+	}{{"cutoff", &f.cutoff}, {"rel-cutoff", &f.relCut}, {"rcond", &f.rcond}} {
+		s := *strs[c.name]
+		if s == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || (v < 0 && c.name != "rcond") {
+			return fmt.Errorf("--%s: want a finite number%s, got %q", c.name, map[bool]string{true: " ≥ 0"}[c.name != "rcond"], s)
+		}
+		*c.dst = v
+	}
+	if f.values && (f.full || f.maxRank > 0 || f.cutoff > 0 || f.relCut > 0) {
+		return errors.New("--values-only excludes --full, --max-rank, --cutoff and --rel-cutoff")
+	}
+	if f.full && (f.maxRank > 0 || f.cutoff > 0 || f.relCut > 0) {
+		return errors.New("--full excludes --max-rank, --cutoff and --rel-cutoff")
+	}
+	return nil
 }
 
 // checkMode validates --mode for operation op.
