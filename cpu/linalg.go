@@ -6,6 +6,7 @@ import (
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 	"github.com/tenferro-go/tenferro/internal/kernel/lapack"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/par"
 )
 
 // linalgScratch is what the Linalg kernels of one dtype reuse: the
@@ -17,6 +18,20 @@ type linalgScratch[T strided.Scalar] struct {
 	reals []float64
 	idx   [strided.MaxRank]int
 	idx2  [strided.MaxRank]int
+	// ws are the workers' workspaces and fails their failures when a
+	// batch is spread over the team (see forEach); task is the fork.
+	ws    []*lapack.Workspace
+	fails []*backend.LinalgFailure
+	task  batchTask
+	// The bodies of the batched operations, kept here so that passing
+	// them to forEach allocates nothing.
+	chol  cholBody[T]
+	lu    luBody[T]
+	solve solveBody[T]
+	det   detBody[T]
+	qr    qrBody[T]
+	svd   svdBody[T]
+	eigh  eighBody[T]
 }
 
 // factors returns room for n elements and np pivots, grown once.
@@ -114,20 +129,55 @@ func (p part) has(i, j int) bool {
 	return p == full || p == lower && i >= j || p == upper && i <= j
 }
 
+// rows returns the row range [i0, i1) of column j of an m-row matrix
+// that part p holds.
+func (p part) rows(j, m int) (int, int) {
+	switch p {
+	case lower:
+		return min(j, m), m
+	case upper:
+		return 0, min(j+1, m)
+	}
+	return 0, m
+}
+
 // load copies the part of the m×n matrix src into dst (when dst.Data is
-// not nil) and reports the first non-finite entry read, or nil.
+// not nil) and reports the first non-finite entry read, or nil. Columns of
+// a column-major src (RS = 1) are read as contiguous runs.
 func load[T strided.Scalar](dst, src gemm.Mat[T], m, n int, p part, item int) *backend.LinalgFailure {
 	for j := range n {
-		for i := range m {
-			if !p.has(i, j) {
+		i0, i1 := p.rows(j, m)
+		if i0 >= i1 {
+			continue
+		}
+		so := src.Off + j*src.CS
+		if src.RS == 1 {
+			col := src.Data[so+i0 : so+i1]
+			for i, v := range col {
+				if v-v != 0 {
+					return &backend.LinalgFailure{Reason: backend.NonFinite, Item: item, Index: i0 + i, Col: j}
+				}
+			}
+			if dst.Data == nil {
 				continue
 			}
-			v := *at(src, i, j)
-			if !finite(v) {
+			do := dst.Off + j*dst.CS
+			if dst.RS == 1 {
+				copy(dst.Data[do+i0:do+i1], col)
+				continue
+			}
+			for i, v := range col {
+				dst.Data[do+(i0+i)*dst.RS] = v
+			}
+			continue
+		}
+		for i := i0; i < i1; i++ {
+			v := src.Data[so+i*src.RS]
+			if v-v != 0 {
 				return &backend.LinalgFailure{Reason: backend.NonFinite, Item: item, Index: i, Col: j}
 			}
 			if dst.Data != nil {
-				*at(dst, i, j) = v
+				dst.Data[dst.Off+i*dst.RS+j*dst.CS] = v
 			}
 		}
 	}
@@ -135,15 +185,33 @@ func load[T strided.Scalar](dst, src gemm.Mat[T], m, n int, p part, item int) *b
 }
 
 // copyMat sets the m×n dst = src; with p not full, the elements outside
-// part p of dst are set to zero and only part p of src is read.
+// part p of dst are set to zero and only part p of src is read. Columns of
+// column-major operands are copied as contiguous runs.
 func copyMat[T strided.Scalar](dst, src gemm.Mat[T], m, n int, p part) {
 	for j := range n {
+		i0, i1 := p.rows(j, m)
+		do, so := dst.Off+j*dst.CS, src.Off+j*src.CS
+		if dst.RS == 1 {
+			d := dst.Data[do : do+m]
+			clear(d[:i0])
+			if i1 > i0 {
+				if src.RS == 1 {
+					copy(d[i0:i1], src.Data[so+i0:so+i1])
+				} else {
+					for i := i0; i < i1; i++ {
+						d[i] = src.Data[so+i*src.RS]
+					}
+				}
+			}
+			clear(d[max(i1, i0):])
+			continue
+		}
 		for i := range m {
 			var v T
-			if p.has(i, j) {
-				v = *at(src, i, j)
+			if i >= i0 && i < i1 {
+				v = src.Data[so+i*src.RS]
 			}
-			*at(dst, i, j) = v
+			dst.Data[do+i*dst.RS] = v
 		}
 	}
 }
@@ -179,36 +247,69 @@ func compact[T strided.Scalar](buf []T, off, ld int) gemm.Mat[T] {
 // Cholesky implements backend.Linalg: every item is factored into scratch,
 // then the factors are copied out with the other triangle zeroed.
 func (k *numeric[T]) Cholesky(dst, a *backend.View[T], up bool) error {
-	e, s := k.e, &k.sc().lin
+	s := &k.sc().lin
 	n := a.Shape[0]
-	bt := newBatch(a.Shape[2:], s.idx[:])
-	items := bt.count()
+	items := prod(a.Shape[2:])
 	buf, _ := s.factors(n*n*items, 0)
-	p, uplo := lower, lapack.Lower
+	b := &s.chol
+	*b = cholBody[T]{dst: dst, a: a, n: n, p: lower, uplo: lapack.Lower, buf: buf}
 	if up {
-		p, uplo = upper, lapack.Upper
+		b.p, b.uplo = upper, lapack.Upper
 	}
-	for q := range items {
-		f := compact(buf, q*n*n, n)
-		if fail := load(f, mat(a, itemOff(a, bt.idx)), n, n, p, q); fail != nil {
-			return fail
-		}
-		if info := lapack.Potrf(e.lapackWorkspace(), e.runner, uplo, n, f); info != 0 {
-			return &backend.LinalgFailure{Reason: backend.NotPositiveDefinite, Item: q, Index: info}
-		}
-		bt.next()
+	defer func() { *b = cholBody[T]{} }()
+	if err := k.forEach(b, items, cube(n)); err != nil {
+		return err
 	}
-	for q := range items {
-		copyMat(mat(dst, itemOff(dst, bt.idx)), compact(buf, q*n*n, n), n, n, p)
+	b.out = true
+	return k.forEach(b, items, n*n)
+}
+
+// cholBody factors items into buf (phase one) or copies them out to dst
+// (out).
+type cholBody[T strided.Scalar] struct {
+	dst, a *backend.View[T]
+	n      int
+	p      part
+	uplo   lapack.Uplo
+	buf    []T
+	out    bool
+}
+
+func (b *cholBody[T]) run(ws *lapack.Workspace, r par.Runner, lo, hi int) *backend.LinalgFailure {
+	var room [strided.MaxRank]int
+	n := b.n
+	bt := startBatch(b.a.Shape[2:], room[:], lo)
+	for q := lo; q < hi; q++ {
+		f := compact(b.buf, q*n*n, n)
+		if b.out {
+			copyMat(mat(b.dst, itemOff(b.dst, bt.idx)), f, n, n, b.p)
+		} else {
+			if fail := load(f, mat(b.a, itemOff(b.a, bt.idx)), n, n, b.p, q); fail != nil {
+				return fail
+			}
+			if info := lapack.Potrf(ws, r, b.uplo, n, f); info != 0 {
+				return &backend.LinalgFailure{Reason: backend.NotPositiveDefinite, Item: q, Index: info}
+			}
+		}
 		bt.next()
 	}
 	return nil
 }
 
-// LU implements backend.Linalg: a is checked, copied into lu and factored
-// there in place.
+// prod returns the product of shape's extents (the item count of a batch
+// shape).
+func prod(shape []int) int {
+	n := 1
+	for _, x := range shape {
+		n *= x
+	}
+	return n
+}
+
+// LU implements backend.Linalg: a is checked, then every item copied into
+// lu and factored there in place.
 func (k *numeric[T]) LU(lu *backend.View[T], piv *backend.View[int64], a *backend.View[T]) error {
-	e, s := k.e, &k.sc().lin
+	s := &k.sc().lin
 	m, n := a.Shape[0], a.Shape[1]
 	mn := min(m, n)
 	bt := newBatch(a.Shape[2:], s.idx[:])
@@ -219,14 +320,34 @@ func (k *numeric[T]) LU(lu *backend.View[T], piv *backend.View[int64], a *backen
 		}
 		bt.next()
 	}
-	_, ipiv := s.factors(0, mn)
-	for range items {
-		f := mat(lu, itemOff(lu, bt.idx))
-		copyMat(f, mat(a, itemOff(a, bt.idx)), m, n, full)
-		lapack.Getrf(e.lapackWorkspace(), e.runner, m, n, f, ipiv)
-		po := batchOff(piv.Shape[1:], piv.Strides[1:], piv.Off, bt.idx)
-		for i, r := range ipiv {
-			piv.Data[po+i*piv.Strides[0]] = int64(r)
+	_, ipiv := s.factors(0, mn*items)
+	b := &s.lu
+	*b = luBody[T]{lu: lu, piv: piv, a: a, ipiv: ipiv}
+	defer func() { *b = luBody[T]{} }()
+	return k.forEach(b, items, m*n*mn)
+}
+
+// luBody factors items of a into lu, their pivots into piv (through ipiv,
+// min(m, n) per item).
+type luBody[T strided.Scalar] struct {
+	lu, a *backend.View[T]
+	piv   *backend.View[int64]
+	ipiv  []int
+}
+
+func (b *luBody[T]) run(ws *lapack.Workspace, r par.Runner, lo, hi int) *backend.LinalgFailure {
+	var room [strided.MaxRank]int
+	m, n := b.a.Shape[0], b.a.Shape[1]
+	mn := min(m, n)
+	bt := startBatch(b.a.Shape[2:], room[:], lo)
+	for q := lo; q < hi; q++ {
+		f := mat(b.lu, itemOff(b.lu, bt.idx))
+		copyMat(f, mat(b.a, itemOff(b.a, bt.idx)), m, n, full)
+		ip := b.ipiv[q*mn : (q+1)*mn]
+		lapack.Getrf(ws, r, m, n, f, ip)
+		po := batchOff(b.piv.Shape[1:], b.piv.Strides[1:], b.piv.Off, bt.idx)
+		for i, x := range ip {
+			b.piv.Data[po+i*b.piv.Strides[0]] = int64(x)
 		}
 		bt.next()
 	}

@@ -2,30 +2,79 @@ package cpu
 
 import (
 	"github.com/tenferro-go/tenferro/backend"
-	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 	"github.com/tenferro-go/tenferro/internal/kernel/lapack"
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/par"
 )
 
 // luBatch factors every item of the square a (n, n, batch...) into
 // scratch (item q at buf[q·n²:], its pivots at piv[q·n:]) and reports the
 // first non-finite entry or zero pivot.
 func (k *numeric[T]) luBatch(a *backend.View[T]) ([]T, []int, error) {
-	e, s := k.e, &k.sc().lin
+	s := &k.sc().lin
 	n := a.Shape[0]
-	bt := newBatch(a.Shape[2:], s.idx2[:])
-	items := bt.count()
+	items := prod(a.Shape[2:])
 	buf, piv := s.factors(n*n*items, n*items)
-	for q := range items {
-		f := compact(buf, q*n*n, n)
-		if fail := load(f, mat(a, itemOff(a, bt.idx)), n, n, full, q); fail != nil {
-			return nil, nil, fail
+	b := &s.solve
+	*b = solveBody[T]{a: a, n: n, buf: buf, piv: piv}
+	defer func() { *b = solveBody[T]{} }()
+	if err := k.forEach(b, items, cube(n)); err != nil {
+		return nil, nil, err
+	}
+	return buf, piv, nil
+}
+
+// solveKind is what a solveBody does with its items.
+type solveKind int8
+
+const (
+	luFactor  solveKind = iota // factor items of a into buf and piv
+	luSolve                    // x = a⁻¹·b from the factors
+	luInverse                  // x = a⁻¹ from the factors
+)
+
+// solveBody runs one phase of Solve or Inv over items (of a's batch for
+// luFactor, of x's otherwise).
+type solveBody[T strided.Scalar] struct {
+	kind    solveKind
+	x, a, b *backend.View[T]
+	n       int
+	buf     []T
+	piv     []int
+}
+
+func (b *solveBody[T]) run(ws *lapack.Workspace, r par.Runner, lo, hi int) *backend.LinalgFailure {
+	var room [strided.MaxRank]int
+	n := b.n
+	if b.kind == luFactor {
+		bt := startBatch(b.a.Shape[2:], room[:], lo)
+		for q := lo; q < hi; q++ {
+			f := compact(b.buf, q*n*n, n)
+			if fail := load(f, mat(b.a, itemOff(b.a, bt.idx)), n, n, full, q); fail != nil {
+				return fail
+			}
+			if info := lapack.Getrf(ws, r, n, n, f, b.piv[q*n:(q+1)*n]); info != 0 {
+				return &backend.LinalgFailure{Reason: backend.Singular, Item: q, Index: info - 1}
+			}
+			bt.next()
 		}
-		if info := lapack.Getrf(e.lapackWorkspace(), e.runner, n, n, f, piv[q*n:(q+1)*n]); info != 0 {
-			return nil, nil, &backend.LinalgFailure{Reason: backend.Singular, Item: q, Index: info - 1}
+		return nil
+	}
+	bt := startBatch(b.x.Shape[2:], room[:], lo)
+	for range hi - lo {
+		q := bt.item(b.a.Shape[2:])
+		lu, ip := compact(b.buf, q*n*n, n), b.piv[q*n:(q+1)*n]
+		xm := mat(b.x, itemOff(b.x, bt.idx))
+		if b.kind == luSolve {
+			nrhs := b.x.Shape[1]
+			copyMat(xm, mat(b.b, itemOff(b.b, bt.idx)), n, nrhs, full)
+			lapack.Getrs(ws, r, lapack.NoTrans, n, nrhs, lu, ip, xm)
+		} else {
+			lapack.Getri(ws, r, n, lu, ip, xm)
 		}
 		bt.next()
 	}
-	return buf, piv, nil
+	return nil
 }
 
 // Solve implements backend.Linalg: every item of a is factored first, then
@@ -35,17 +84,11 @@ func (k *numeric[T]) Solve(x, a, b *backend.View[T]) error {
 	if err != nil {
 		return err
 	}
-	e, s := k.e, &k.sc().lin
 	n, nrhs := x.Shape[0], x.Shape[1]
-	bt := newBatch(x.Shape[2:], s.idx[:])
-	for range bt.count() {
-		q := bt.item(a.Shape[2:])
-		xm := mat(x, itemOff(x, bt.idx))
-		copyMat(xm, mat(b, itemOff(b, bt.idx)), n, nrhs, full)
-		lapack.Getrs(e.lapackWorkspace(), e.runner, lapack.NoTrans, n, nrhs, compact(buf, q*n*n, n), piv[q*n:(q+1)*n], xm)
-		bt.next()
-	}
-	return nil
+	sb := &k.sc().lin.solve
+	*sb = solveBody[T]{kind: luSolve, x: x, a: a, b: b, n: n, buf: buf, piv: piv}
+	defer func() { *sb = solveBody[T]{} }()
+	return k.forEach(sb, prod(x.Shape[2:]), n*n*nrhs)
 }
 
 // Inv implements backend.Linalg: every item is factored first, then
@@ -55,15 +98,11 @@ func (k *numeric[T]) Inv(dst, a *backend.View[T]) error {
 	if err != nil {
 		return err
 	}
-	e, s := k.e, &k.sc().lin
 	n := a.Shape[0]
-	bt := newBatch(dst.Shape[2:], s.idx[:])
-	for range bt.count() {
-		q := bt.item(a.Shape[2:])
-		lapack.Getri(e.lapackWorkspace(), e.runner, n, compact(buf, q*n*n, n), piv[q*n:(q+1)*n], mat(dst, itemOff(dst, bt.idx)))
-		bt.next()
-	}
-	return nil
+	sb := &k.sc().lin.solve
+	*sb = solveBody[T]{kind: luInverse, x: dst, a: a, n: n, buf: buf, piv: piv}
+	defer func() { *sb = solveBody[T]{} }()
+	return k.forEach(sb, prod(dst.Shape[2:]), cube(n))
 }
 
 // triPart is the part of a triangular factor a solve reads.
@@ -132,28 +171,51 @@ func (k *numeric[T]) CholeskySolve(x, c, b *backend.View[T], up bool) error {
 	return nil
 }
 
-// factorItem copies the current item of the square a (at batch index
-// idx) into the compact scratch lu and factors it there.
-func (k *numeric[T]) factorItem(a *backend.View[T], idx []int, lu gemm.Mat[T], piv []int) {
-	n := a.Shape[0]
-	copyMat(lu, mat(a, itemOff(a, idx)), n, n, full)
-	lapack.Getrf(k.e.lapackWorkspace(), k.e.runner, n, n, lu, piv)
+// detBody factors items of the square a, each in its own n² of buf, and
+// writes det(a) to dst (or sign and log|det| to sign and la).
+type detBody[T strided.Scalar] struct {
+	dst, sign, a *backend.View[T]
+	la           realOut
+	buf          []T
+	piv          []int
+}
+
+func (b *detBody[T]) run(ws *lapack.Workspace, r par.Runner, lo, hi int) *backend.LinalgFailure {
+	var room [strided.MaxRank]int
+	n := b.a.Shape[0]
+	bt := startBatch(b.a.Shape[2:], room[:], lo)
+	for q := lo; q < hi; q++ {
+		lu, ip := compact(b.buf, q*n*n, n), b.piv[q*n:(q+1)*n]
+		copyMat(lu, mat(b.a, itemOff(b.a, bt.idx)), n, n, full)
+		lapack.Getrf(ws, r, n, n, lu, ip)
+		if b.dst != nil {
+			b.dst.Data[batchOff(b.dst.Shape, b.dst.Strides, b.dst.Off, bt.idx)] = lapack.Det(n, lu, ip)
+		} else {
+			sg, l := lapack.Slogdet(n, lu, ip)
+			b.sign.Data[batchOff(b.sign.Shape, b.sign.Strides, b.sign.Off, bt.idx)] = sg
+			b.la.set(b.la.batchOff(0, bt.idx), l)
+		}
+		bt.next()
+	}
+	return nil
+}
+
+// determinants runs b over every item of b.a.
+func (k *numeric[T]) determinants(b *detBody[T]) error {
+	s := &k.sc().lin
+	n := b.a.Shape[0]
+	items := prod(b.a.Shape[2:])
+	b.buf, b.piv = s.factors(n*n*items, n*items)
+	defer func() { *b = detBody[T]{} }()
+	return k.forEach(b, items, cube(n))
 }
 
 // Det implements backend.Linalg: each item is factored into scratch and
 // its determinant is the signed product of U's diagonal.
 func (k *numeric[T]) Det(dst, a *backend.View[T]) error {
-	s := &k.sc().lin
-	n := a.Shape[0]
-	buf, piv := s.factors(n*n, n)
-	lu := compact(buf, 0, n)
-	bt := newBatch(a.Shape[2:], s.idx[:])
-	for range bt.count() {
-		k.factorItem(a, bt.idx, lu, piv)
-		dst.Data[batchOff(dst.Shape, dst.Strides, dst.Off, bt.idx)] = lapack.Det(n, lu, piv)
-		bt.next()
-	}
-	return nil
+	b := &k.sc().lin.det
+	*b = detBody[T]{dst: dst, a: a}
+	return k.determinants(b)
 }
 
 // SlogDet implements backend.Linalg.
@@ -162,17 +224,7 @@ func (k *numeric[T]) SlogDet(sign *backend.View[T], logabs any, a *backend.View[
 	if err != nil {
 		return err
 	}
-	s := &k.sc().lin
-	n := a.Shape[0]
-	buf, piv := s.factors(n*n, n)
-	lu := compact(buf, 0, n)
-	bt := newBatch(a.Shape[2:], s.idx[:])
-	for range bt.count() {
-		k.factorItem(a, bt.idx, lu, piv)
-		sg, l := lapack.Slogdet(n, lu, piv)
-		sign.Data[batchOff(sign.Shape, sign.Strides, sign.Off, bt.idx)] = sg
-		la.set(la.batchOff(0, bt.idx), l)
-		bt.next()
-	}
-	return nil
+	b := &k.sc().lin.det
+	*b = detBody[T]{sign: sign, la: la, a: a}
+	return k.determinants(b)
 }

@@ -4,6 +4,8 @@ import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/internal/kernel/lapack"
+	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/par"
 )
 
 // realOut is a destination of real values: a float32 or a float64 view
@@ -72,7 +74,10 @@ func (s *linalgScratch[T]) spectral(n, nr int) ([]T, []float64) {
 
 // SVD implements backend.Linalg: every item is checked, then decomposed
 // into scratch (so that a failure leaves the destinations untouched), then
-// copied out.
+// copied out. Thin decompositions with min(m, n) ≤ lapack.JacobiSVDMax
+// are computed by one-sided Jacobi (lapack.Gesvj), the others by Gesvd;
+// values alone always come from Gesvd, so that they equal, bit for bit,
+// the values Lstsq's Gelss reports.
 func (k *numeric[T]) SVD(u *backend.View[T], s any, vh *backend.View[T], a *backend.View[T]) error {
 	so, err := realDst("SVD", "s", s)
 	if err != nil {
@@ -81,7 +86,7 @@ func (k *numeric[T]) SVD(u *backend.View[T], s any, vh *backend.View[T], a *back
 	if err := k.checkFinite(a); err != nil {
 		return err
 	}
-	e, sc := k.e, &k.sc().lin
+	sc := &k.sc().lin
 	m, n := a.Shape[0], a.Shape[1]
 	mn := min(m, n)
 	job, ku, kv := lapack.SVDValues, 0, 0
@@ -91,56 +96,127 @@ func (k *numeric[T]) SVD(u *backend.View[T], s any, vh *backend.View[T], a *back
 			job = lapack.SVDFull
 		}
 	}
-	bt := newBatch(a.Shape[2:], sc.idx[:])
-	items := bt.count()
+	items := prod(a.Shape[2:])
 	per := m*n + m*ku + kv*n
 	buf, sv := sc.spectral(per*items, mn*items)
-	for q := range items {
-		f := compact(buf, q*per, m)
-		um, vm := compact(buf, q*per+m*n, m), compact(buf, q*per+m*n+m*ku, max(kv, 1))
-		copyMat(f, mat(a, itemOff(a, bt.idx)), m, n, full)
-		if info := lapack.Gesvd(e.lapackWorkspace(), e.runner, job, m, n, f, sv[q*mn:(q+1)*mn], um, vm); info != 0 {
-			return &backend.LinalgFailure{Reason: backend.NoConvergence, Item: q, Index: info}
-		}
-		bt.next()
+	b := &sc.svd
+	*b = svdBody[T]{u: u, vh: vh, a: a, so: so, job: job, ku: ku, kv: kv, buf: buf, sv: sv}
+	defer func() { *b = svdBody[T]{} }()
+	if err := k.forEach(b, items, m*n*mn); err != nil {
+		return err
 	}
-	for q := range items {
-		so.setVec(bt.idx, sv[q*mn:(q+1)*mn])
-		if u != nil {
-			copyMat(mat(u, itemOff(u, bt.idx)), compact(buf, q*per+m*n, m), m, ku, full)
-			copyMat(mat(vh, itemOff(vh, bt.idx)), compact(buf, q*per+m*n+m*ku, max(kv, 1)), kv, n, full)
+	b.out = true
+	return k.forEach(b, items, m*n)
+}
+
+// svdBody decomposes items of a into buf and sv (phase one) or copies
+// them out (out).
+type svdBody[T strided.Scalar] struct {
+	u, vh, a *backend.View[T]
+	so       realOut
+	job      lapack.SVDJob
+	ku, kv   int
+	buf      []T
+	sv       []float64
+	out      bool
+}
+
+func (b *svdBody[T]) run(ws *lapack.Workspace, r par.Runner, lo, hi int) *backend.LinalgFailure {
+	var room [strided.MaxRank]int
+	m, n := b.a.Shape[0], b.a.Shape[1]
+	mn, ku, kv := min(m, n), b.ku, b.kv
+	per := m*n + m*ku + kv*n
+	jacobi := mn <= lapack.JacobiSVDMax && b.job == lapack.SVDThin
+	bt := startBatch(b.a.Shape[2:], room[:], lo)
+	for q := lo; q < hi; q++ {
+		sq := b.sv[q*mn : (q+1)*mn]
+		um, vm := compact(b.buf, q*per+m*n, m), compact(b.buf, q*per+m*n+m*ku, max(kv, 1))
+		if b.out {
+			b.so.setVec(bt.idx, sq)
+			if b.u != nil {
+				copyMat(mat(b.u, itemOff(b.u, bt.idx)), um, m, ku, full)
+				copyMat(mat(b.vh, itemOff(b.vh, bt.idx)), vm, kv, n, full)
+			}
+			bt.next()
+			continue
+		}
+		am := mat(b.a, itemOff(b.a, bt.idx))
+		var info int
+		if jacobi {
+			info = lapack.Gesvj(ws, true, m, n, am, sq, um, vm)
+		} else {
+			f := compact(b.buf, q*per, m)
+			copyMat(f, am, m, n, full)
+			info = lapack.Gesvd(ws, r, b.job, m, n, f, sq, um, vm)
+		}
+		if info != 0 {
+			return &backend.LinalgFailure{Reason: backend.NoConvergence, Item: q, Index: info}
 		}
 		bt.next()
 	}
 	return nil
 }
 
-// Eigh implements backend.Linalg as [numeric.SVD] does.
+// Eigh implements backend.Linalg as [numeric.SVD] does; orders up to
+// lapack.JacobiEighMax are decomposed by cyclic Jacobi (lapack.Heevj),
+// larger ones by Heev.
 func (k *numeric[T]) Eigh(w any, v *backend.View[T], a *backend.View[T], up bool) error {
 	wo, err := realDst("Eigh", "w", w)
 	if err != nil {
 		return err
 	}
-	e, sc := k.e, &k.sc().lin
+	sc := &k.sc().lin
 	n := a.Shape[0]
 	p, uplo := triPart(up)
-	bt := newBatch(a.Shape[2:], sc.idx[:])
-	items := bt.count()
+	items := prod(a.Shape[2:])
 	buf, wv := sc.spectral(n*n*items, n*items)
-	for q := range items {
-		f := compact(buf, q*n*n, n)
-		if fail := load(f, mat(a, itemOff(a, bt.idx)), n, n, p, q); fail != nil {
+	b := &sc.eigh
+	*b = eighBody[T]{v: v, a: a, wo: wo, p: p, uplo: uplo, buf: buf, wv: wv}
+	defer func() { *b = eighBody[T]{} }()
+	if err := k.forEach(b, items, cube(n)); err != nil {
+		return err
+	}
+	b.out = true
+	return k.forEach(b, items, n*n)
+}
+
+// eighBody decomposes items of a into buf and wv (phase one) or copies
+// them out (out).
+type eighBody[T strided.Scalar] struct {
+	v, a *backend.View[T]
+	wo   realOut
+	p    part
+	uplo lapack.Uplo
+	buf  []T
+	wv   []float64
+	out  bool
+}
+
+func (b *eighBody[T]) run(ws *lapack.Workspace, r par.Runner, lo, hi int) *backend.LinalgFailure {
+	var room [strided.MaxRank]int
+	n := b.a.Shape[0]
+	bt := startBatch(b.a.Shape[2:], room[:], lo)
+	for q := lo; q < hi; q++ {
+		f, wq := compact(b.buf, q*n*n, n), b.wv[q*n:(q+1)*n]
+		if b.out {
+			b.wo.setVec(bt.idx, wq)
+			if b.v != nil {
+				copyMat(mat(b.v, itemOff(b.v, bt.idx)), f, n, n, full)
+			}
+			bt.next()
+			continue
+		}
+		if fail := load(f, mat(b.a, itemOff(b.a, bt.idx)), n, n, b.p, q); fail != nil {
 			return fail
 		}
-		if info := lapack.Heev(e.lapackWorkspace(), e.runner, v != nil, uplo, n, f, wv[q*n:(q+1)*n]); info != 0 {
-			return &backend.LinalgFailure{Reason: backend.NoConvergence, Item: q, Index: info}
+		var info int
+		if n <= lapack.JacobiEighMax {
+			info = lapack.Heevj(ws, b.v != nil, b.uplo, n, f, wq)
+		} else {
+			info = lapack.Heev(ws, r, b.v != nil, b.uplo, n, f, wq)
 		}
-		bt.next()
-	}
-	for q := range items {
-		wo.setVec(bt.idx, wv[q*n:(q+1)*n])
-		if v != nil {
-			copyMat(mat(v, itemOff(v, bt.idx)), compact(buf, q*n*n, n), n, n, full)
+		if info != 0 {
+			return &backend.LinalgFailure{Reason: backend.NoConvergence, Item: q, Index: info}
 		}
 		bt.next()
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // jacobiSizes are the orders the Jacobi kernels are tested at: the
-// degenerate ones, primes, and sizes around JacobiMax.
+// degenerate ones, primes, and sizes around the crossovers.
 var jacobiSizes = []int{0, 1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 32}
 
 // checkHeevj runs Heevj with and without vectors on ref and checks
@@ -293,4 +293,42 @@ func TestJacobiWarmAllocs(t *testing.T) {
 	}); got != 0 {
 		t.Errorf("%v allocations per warm call, want 0", got)
 	}
+}
+
+func testJacobiConverges[T Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	var ws Workspace
+	bad1, bad2 := 0, 0
+	for trial := 0; trial < 6000; trial++ {
+		n := 2 + trial%7
+		ref := randDense[T](rng, n, n)
+		if trial%3 == 0 {
+			ref = mul(randDense[T](rng, n, 1), randDense[T](rng, 1, n))
+		}
+		a := store[T](ref, dense)
+		u := store[T](ref, dense)
+		vt := store[T](ref, dense)
+		s := make([]float64, n)
+		if Gesvj(&ws, true, n, n, a.Mat, s, u.Mat, vt.Mat) != 0 {
+			bad1++
+		}
+		h := store[T](randHerm[T](rng, n), dense)
+		if Heevj(&ws, true, Lower, n, h.Mat, s) != 0 {
+			bad2++
+		}
+	}
+	if bad1+bad2 > 0 {
+		t.Errorf("%s: %d Gesvj and %d Heevj runs did not converge", typeName[T](), bad1, bad2)
+	}
+}
+
+// TestJacobiConverges runs the Jacobi kernels on thousands of random
+// small matrices (general, rank one, Hermitian): every run must converge
+// within the sweep bound (a tolerance below the accuracy of the computed
+// inner products makes some rotate forever).
+func TestJacobiConverges(t *testing.T) {
+	testJacobiConverges[float64](t)
+	testJacobiConverges[complex128](t)
+	testJacobiConverges[float32](t)
+	testJacobiConverges[complex64](t)
 }
