@@ -134,10 +134,18 @@ func latrd[T Scalar](m, nb int, a gemm.Mat[T], d, e []float64, tau []T, s []T) {
 	for i := 0; i < nb; i++ {
 		// Column i of A − V·Wᴴ − W·Vᴴ, rows i..m−1.
 		co := a.Off + i*a.CS
-		for p := 0; p < i; p++ {
-			cw, cv := -conj(wd[i+p*m]), -conj(vd[i+p*m])
-			axpy(false, m-i, cw, vd, i+p*m, 1, a.Data, co+i*a.RS, a.RS)
-			axpy(false, m-i, cv, wd, i+p*m, 1, a.Data, co+i*a.RS, a.RS)
+		if i > 0 {
+			for p := 0; p < i; p++ {
+				t1[p], t2[p] = conj(wd[i+p*m]), conj(vd[i+p*m])
+			}
+			if a.RS == 1 {
+				mvSub(m-i, i, vd, wd, i, m, t1, t2, a.Data[co+i:co+m])
+			} else {
+				for p := 0; p < i; p++ {
+					axpy(false, m-i, -t1[p], vd, i+p*m, 1, a.Data, co+i*a.RS, a.RS)
+					axpy(false, m-i, -t2[p], wd, i+p*m, 1, a.Data, co+i*a.RS, a.RS)
+				}
+			}
 		}
 		dg := co + i*a.RS
 		d[i] = re(a.Data[dg])
@@ -163,17 +171,97 @@ func latrd[T Scalar](m, nb int, a gemm.Mat[T], d, e []float64, tau []T, s []T) {
 		// ½·τ·(τ·wi)ᴴ·v·v.
 		q := m - i - 1
 		hemvLower(q, shift(a, i+1, i+1), vi[i+1:], wi[i+1:])
-		for p := 0; p < i; p++ {
-			t1[p] = dot(true, q, wd, i+1+p*m, 1, vi, i+1, 1)
-			t2[p] = dot(true, q, vd, i+1+p*m, 1, vi, i+1, 1)
-		}
-		for p := 0; p < i; p++ {
-			axpy(false, q, -t1[p], vd, i+1+p*m, 1, wi, i+1, 1)
-			axpy(false, q, -t2[p], wd, i+1+p*m, 1, wi, i+1, 1)
+		if i > 0 {
+			mvConjT(q, i, wd, i+1, m, vi[i+1:], t1)
+			mvConjT(q, i, vd, i+1, m, vi[i+1:], t2)
+			mvSub(q, i, vd, wd, i+1, m, t1, t2, wi[i+1:])
 		}
 		scaleVec(wi, i+1, q, 1, t)
 		alpha := fromReal[T](-0.5) * t * dot(true, q, wi, i+1, 1, vi, i+1, 1)
 		axpy(false, q, alpha, vi, i+1, 1, wi, i+1, 1)
+	}
+}
+
+// mvSub sets y[0:q] −= A·t1 + B·t2 for the q×c column-major blocks A and
+// B whose column p starts at a[off+p*ld] and b[off+p*ld].
+func mvSub[T Scalar](q, c int, a, b []T, off, ld int, t1, t2, y []T) {
+	switch ys := any(y).(type) {
+	case []float64:
+		mvSubR(q, c, any(a).([]float64), off, ld, any(t1).([]float64), ys)
+		mvSubR(q, c, any(b).([]float64), off, ld, any(t2).([]float64), ys)
+		return
+	case []float32:
+		mvSubR(q, c, any(a).([]float32), off, ld, any(t1).([]float32), ys)
+		mvSubR(q, c, any(b).([]float32), off, ld, any(t2).([]float32), ys)
+		return
+	}
+	for p := 0; p < c; p++ {
+		axpy(false, q, -t1[p], a, off+p*ld, 1, y, 0, 1)
+		axpy(false, q, -t2[p], b, off+p*ld, 1, y, 0, 1)
+	}
+}
+
+// mvSubR is mvSub's product with one block, four columns per pass over y.
+func mvSubR[F float32 | float64](q, c int, a []F, off, ld int, t, y []F) {
+	y = y[:q]
+	p := 0
+	for ; p+4 <= c; p += 4 {
+		o := off + p*ld
+		c0, c1, c2, c3 := a[o:][:q], a[o+ld:][:q], a[o+2*ld:][:q], a[o+3*ld:][:q]
+		t0, t1, t2, t3 := t[p], t[p+1], t[p+2], t[p+3]
+		for k := range y {
+			y[k] -= c0[k]*t0 + c1[k]*t1 + c2[k]*t2 + c3[k]*t3
+		}
+	}
+	for ; p < c; p++ {
+		col := a[off+p*ld:][:q]
+		tp := t[p]
+		for k := range y {
+			y[k] -= col[k] * tp
+		}
+	}
+}
+
+// mvConjT sets t[p] = A[:, p]ᴴ·v for the q×c column-major block A whose
+// column p starts at a[off+p*ld].
+func mvConjT[T Scalar](q, c int, a []T, off, ld int, v, t []T) {
+	switch ts := any(t).(type) {
+	case []float64:
+		mvTR(q, c, any(a).([]float64), off, ld, any(v).([]float64), ts)
+		return
+	case []float32:
+		mvTR(q, c, any(a).([]float32), off, ld, any(v).([]float32), ts)
+		return
+	}
+	for p := 0; p < c; p++ {
+		t[p] = dot(true, q, a, off+p*ld, 1, v, 0, 1)
+	}
+}
+
+// mvTR is mvConjT for real types, four columns (four dot products) per
+// pass over v.
+func mvTR[F float32 | float64](q, c int, a []F, off, ld int, v, t []F) {
+	v = v[:q]
+	p := 0
+	for ; p+4 <= c; p += 4 {
+		o := off + p*ld
+		c0, c1, c2, c3 := a[o:][:q], a[o+ld:][:q], a[o+2*ld:][:q], a[o+3*ld:][:q]
+		var s0, s1, s2, s3 F
+		for k, x := range v {
+			s0 += c0[k] * x
+			s1 += c1[k] * x
+			s2 += c2[k] * x
+			s3 += c3[k] * x
+		}
+		t[p], t[p+1], t[p+2], t[p+3] = s0, s1, s2, s3
+	}
+	for ; p < c; p++ {
+		col := a[off+p*ld:][:q]
+		var s F
+		for k, x := range v {
+			s += col[k] * x
+		}
+		t[p] = s
 	}
 }
 
