@@ -9,9 +9,12 @@ import (
 
 // HeevDCMin is the order from which Heev computes eigenvectors by divide
 // and conquer ([Stedc], then Q·S applied by [Unmtr]) rather than by
-// Steqr's rotations on the explicit Q (faer's threshold is 128). Set it
-// before calls run (it is read without locking).
-var HeevDCMin = 128
+// Steqr's rotations on the explicit Q. Set it before calls run (it is read
+// without locking). BenchmarkHeevDCMin on a shared 2-vCPU AMD EPYC (Zen 5)
+// guest (noisy): the two were even at n = 32 (float64; Steqr 2x faster
+// for complex128), and divide and conquer was 2-3x faster at n = 64 and
+// 96 and 2-4x at 128 and 192 for both types; faer's threshold is 128.
+var HeevDCMin = 48
 
 // Heev computes the eigenvalues, and optionally the eigenvectors, of the
 // n×n Hermitian (real symmetric) matrix A, reading only the uplo triangle
