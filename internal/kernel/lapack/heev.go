@@ -79,7 +79,7 @@ func Heev[T Scalar](ws *Workspace, r par.Runner, vectors bool, uplo Uplo, n int,
 	head := max(hetrdSize[T](n), ungtrSize[T](n))
 	nf := 3 * n
 	if dc {
-		nf = n + n*n + stedcSize(n)
+		nf = n + n*n + stedcSize(n) + 2*n
 	}
 	var s []T
 	var f []float64
@@ -103,7 +103,16 @@ func Heev[T Scalar](ws *Workspace, r par.Runner, vectors bool, uplo Uplo, n int,
 	case dc:
 		zs := f[n : n+n*n]
 		z := gemm.Mat[float64]{Data: zs, RS: 1, CS: n}
-		if info = stedc(ws, r, n, w, e, z, f[n+n*n:]); info != 0 {
+		// A copy of T, for Steqr should Stedc fail (a root's iteration
+		// bound running out; T is finite here).
+		t0 := f[n+n*n+stedcSize(n):]
+		copy(t0[:n], w)
+		copy(t0[n:2*n-1], e[:n-1])
+		if stedc(ws, r, n, w, e, z, f[n+n*n:n+n*n+stedcSize(n)]) != 0 {
+			copy(w, t0[:n])
+			copy(e, t0[n:2*n-1])
+			Ungtr(ws, r, uplo, n, a, tau)
+			info = Steqr(n, w, e, a, f[n:3*n])
 			break
 		}
 		var c gemm.Mat[T]

@@ -309,6 +309,12 @@ func testHeevWarmAllocs[T Scalar](t *testing.T) {
 			copy(a.Data, src)
 			Heev(&ws, nil, true, Upper, n, a, w)
 		},
+		"steqr": func() {
+			withHeevDC(1<<30, func() {
+				copy(a.Data, src)
+				Heev(&ws, nil, true, Lower, n, a, w)
+			})
+		},
 		"values": func() {
 			copy(a.Data, src)
 			Heev(&ws, nil, false, Lower, n, a, w)
