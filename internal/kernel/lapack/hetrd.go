@@ -193,16 +193,17 @@ func mvSub[T Scalar](q, c int, a, b []T, off, ld int, t1, t2, y []T) {
 	case []float32:
 		mvSubR(q, c, any(a).([]float32), off, ld, any(t1).([]float32), ys)
 		mvSubR(q, c, any(b).([]float32), off, ld, any(t2).([]float32), ys)
-		return
-	}
-	for p := 0; p < c; p++ {
-		axpy(false, q, -t1[p], a, off+p*ld, 1, y, 0, 1)
-		axpy(false, q, -t2[p], b, off+p*ld, 1, y, 0, 1)
+	case []complex128:
+		mvSubR(q, c, any(a).([]complex128), off, ld, any(t1).([]complex128), ys)
+		mvSubR(q, c, any(b).([]complex128), off, ld, any(t2).([]complex128), ys)
+	case []complex64:
+		mvSubR(q, c, any(a).([]complex64), off, ld, any(t1).([]complex64), ys)
+		mvSubR(q, c, any(b).([]complex64), off, ld, any(t2).([]complex64), ys)
 	}
 }
 
 // mvSubR is mvSub's product with one block, four columns per pass over y.
-func mvSubR[F float32 | float64](q, c int, a []F, off, ld int, t, y []F) {
+func mvSubR[F Scalar](q, c int, a []F, off, ld int, t, y []F) {
 	y = y[:q]
 	p := 0
 	for ; p+4 <= c; p += 4 {
@@ -231,10 +232,38 @@ func mvConjT[T Scalar](q, c int, a []T, off, ld int, v, t []T) {
 		return
 	case []float32:
 		mvTR(q, c, any(a).([]float32), off, ld, any(v).([]float32), ts)
-		return
+	case []complex128:
+		mvTC(q, c, any(a).([]complex128), off, ld, any(v).([]complex128), ts)
+	case []complex64:
+		mvTC(q, c, any(a).([]complex64), off, ld, any(v).([]complex64), ts)
 	}
-	for p := 0; p < c; p++ {
-		t[p] = dot(true, q, a, off+p*ld, 1, v, 0, 1)
+}
+
+// mvTC is mvConjT for complex types, two columns per pass over v.
+func mvTC[C complex64 | complex128](q, c int, a []C, off, ld int, v, t []C) {
+	v = v[:q]
+	cj := func(c C) C {
+		z := complex128(c)
+		return C(complex(real(z), -imag(z)))
+	}
+	p := 0
+	for ; p+2 <= c; p += 2 {
+		o := off + p*ld
+		c0, c1 := a[o:][:q], a[o+ld:][:q]
+		var s0, s1 C
+		for k, x := range v {
+			s0 += cj(c0[k]) * x
+			s1 += cj(c1[k]) * x
+		}
+		t[p], t[p+1] = s0, s1
+	}
+	if p < c {
+		col := a[off+p*ld:][:q]
+		var s C
+		for k, x := range v {
+			s += cj(col[k]) * x
+		}
+		t[p] = s
 	}
 }
 
