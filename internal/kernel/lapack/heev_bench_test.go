@@ -111,3 +111,22 @@ func BenchmarkHeevDCMin(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHetrdBlock times Hetrd over a grid of HetrdBlock and
+// HetrdCross: the calibration behind their defaults.
+func BenchmarkHetrdBlock(b *testing.B) {
+	for _, n := range []int{256, 1024} {
+		for _, nb := range []int{16, 32, 64} {
+			for _, nx := range []int{32, 128} {
+				b.Run(fmt.Sprintf("f64/%d/nb=%d/nx=%d", n, nb, nx), func(b *testing.B) {
+					withHetrdBlock(nb, max(nx, nb), func() {
+						var ws Workspace
+						d, e, tau := make([]float64, n), make([]float64, n), make([]float64, n)
+						nf := float64(n)
+						benchFactor(b, n, false, 4*nf*nf*nf/3, func(a gemm.Mat[float64]) { Hetrd(&ws, nil, Lower, n, a, d, e, tau) })
+					})
+				})
+			}
+		}
+	}
+}

@@ -83,8 +83,16 @@ func heevCases[T Scalar](rng *rand.Rand, n int) []heevCase {
 	if eps[T]() > 1e-10 {
 		big, small, huge, tiny = 1e20, 1e-20, 1e36, 1e-36
 	}
+	clustered := make([]float64, n)
+	for i := range clustered {
+		clustered[i] = 1 + 1e-10*float64(i%3)
+		if i%5 == 0 {
+			clustered[i] = -1
+		}
+	}
 	return []heevCase{
 		{"random", rnd},
+		{"clustered", withSpectrum[T](rng, clustered)},
 		{"illcond", withSpectrum[T](rng, graded)},
 		{"rankdef", withSpectrum[T](rng, rank)},
 		{"identity", eye},
@@ -240,7 +248,7 @@ func TestUnmtr(t *testing.T) {
 
 // TestHeevLarge runs the default blocking at sizes past its crossover.
 func TestHeevLarge(t *testing.T) {
-	sizes := []int{70, 129}
+	sizes := []int{70, 129, 257}
 	if testing.Short() {
 		sizes = sizes[:1]
 	}
