@@ -38,9 +38,11 @@ var HeevDCMin = 48
 // workspace (about 4·n² float64s on the divide-and-conquer path, and n²
 // elements of T for complex types); a warm ws allocates nothing.
 //
-// It returns 0 on success, the Steqr or Stedc info when an iteration
-// bound runs out (a is then not a valid V), and n when A holds NaN or
-// ±Inf (w is then all NaN, and a is left as it was).
+// It returns 0 on success, the Steqr info when its iteration bound runs
+// out (a is then not a valid V; a failed Stedc falls back to Ungtr and
+// Steqr), and n when the referenced triangle holds NaN or ±Inf, the
+// diagonal's imaginary part included (w is then all NaN, and a is left as
+// it was).
 func Heev[T Scalar](ws *Workspace, r par.Runner, vectors bool, uplo Uplo, n int, a gemm.Mat[T], w []float64) int {
 	if n <= 0 {
 		return 0
@@ -150,15 +152,52 @@ func maxAbsTri[T Scalar](uplo Uplo, n int, a gemm.Mat[T]) float64 {
 		if uplo == Upper {
 			i0, i1 = 0, j+1
 		}
-		o := a.Off + j*a.CS
-		for i := i0; i < i1; i++ {
-			x := abs(a.Data[o+i*a.RS])
-			if x > m || x != x {
-				m = x
-				if x != x {
-					return x
-				}
+		o := a.Off + j*a.CS + i0*a.RS
+		var x float64
+		switch d := any(a.Data).(type) {
+		case []float64:
+			x = maxAbsR(d, o, i1-i0, a.RS)
+		case []float32:
+			x = maxAbsR(d, o, i1-i0, a.RS)
+		case []complex128:
+			x = maxAbsC(d, o, i1-i0, a.RS)
+		case []complex64:
+			x = maxAbsC(d, o, i1-i0, a.RS)
+		}
+		if x != x {
+			return x
+		}
+		m = max(m, x)
+	}
+	return m
+}
+
+// maxAbsR returns max |x[off+i*inc]| over n elements, NaN if one is NaN.
+func maxAbsR[F float32 | float64](x []F, off, n, inc int) float64 {
+	m := 0.0
+	for i := 0; i < n; i++ {
+		v := math.Abs(float64(x[off+i*inc]))
+		if !(v <= m) {
+			if v != v {
+				return v
 			}
+			m = v
+		}
+	}
+	return m
+}
+
+// maxAbsC is maxAbsR for complex elements (the modulus).
+func maxAbsC[C complex64 | complex128](x []C, off, n, inc int) float64 {
+	m := 0.0
+	for i := 0; i < n; i++ {
+		z := complex128(x[off+i*inc])
+		v := math.Hypot(real(z), imag(z))
+		if !(v <= m) {
+			if v != v {
+				return v
+			}
+			m = v
 		}
 	}
 	return m
