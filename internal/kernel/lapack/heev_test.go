@@ -344,3 +344,39 @@ func maxAbs(a dense128) float64 {
 	}
 	return m
 }
+
+// TestHeevRunner runs Heev with a two-worker runner and gemm's parallel
+// threshold lowered, and checks the values against a serial run and the
+// vectors' residual.
+func TestHeevRunner(t *testing.T) {
+	prev := gemm.ParallelThreshold
+	gemm.ParallelThreshold = 1000
+	defer func() { gemm.ParallelThreshold = prev }()
+	const n = 160
+	r := goRunner{2}
+	var ws, ws1 Workspace
+	ref := randHerm[complex128](rand.New(rand.NewPCG(3, 3)), n)
+	a := storeTri[complex128](ref, Lower, dense)
+	b := storeTri[complex128](ref, Lower, dense)
+	w, w1 := make([]float64, n), make([]float64, n)
+	if Heev(&ws, r, true, Lower, n, a.Mat, w) != 0 || Heev(&ws1, nil, true, Lower, n, b.Mat, w1) != 0 {
+		t.Fatal("Heev failed")
+	}
+	an := fnorm(ref)
+	tol := 10 * float64(n) * 0x1p-53
+	for i := range w {
+		if math.Abs(w[i]-w1[i]) > tol*an {
+			t.Fatalf("w[%d] = %v parallel, %v serial", i, w[i], w1[i])
+		}
+	}
+	v := toDense(a)
+	vl := newDense(n, n)
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			vl.set(i, j, v.at(i, j)*complex(w[j], 0))
+		}
+	}
+	if res := fnorm(sub(mul(ref, v), vl)); !(res <= tol*an) {
+		t.Fatalf("‖AV − VΛ‖/‖A‖ = %.3g", res/an)
+	}
+}
