@@ -56,7 +56,8 @@ func BenchmarkHetrd(b *testing.B) {
 }
 
 // BenchmarkStedc times divide and conquer on a random tridiagonal with
-// eigenvectors, against Steqr's rotations, reporting time per call.
+// eigenvectors, against Steqr's rotations, and Steqr's values alone,
+// reporting time per call.
 func BenchmarkStedc(b *testing.B) {
 	for _, n := range benchSizes {
 		rng := rand.New(rand.NewPCG(1, uint64(n)))
@@ -76,6 +77,15 @@ func BenchmarkStedc(b *testing.B) {
 				copy(e, e0)
 				if Stedc(&ws, nil, n, d, e, z) != 0 {
 					b.Fatal("Stedc failed")
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("values/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				copy(d, d0)
+				copy(e, e0)
+				if Steqr(n, d, e, gemm.Mat[float64]{}, nil) != 0 {
+					b.Fatal("Steqr failed")
 				}
 			}
 		})
