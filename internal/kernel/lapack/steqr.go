@@ -27,7 +27,8 @@ import (
 // the Q of [Hetrd] for those of the original matrix) and Q·S on exit: the
 // rotations of each sweep are applied to z's columns with [Lasr], and the
 // columns are permuted with the values when they are sorted. work holds
-// at least 2·n float64s (the rotations); e is destroyed.
+// at least 2·n float64s (the rotations; unused, and may be nil, without
+// vectors); e is destroyed. Steqr allocates nothing.
 //
 // It returns 0 on success. The iteration is bounded by 30·n sweeps in
 // all (as LAPACK); when they run out it returns i > 0, the number of
