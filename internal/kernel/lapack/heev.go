@@ -122,8 +122,19 @@ func Heev[T Scalar](ws *Workspace, r par.Runner, vectors bool, uplo Uplo, n int,
 			c = any(z).(gemm.Mat[T])
 		} else {
 			cs := s[head+n : head+n+n*n]
-			for i, x := range zs {
-				cs[i] = fromReal[T](x)
+			switch v := any(cs).(type) {
+			case []complex128:
+				for i, x := range zs {
+					v[i] = complex(x, 0)
+				}
+			case []complex64:
+				for i, x := range zs {
+					v[i] = complex(float32(x), 0)
+				}
+			case []float32:
+				for i, x := range zs {
+					v[i] = float32(x)
+				}
 			}
 			c = gemm.Mat[T]{Data: cs, RS: 1, CS: n}
 		}
