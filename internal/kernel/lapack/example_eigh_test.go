@@ -35,7 +35,7 @@ func ExampleHeev_hermitian() {
 	// Output: [1 3]
 }
 
-// Reduce a symmetric matrix to tridiagonal form and form Q.
+// Reduce a symmetric matrix to tridiagonal form Qᵀ·A·Q = T.
 func ExampleHetrd() {
 	var ws lapack.Workspace
 	// Lower triangle of [4 1 2; 1 2 0; 2 0 3].
@@ -44,11 +44,19 @@ func ExampleHetrd() {
 	tau := make([]float64, 2)
 	lapack.Hetrd(&ws, nil, lapack.Lower, 3, a, d, e, tau)
 	fmt.Println(r4(d), r4(e))
+	// Output: [4 2.8 2.2] [-2.2361 -0.4]
+}
+
+// Form the Q of a tridiagonal reduction explicitly.
+func ExampleUngtr() {
+	var ws lapack.Workspace
+	a := gemm.Mat[float64]{Data: []float64{4, 1, 2, 0, 2, 0, 0, 0, 3}, RS: 1, CS: 3}
+	d, e := make([]float64, 3), make([]float64, 2)
+	tau := make([]float64, 2)
+	lapack.Hetrd(&ws, nil, lapack.Lower, 3, a, d, e, tau)
 	lapack.Ungtr(&ws, nil, lapack.Lower, 3, a, tau)
 	fmt.Println(r4(a.Data))
-	// Output:
-	// [4 2.8 2.2] [-2.2361 -0.4]
-	// [1 0 0 0 -0.4472 -0.8944 0 -0.8944 0.4472]
+	// Output: [1 0 0 0 -0.4472 -0.8944 0 -0.8944 0.4472]
 }
 
 // Apply the Q of a tridiagonal reduction to a vector without forming it.
