@@ -130,8 +130,10 @@ type Lanczos[T tf.Scalar] struct {
 // [EigshOptions] for the defaults and the limit on degenerate
 // eigenvalues.
 //
-// x0 may be any tensor (any shape and view, not modified); a zero x0 is
-// replaced by a random vector. The result's vectors come from e's pool.
+// apply must be Hermitian (⟨x, A·y⟩ = ⟨A·x, y⟩); that is not checked, and
+// a non-Hermitian operator gives meaningless pairs. x0 may be any tensor
+// (any shape and view, not modified); a zero x0 is replaced by a random
+// vector. The result's vectors come from e's pool.
 // A NaN or Inf produced by apply fails with tf.ErrArgument; an error of
 // apply is returned wrapped. Reaching MaxRestarts returns the result so
 // far together with an error of kind [ErrNoConvergence].
@@ -140,14 +142,17 @@ func Eigsh[T tf.Scalar](e tf.Engine, apply Operator[T], x0 *tf.Tensor[T], opts E
 	res := new(EigshResult[T])
 	err := l.Solve(e, apply, x0, opts, res)
 	if err != nil && !errors.Is(err, ErrNoConvergence) {
+		release(res.Vectors...)
 		return nil, err
 	}
 	return res, err
 }
 
 // Solve is [Eigsh] on the reusable state l, writing into res: res.Vectors
-// are reused when they hold K live compact tensors of x0's shape (and are
-// taken from e's pool otherwise), and res's slices when long enough.
+// are reused when they hold K live compact tensors of x0's shape (and
+// replaced by tensors from e's pool otherwise, the old ones left to the
+// caller), and res's slices when long enough. On an error other than
+// ErrNoConvergence res holds no valid pairs.
 func (l *Lanczos[T]) Solve(e tf.Engine, apply Operator[T], x0 *tf.Tensor[T], opts EigshOptions, res *EigshResult[T]) error {
 	const name = "Eigsh"
 	if e == nil {

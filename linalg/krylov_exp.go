@@ -56,10 +56,12 @@ type ExpmVInfo struct {
 // Lanczos) process give A·Vₘ = Vₘ·Hₘ + h·vₘ₊₁·eₘᵀ, and a step over the
 // fraction τ of t takes w ← ‖w‖·Vₘ·exp(τ·t·Hₘ)·e₁, the small exponential
 // computed by lapack.Expm on the bordered (m+1)×(m+1) matrix that also
-// yields Saad's error estimate. A step is accepted when its estimate is
-// at most τ·Tol·‖v‖, and the next τ chosen from the estimate's growth as
-// τᵐ; so a large ‖t·A‖ is crossed in several steps of a bounded Krylov
-// dimension. An invariant Krylov space ends the iteration exactly.
+// yields Saad's error estimate. A step is accepted when its estimate,
+// relative to ‖w‖, is at most τ·Tol, and the next τ chosen from the
+// estimate's growth as τᵐ; so a large ‖t·A‖ is crossed in several steps of
+// a bounded Krylov dimension. An invariant Krylov space ends the iteration
+// exactly. Each step costs m products with A and, for Arnoldi, m²·N
+// multiply-adds of orthogonalization (Lanczos: about 8·m·N).
 //
 // t is complex128 so that real-time evolution exp(−i·H·dt)·v works for
 // complex T; for real T, t must be real. v may be any tensor (not

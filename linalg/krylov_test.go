@@ -287,10 +287,10 @@ func heisenberg[T tf.Scalar](l int) linalg.Operator[T] {
 			for i := 0; i+1 < l; i++ {
 				b := s>>i&1 ^ s>>(i+1)&1
 				if b == 0 {
-					d[s] += v / 4
+					d[s] += v * 0.25
 				} else {
-					d[s] -= v / 4
-					d[s^(3<<i)] += v / 2
+					d[s] -= v * 0.25
+					d[s^(3<<i)] += v * 0.5
 				}
 			}
 		}
