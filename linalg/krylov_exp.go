@@ -23,8 +23,10 @@ type ExpmVOptions struct {
 	// Tol bounds the relative error: a step over the fraction τ of t is
 	// accepted when its error estimate is at most τ·Tol·‖w‖ for the vector
 	// w it propagates, so that the relative local errors sum to about Tol.
-	// 0 selects 1e-12 for float64 and complex128 and 1e-6 for float32 and
-	// complex64.
+	// The local bound τ·Tol is floored at 16 units of roundoff of T, which
+	// the estimate cannot resolve, so that many short steps add up to more
+	// than Tol. 0 selects 1e-12 for float64 and complex128 and 1e-6 for
+	// float32 and complex64.
 	Tol float64
 	// MaxSteps bounds the accepted steps (default 1000); MaxSteps + 100
 	// bounds the trials, rejected ones included. Reaching either fails
@@ -276,7 +278,10 @@ func (k *KrylovExp[T]) evolve(name string, apply Operator[T], t complex128, m in
 			if math.IsNaN(est) {
 				return tf.Errorf(tf.ErrArgument, name, "apply", "finite results", "a NaN in the projected exponential")
 			}
-			if exact || est <= delta*tau*tol {
+			// The local tolerance, floored at the rounding level that the
+			// estimate cannot resolve.
+			loc := max(tau*tol, 16*unitRoundoff[T]())
+			if exact || est <= delta*loc {
 				// Accept: w = β·V·exp(τ·t·H)·e₁.
 				for i := 0; i < mm; i++ {
 					k.y[i] = scalar[T](complex(beta, 0) * k.f[i])
@@ -289,24 +294,24 @@ func (k *KrylovExp[T]) evolve(name string, apply Operator[T], t complex128, m in
 				}
 				info.Steps++
 				info.ErrEstimate += est
-				tau = k.nextTau(tau, est, tol, gamma, m)
+				tau = k.nextTau(tau, est, loc, gamma, m)
 				break
 			}
 			info.Rejected++
-			tau = k.nextTau(tau, est, tol, gamma, m)
+			tau = k.nextTau(tau, est, loc, gamma, m)
 		}
 	}
 	return nil
 }
 
-// nextTau predicts the step fraction whose estimate meets τ·tol from the
-// last one's, the estimate per unit step growing as τᵐ (Expokit's rule),
-// within [τ/10, 5τ].
-func (k *KrylovExp[T]) nextTau(tau, est, tol, gamma float64, m int) float64 {
+// nextTau predicts the step fraction whose estimate meets the local
+// tolerance loc from the last one's, the estimate per unit step growing as
+// τᵐ (Expokit's rule), within [τ/10, 5τ].
+func (k *KrylovExp[T]) nextTau(tau, est, loc, gamma float64, m int) float64 {
 	if est == 0 {
 		return 2 * tau
 	}
-	r := gamma * tau * math.Pow(tau*tol/est, 1/float64(m))
+	r := gamma * tau * math.Pow(loc/est, 1/float64(m))
 	return min(max(r, tau/10), 5*tau)
 }
 
