@@ -94,10 +94,12 @@ type EigshResult[T tf.Scalar] struct {
 
 // Lanczos is the reusable state of the Hermitian Krylov eigensolver: the
 // Krylov basis and the projected problem, grown on demand and kept across
-// calls. A warm Lanczos whose vector length and subspace dimension do not
-// grow, solving into the same EigshResult, allocates nothing (apply's
-// own allocations aside), which suits the repeated local solves of a DMRG
-// sweep. The zero value is ready to use; not safe for concurrent use.
+// calls. A warm Lanczos solving for vectors of the shape of the previous
+// call, with a subspace dimension no larger than any before, into the same
+// EigshResult, allocates nothing (apply's own allocations aside), which
+// suits the repeated local solves of a DMRG sweep; a new shape rebuilds
+// the basis tensors' headers (and grows the basis storage only when it is
+// too small). The zero value is ready to use; not safe for concurrent use.
 type Lanczos[T tf.Scalar] struct {
 	n, m  int
 	shape []int

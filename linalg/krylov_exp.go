@@ -108,8 +108,10 @@ func expmVInto[T tf.Scalar](e tf.Engine, name string, dst *tf.Tensor[T], apply O
 
 // KrylovExp is the reusable state of [ExpmV]: the Krylov basis, the
 // projected matrices and the small exponential's workspace, grown on
-// demand. A warm KrylovExp whose vector length and dimension do not grow
-// allocates nothing. The zero value is ready to use; not safe for
+// demand. A warm KrylovExp called for vectors of the previous call's
+// shape, with a Krylov dimension no larger than any before, allocates
+// nothing (apply's own allocations aside); a new shape rebuilds the basis
+// tensors' headers. The zero value is ready to use; not safe for
 // concurrent use.
 type KrylovExp[T tf.Scalar] struct {
 	n, m  int
