@@ -609,4 +609,43 @@ func TestEigshAllocs(t *testing.T) {
 			t.Errorf("tol %g: %v allocations per warm solve (%d restarts)", tol, got, res.Restarts)
 		}
 	}
+
+	// A DMRG-like local problem: a prepared einsum network over a
+	// four-index vector, solved and evolved allocation-free.
+	const chi, d = 6, 2
+	toT := func(m mat, shape ...int) *tf.Tensor[complex128] {
+		x, err := tf.FromSlice(slices.Clone(m.v), shape...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	L := toT(withSpectrum[complex128](r, []float64{1, 2, 3, 1.5, 2.5, 4}), chi, chi)
+	R := toT(withSpectrum[complex128](r, []float64{0.7, 1.1, 1.3, 0.9, 1.2, 2}), chi, chi)
+	W := toT(withSpectrum[complex128](r, []float64{-1, 0.25, 0.5, 0.8}), d, d, d, d)
+	plan, err := tf.PrepareEinsum(tf.Complex128, "ai,bj,stuv,iuvj->astb", [][]int{{chi, chi}, {chi, chi}, {d, d, d, d}, {chi, d, d, chi}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	net := func(dst, x *tf.Tensor[complex128]) error { return tf.EinsumPlannedInto(e, dst, plan, L, R, W, x) }
+	psi := randVec[complex128](t, r, chi, d, d, chi)
+	out, _ := tf.Zeros[complex128](chi, d, d, chi)
+	var kx linalg.KrylovExp[complex128]
+	for name, f := range map[string]func(){
+		"Eigsh": func() {
+			if err := l.Solve(e, net, psi, linalg.EigshOptions{K: 2}, &res); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"ExpmV": func() {
+			if _, err := kx.ExpmVInto(e, out, net, complex(0, -0.1), psi, linalg.ExpmVOptions{Hermitian: true, MaxDim: 12}); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		f()
+		if got := testing.AllocsPerRun(3, f); got != 0 {
+			t.Errorf("einsum network, %s: %v allocations per warm call", name, got)
+		}
+	}
 }
