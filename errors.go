@@ -44,6 +44,10 @@ var (
 	// met a leading minor that is not positive definite; the message names
 	// the batch item and the order of the minor.
 	ErrNotPositiveDefinite = op.ErrNotPositiveDefinite
+	// ErrNoConvergence: an iterative algorithm (an eigenvalue or singular
+	// value solver, a Krylov method) exhausted its documented iteration
+	// bound before converging; the message names the item and the bound.
+	ErrNoConvergence = op.ErrNoConvergence
 )
 
 // Error describes a failed operation: which operation, which argument, what

@@ -63,7 +63,80 @@ type Linalg[T Elem] interface {
 	// sign is ±1 (real T) or a unit-modulus phase (complex T), 0 with
 	// logabs −Inf for a singular a; NaN entries give NaN. It never fails.
 	SlogDet(sign *View[T], logabs any, a *View[T]) error
+	// QR sets q (m, kq, batch...) and r (kr, n, batch...) to the
+	// Householder QR factorization a = q·r of a (m, n, batch...), with
+	// k = min(m, n): reduced when kq = kr = k (q has orthonormal columns,
+	// r is upper trapezoidal), complete when kq = kr = m (q unitary, r
+	// zero below its first k rows). q may be nil: only r is computed.
+	// positive makes r's diagonal real and non-negative (q's columns
+	// scaled to match). perm, when not nil, is (n, batch...): the QR
+	// factorization with column pivoting a[:, perm] = q·r, |r[j, j]|
+	// non-increasing, column j of a[:, perm] being column perm[j] of a.
+	// Failures: NonFinite.
+	QR(q, r *View[T], perm *View[int64], a *View[T], positive bool) error
+	// LQ sets l (m, kl, batch...) and q (kq, n, batch...) to a = l·q,
+	// the QR factorization of aᴴ conjugate-transposed: reduced when
+	// kl = kq = k, complete when kl = kq = n (q unitary, l zero right of
+	// its first k columns). q may be nil. positive makes l's diagonal real
+	// and non-negative. Failures: NonFinite.
+	LQ(l, q *View[T], a *View[T], positive bool) error
+	// SVD sets s (k, batch...), a *View[R] with R the real type of T, to
+	// the singular values of a (m, n, batch...) in descending order,
+	// k = min(m, n), and u (m, ku, batch...) and vh (kv, n, batch...) to
+	// singular vectors with a = u·diag(s)·vh: thin when ku = kv = k, full
+	// when ku = m and kv = n. u and vh are both nil for the values alone.
+	// Failures: NonFinite, NoConvergence.
+	SVD(u *View[T], s any, vh *View[T], a *View[T]) error
+	// Eigh sets w (n, batch...), a *View[R], to the eigenvalues of the
+	// Hermitian a (n, n, batch...) in ascending order and v (n, n,
+	// batch...) to orthonormal eigenvectors, a·v = v·diag(w); only a's
+	// lower (upper false) or upper triangle is read, and the imaginary
+	// parts of its diagonal are taken as zero. v nil: the values alone.
+	// Failures: NonFinite in the read triangle, NoConvergence.
+	Eigh(w any, v *View[T], a *View[T], upper bool) error
+	// Lstsq sets x (n, k, batch...) to the minimum-norm least-squares
+	// solution of a·x ≈ b, a (m, n, batch...), b (m, k, batch...), with
+	// the singular values σᵢ ≤ rcond·σ₀ of a treated as zero (rcond < 0:
+	// the machine precision); rank (batch...) to the number kept and s
+	// (min(m, n), batch...), a *View[R], to a's singular values, each
+	// when not nil. Failures: NonFinite in a or b, NoConvergence.
+	Lstsq(x *View[T], rank *View[int64], s any, a, b *View[T], rcond float64) error
+	// Pinv sets dst (n, m, batch...) to the pseudo-inverse of a (m, n,
+	// batch...), the singular values σᵢ ≤ rcond·σ₀ dropped. Failures:
+	// NonFinite, NoConvergence.
+	Pinv(dst, a *View[T], rcond float64) error
+	// MatrixNorm sets dst (batch...), a *View[R], to the norm ord of each
+	// matrix of a (m, n, batch...); it fails only for NoConvergence of
+	// the SVD the 2-norms and the nuclear norm need (NaN gives NaN).
+	MatrixNorm(dst any, a *View[T], ord NormOrd) error
+	// Cond sets dst (batch...), a *View[R], to the condition number of
+	// each matrix of a in the norm ord: σ₀/σₖ₋₁ for NormTwo (its inverse
+	// for NormNegTwo), any m×n; ‖a‖·‖a⁻¹‖ for the others, square a, +Inf
+	// for a singular one. Failures: NoConvergence.
+	Cond(dst any, a *View[T], ord NormOrd) error
+	// MatrixRank sets dst (batch...) to the number of singular values of
+	// each matrix of a greater than max(atol, rtol·σ₀). Failures:
+	// NonFinite, NoConvergence.
+	MatrixRank(dst *View[int64], a *View[T], atol, rtol float64) error
+	// Expm sets dst (n, n, batch...) to the matrix exponential of a (n,
+	// n, batch...). A result that overflows holds infinities (no
+	// failure). Failures: NonFinite.
+	Expm(dst, a *View[T]) error
 }
+
+// NormOrd is the order of a matrix norm (numpy.linalg.norm's ord).
+type NormOrd int8
+
+const (
+	NormFro     NormOrd = iota // Frobenius, √Σ|aᵢⱼ|²
+	NormNuclear                // Σ σᵢ
+	NormOne                    // max over columns of Σᵢ|aᵢⱼ|
+	NormNegOne                 // min over columns of Σᵢ|aᵢⱼ|
+	NormTwo                    // σ₀, the largest singular value
+	NormNegTwo                 // the smallest singular value
+	NormInf                    // max over rows of Σⱼ|aᵢⱼ|
+	NormNegInf                 // min over rows of Σⱼ|aᵢⱼ|
+)
 
 // LinalgReason is the kind of numerical failure in a [LinalgFailure].
 type LinalgReason int8
@@ -78,6 +151,9 @@ const (
 	// NonFinite: the entry (Index, Col) of the input matrix is NaN or
 	// infinite.
 	NonFinite
+	// NoConvergence: an iterative eigenvalue or singular value solver
+	// exhausted its iteration bound with Index values not converged.
+	NoConvergence
 )
 
 // LinalgFailure is the numerical failure of a Linalg method on batch
@@ -98,6 +174,8 @@ func (f *LinalgFailure) Error() string {
 		return "batch item " + item + ": zero pivot U[" + strconv.Itoa(f.Index) + "," + strconv.Itoa(f.Index) + "]"
 	case NotPositiveDefinite:
 		return "batch item " + item + ": leading minor of order " + strconv.Itoa(f.Index) + " not positive definite"
+	case NoConvergence:
+		return "batch item " + item + ": " + strconv.Itoa(f.Index) + " values did not converge"
 	}
 	return "batch item " + item + ": non-finite entry (" + strconv.Itoa(f.Index) + "," + strconv.Itoa(f.Col) + ")"
 }

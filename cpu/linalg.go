@@ -12,10 +12,11 @@ import (
 // factors of a whole batch (so that destinations are written only once
 // every item has succeeded), the pivots, and the batch odometer.
 type linalgScratch[T strided.Scalar] struct {
-	buf  []T
-	piv  []int
-	idx  [strided.MaxRank]int
-	idx2 [strided.MaxRank]int
+	buf   []T
+	piv   []int
+	reals []float64
+	idx   [strided.MaxRank]int
+	idx2  [strided.MaxRank]int
 }
 
 // factors returns room for n elements and np pivots, grown once.

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 	"github.com/tenferro-go/tenferro/internal/kernel/lapack"
@@ -159,10 +158,9 @@ func (k *numeric[T]) Det(dst, a *backend.View[T]) error {
 
 // SlogDet implements backend.Linalg.
 func (k *numeric[T]) SlogDet(sign *backend.View[T], logabs any, a *backend.View[T]) error {
-	la32, _ := logabs.(*backend.View[float32])
-	la64, _ := logabs.(*backend.View[float64])
-	if la32 == nil && la64 == nil {
-		return tf.Errorf(tf.ErrDType, "SlogDet", "logabs", "a float32 or float64 view", "%T", logabs)
+	la, err := realDst("SlogDet", "logabs", logabs)
+	if err != nil {
+		return err
 	}
 	s := &k.sc().lin
 	n := a.Shape[0]
@@ -173,11 +171,7 @@ func (k *numeric[T]) SlogDet(sign *backend.View[T], logabs any, a *backend.View[
 		k.factorItem(a, bt.idx, lu, piv)
 		sg, l := lapack.Slogdet(n, lu, piv)
 		sign.Data[batchOff(sign.Shape, sign.Strides, sign.Off, bt.idx)] = sg
-		if la32 != nil {
-			la32.Data[batchOff(la32.Shape, la32.Strides, la32.Off, bt.idx)] = float32(l)
-		} else {
-			la64.Data[batchOff(la64.Shape, la64.Strides, la64.Off, bt.idx)] = l
-		}
+		la.set(la.batchOff(0, bt.idx), l)
 		bt.next()
 	}
 	return nil

@@ -49,13 +49,19 @@ func testIntoAllocs[T tf.Scalar](t *testing.T) {
 		"InvInto":             func() error { return linalg.InvInto(e, inv, a) },
 		"LUUnpackInto":        func() error { return linalg.LUUnpackInto(e, pm, lm, um, lu, piv) },
 		"DetInto":             func() error { return linalg.DetInto(e, det, a) },
+		"QRInto":              func() error { return linalg.QRInto(e, inv, lm, a, linalg.PositiveDiagonal) },
+		"LQInto":              func() error { return linalg.LQInto(e, lm, inv, a) },
 	}
+	rank, _ := tf.Zeros[int64](2, 1)
+	cases["MatrixRankInto"] = func() error { return linalg.MatrixRankInto(e, rank, a, 0, -1) }
+	cases["PinvInto"] = func() error { return linalg.PinvInto(e, inv, a, -1) }
+	perm, _ := tf.Zeros[int64](n, 2, 1)
+	cases["QRPivotedInto"] = func() error { return linalg.QRPivotedInto(e, inv, lm, perm, a) }
+	cases["ExpmInto"] = func() error { return linalg.ExpmInto(e, inv, a) }
 	if tf.DTypeOf[T]().Real() == tf.Float64 {
-		la, _ := tf.Zeros[float64](2, 1)
-		cases["SlogDetInto"] = func() error { return linalg.SlogDetInto(e, sign, la, a) }
+		realCases[float64, T](cases, e, sign, a, b, x, inv, lm, rank)
 	} else {
-		la, _ := tf.Zeros[float32](2, 1)
-		cases["SlogDetInto"] = func() error { return linalg.SlogDetInto(e, sign, la, a) }
+		realCases[float32, T](cases, e, sign, a, b, x, inv, lm, rank)
 	}
 	for name, f := range cases {
 		if err := f(); err != nil { // warm up
@@ -65,4 +71,18 @@ func testIntoAllocs[T tf.Scalar](t *testing.T) {
 			t.Errorf("%s %s: %v allocations per call on a warm engine, want 0", tf.DTypeOf[T](), name, got)
 		}
 	}
+}
+
+// realCases adds the Into forms with real results of type R to cases.
+func realCases[R tf.Float, T tf.Scalar](cases map[string]func() error, e tf.Engine, sign, a, b, x, sq1, sq2 *tf.Tensor[T], rank *tf.Tensor[int64]) {
+	la, _ := tf.Zeros[R](2, 1)
+	n := a.Shape()[0]
+	w, _ := tf.Zeros[R](n, 2, 1)
+	cases["SlogDetInto"] = func() error { return linalg.SlogDetInto(e, sign, la, a) }
+	cases["SVDInto"] = func() error { return linalg.SVDInto(e, sq1, w, sq2, a) }
+	cases["SVDInto values"] = func() error { return linalg.SVDInto(e, nil, w, nil, a) }
+	cases["EighInto"] = func() error { return linalg.EighInto(e, w, sq1, a, linalg.Upper) }
+	cases["MatrixNormInto"] = func() error { return linalg.MatrixNormInto(e, la, a, linalg.Norm2) }
+	cases["CondInto"] = func() error { return linalg.CondInto(e, la, a, linalg.Norm1) }
+	cases["LstsqInto"] = func() error { return linalg.LstsqInto(e, x, rank, w, a, b, -1) }
 }

@@ -12,8 +12,9 @@ import (
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
-// Option modifies an operation: [Upper], [Right], [UnitDiagonal].
-type Option uint8
+// Option modifies an operation: [Upper], [Right], [UnitDiagonal],
+// [Complete], [PositiveDiagonal].
+type Option uint16
 
 const (
 	// Upper selects the upper triangle: Cholesky returns U with A = Uᴴ·U,
@@ -24,6 +25,15 @@ const (
 	// UnitDiagonal makes SolveTriangular take A's diagonal as all ones
 	// (and not read it).
 	UnitDiagonal
+	// Complete makes QR and LQ return the square unitary factor (mode
+	// "complete" of numpy.linalg.qr) instead of the reduced one, and SVD
+	// the full U and Vᴴ (full_matrices=True).
+	Complete
+	// PositiveDiagonal makes QR and LQ return a triangular factor with a
+	// real, non-negative diagonal, the unitary factor's columns (rows)
+	// scaled to match: the factorization is then unique for a matrix of
+	// full rank, a fixed gauge for tensor networks and for derivatives.
+	PositiveDiagonal
 )
 
 // flags folds opts into one set, rejecting those that op does not take.
@@ -82,6 +92,23 @@ func (a *args[T]) put() {
 func view[E backend.Elem](v *backend.View[E], t *tf.Tensor[E]) *backend.View[E] {
 	*v = backend.View[E]{Data: t.Storage(), Off: t.Offset(), Shape: t.Shape(), Strides: t.Strides()}
 	return v
+}
+
+// realOf checks that R is the real dtype of T, for the real result arg.
+func realOf[R tf.Float, T tf.Scalar](name, arg string) error {
+	if want := tf.DTypeOf[T]().Real(); tf.DTypeOf[R]() != want {
+		return tf.Errorf(tf.ErrDType, name, arg, "the real dtype of a, "+want.String(), "%s", tf.DTypeOf[R]())
+	}
+	return nil
+}
+
+// realView fills the real view of a with t's view and returns it as the
+// backend's real operand (a *backend.View[float32] or [float64]).
+func realView[R tf.Float, T tf.Scalar](a *args[T], t *tf.Tensor[R]) any {
+	if r32, ok := any(t).(*tf.Tensor[float32]); ok {
+		return view(&a.r32, r32)
+	}
+	return view(&a.r64, any(t).(*tf.Tensor[float64]))
 }
 
 // live checks that t is a usable tensor.
@@ -219,6 +246,8 @@ func failure(name, arg string, batch []int, err error) error {
 		return tf.Errorf(tf.ErrSingular, name, arg, "a nonsingular matrix", "%s: exactly zero pivot U[%d, %d]", item, f.Index, f.Index)
 	case backend.NotPositiveDefinite:
 		return tf.Errorf(tf.ErrNotPositiveDefinite, name, arg, "a Hermitian positive definite matrix", "%s: leading minor of order %d is not positive definite", item, f.Index)
+	case backend.NoConvergence:
+		return tf.Errorf(tf.ErrNoConvergence, name, arg, "convergence within the iteration bound", "%s: %d values not converged", item, f.Index)
 	}
 	return tf.Errorf(tf.ErrArgument, name, arg, "finite entries", "%s: NaN or Inf at (%d, %d)", item, f.Index, f.Col)
 }
@@ -256,6 +285,20 @@ func allocRun[T tf.Elem](e tf.Engine, shape []int, run func(*tf.Tensor[T]) error
 		return nil, err
 	}
 	return t, nil
+}
+
+// allocRun2 is [allocRun] for an operation with two results.
+func allocRun2[A, B tf.Elem](e tf.Engine, sa, sb []int, run func(*tf.Tensor[A], *tf.Tensor[B]) error) (*tf.Tensor[A], *tf.Tensor[B], error) {
+	var b *tf.Tensor[B]
+	a, err := allocRun(e, sa, func(a *tf.Tensor[A]) error {
+		var err error
+		b, err = allocRun(e, sb, func(b *tf.Tensor[B]) error { return run(a, b) })
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
 }
 
 // release gives the results of a failed operation back to the pool.

@@ -25,19 +25,7 @@ func LU[T tf.Scalar](e tf.Engine, a *tf.Tensor[T]) (lu *tf.Tensor[T], piv *tf.Te
 	if err != nil {
 		return nil, nil, err
 	}
-	if lu, err = alloc[T](e, a.Shape()); err != nil {
-		return nil, nil, err
-	}
-	if piv, err = alloc[int64](e, ps); err != nil {
-		release(lu)
-		return nil, nil, err
-	}
-	if err := runLU(e, name, lu, piv, a); err != nil {
-		release(lu)
-		release(piv)
-		return nil, nil, err
-	}
-	return lu, piv, nil
+	return allocRun2(e, a.Shape(), ps, func(lu *tf.Tensor[T], piv *tf.Tensor[int64]) error { return runLU(e, name, lu, piv, a) })
 }
 
 // LUInto sets lu and piv to the factorization of [LU]. lu has A's shape
@@ -137,19 +125,7 @@ func SlogDet[R tf.Float, T tf.Scalar](e tf.Engine, a *tf.Tensor[T]) (sign *tf.Te
 	if err := slogdetCheck[R, T](name, a); err != nil {
 		return nil, nil, err
 	}
-	if sign, err = alloc[T](e, a.Shape()[2:]); err != nil {
-		return nil, nil, err
-	}
-	if logabs, err = alloc[R](e, a.Shape()[2:]); err != nil {
-		release(sign)
-		return nil, nil, err
-	}
-	if err := runSlogDet(e, name, sign, logabs, a); err != nil {
-		release(sign)
-		release(logabs)
-		return nil, nil, err
-	}
-	return sign, logabs, nil
+	return allocRun2(e, a.Shape()[2:], a.Shape()[2:], func(sign *tf.Tensor[T], logabs *tf.Tensor[R]) error { return runSlogDet(e, name, sign, logabs, a) })
 }
 
 // SlogDetInto sets sign and logabs (both (batch...)) as [SlogDet] returns
@@ -170,8 +146,8 @@ func SlogDetInto[R tf.Float, T tf.Scalar](e tf.Engine, sign *tf.Tensor[T], logab
 }
 
 func slogdetCheck[R tf.Float, T tf.Scalar](name string, a *tf.Tensor[T]) error {
-	if want := tf.DTypeOf[T]().Real(); tf.DTypeOf[R]() != want {
-		return tf.Errorf(tf.ErrDType, name, "logabs", "the real dtype of a, "+want.String(), "%s", tf.DTypeOf[R]())
+	if err := realOf[R, T](name, "logabs"); err != nil {
+		return err
 	}
 	_, _, err := matrices(name, "a", a, true)
 	return err
@@ -183,13 +159,7 @@ func runSlogDet[R tf.Float, T tf.Scalar](e tf.Engine, name string, sign *tf.Tens
 		return err
 	}
 	defer s.end()
-	var la any
-	if r32, ok := any(logabs).(*tf.Tensor[float32]); ok {
-		la = view(&s.ar.r32, r32)
-	} else {
-		la = view(&s.ar.r64, any(logabs).(*tf.Tensor[float64]))
-	}
-	return failure(name, "a", a.Shape()[2:], s.k.SlogDet(view(&s.ar.v[0], sign), la, view(&s.ar.v[1], a)))
+	return failure(name, "a", a.Shape()[2:], s.k.SlogDet(view(&s.ar.v[0], sign), realView(s.ar, logabs), view(&s.ar.v[1], a)))
 }
 
 // LUUnpack returns the permutation P (m, m, batch...), the unit lower

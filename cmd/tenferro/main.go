@@ -1,6 +1,6 @@
-// Command tenferro runs einsum contractions on .npy files, reports
-// contraction paths, runs the einsum instance suite and benchmarks the
-// library.
+// Command tenferro runs einsum contractions and linear algebra on .npy
+// files, reports contraction paths, runs the einsum instance suite and
+// benchmarks the library.
 //
 // Usage:
 //
@@ -9,7 +9,9 @@
 //	tenferro bench gemm [--sizes 32,64,...] [--dtype f64|f32|c64|c128] [--threads N] [--json] [--no-reference]
 //	tenferro bench permute [--patterns FILE] [--json]
 //	tenferro bench dispatch [--widths 1,2] [--json]
+//	tenferro bench linalg [--ops LIST] [--sizes 256,512,...] [--dtype f64,c128] [--batch N] [--threads N] [--json] [--budget D]
 //	tenferro einsum [--path greedy|optimal|auto|random|search|FILE.json] [--threads N] -o OUT.npy SUBSCRIPTS IN.npy...
+//	tenferro linalg OP [--threads N] [options] -o PREFIX IN.npy...
 //	tenferro path [--optimize greedy|optimal|auto|random|search] [--memory-limit N] [--json] SUBSCRIPTS SHAPE...
 //	tenferro suite [--instances DIR] [--strategy opt_flops|opt_size|auto] [--threads N] [--runs N] [--json] [NAME...]
 //

@@ -21,6 +21,7 @@ var (
 	// The numerical failures of linear algebra.
 	ErrSingular            = errors.New("singular matrix")
 	ErrNotPositiveDefinite = errors.New("matrix not positive definite")
+	ErrNoConvergence       = errors.New("iteration did not converge")
 )
 
 // Fault is what a catalog rule reports about a bad argument: which

@@ -64,6 +64,17 @@ func ExampleGeqrf() {
 	// Output: R=[-5.0000 -2.2000; 0 -2.0396]
 }
 
+// Column pivoting moves the column of largest norm first: the rank-1
+// matrix [1 2; 2 4] has R[1,1] = 0.
+func ExampleGeqp3() {
+	var ws lapack.Workspace
+	a := gemm.Mat[float64]{Data: []float64{1, 2, 2, 4}, RS: 1, CS: 2}
+	jpvt, tau := make([]int, 2), make([]float64, 2)
+	lapack.Geqp3(&ws, 2, 2, a, jpvt, tau)
+	fmt.Println(jpvt, r4([]float64{a.Data[0], a.Data[2], a.Data[3]}))
+	// Output: [1 0] [-4.4721 -2.2361 0]
+}
+
 // The unblocked QR of a 2×2 matrix.
 func ExampleGeqr2() {
 	a := gemm.Mat[float64]{Data: []float64{0, 2, 1, 1}, RS: 1, CS: 2} // [0 1; 2 1]

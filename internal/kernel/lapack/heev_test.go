@@ -144,7 +144,7 @@ func checkHeev[T Scalar](t *testing.T, ws *Workspace, name string, ref dense128,
 		// gonum's Dsterf panics when it scales a block itself: give it A
 		// scaled by a power of two to unit size, and scale back.
 		ex := 0
-		if m := maxAbs(ref); m > 0 {
+		if m := denseMaxAbs(ref); m > 0 {
 			_, ex = math.Frexp(m)
 		}
 		sym := make([]float64, n*n)
@@ -322,8 +322,8 @@ func testHeevWarmAllocs[T Scalar](t *testing.T) {
 	}
 }
 
-// maxAbs returns the largest |Re| or |Im| of a's elements.
-func maxAbs(a dense128) float64 {
+// denseMaxAbs returns the largest |Re| or |Im| of a's elements.
+func denseMaxAbs(a dense128) float64 {
 	m := 0.0
 	for _, v := range a.d {
 		m = max(m, math.Abs(real(v)), math.Abs(imag(v)))

@@ -157,14 +157,7 @@ func (d dense128) norm() float64 {
 }
 
 // eps returns the unit roundoff of T.
-func eps[T Scalar]() float64 {
-	var z T
-	switch any(z).(type) {
-	case float32, complex64:
-		return 0x1p-24
-	}
-	return 0x1p-53
-}
+func eps[T Scalar]() float64 { return machEps[T]() }
 
 // rnd returns a random value of T's kind in the unit square.
 func rnd[T Scalar](rng *rand.Rand) complex128 {

@@ -21,6 +21,16 @@ func isComplex[T Scalar]() bool {
 	return false
 }
 
+// machEps returns the unit roundoff of T's precision (2⁻²⁴ or 2⁻⁵³).
+func machEps[T Scalar]() float64 {
+	var z T
+	switch any(z).(type) {
+	case float32, complex64:
+		return 0x1p-24
+	}
+	return 0x1p-53
+}
+
 // toC128 widens x to complex128.
 func toC128[T Scalar](x T) complex128 {
 	switch v := any(x).(type) {

@@ -1,0 +1,528 @@
+package lapack
+
+import (
+	"math"
+
+	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
+)
+
+// bdsqrMaxIter is the iteration bound of Bdsqr per n² (LAPACK's MAXITR):
+// at most bdsqrMaxIter·n² inner QR steps are taken.
+const bdsqrMaxIter = 6
+
+// Bdsqr computes the singular value decomposition of the n×n real
+// bidiagonal matrix B,
+//
+//	B = Q·S·Pᵀ,  S = diag(σ1 ≥ σ2 ≥ … ≥ σn ≥ 0),
+//
+// by the implicit zero-shift and shifted QR iteration of Demmel and Kahan
+// (LAPACK's ?bdsqr): each singular value is found to high relative
+// accuracy (the values of a bidiagonal matrix are determined to high
+// relative accuracy by its entries), and the iteration chases from the
+// larger end of each unreduced block toward the smaller one, switching to
+// the zero shift when the shift would be negligible against the smallest
+// singular value; 2×2 blocks are diagonalized directly.
+//
+// B is upper bidiagonal when upper (d its diagonal, e[:n−1] its
+// superdiagonal) and lower otherwise (e its subdiagonal; it is first
+// rotated to upper form). On return d holds the singular values in
+// descending order and e is destroyed. The rotations are accumulated:
+//
+//	vt (n×ncvt) ← Pᵀ·vt   (rows of vt are rotated),
+//	u  (nru×n)  ← u·Q     (columns of u are rotated),
+//
+// so that with vt and u set to Pᴴ and Q of a reduction A = Q·B·Pᴴ on entry
+// they hold the singular vectors on return; the rows of vt and the columns
+// of u are permuted with the sort and signs are moved into vt. ncvt = 0 or
+// nru = 0 (or nil Data) skips that matrix: the values alone cost O(n²).
+// work needs 4·n elements (none when ncvt = nru = 0 and upper).
+//
+// It returns 0 on success; k > 0 when k off-diagonals did not converge in
+// bdsqrMaxIter·n² = 6·n² inner steps (d and e then hold a bidiagonal
+// matrix orthogonally equivalent to B, unsorted); and n when d or e holds
+// NaN or ±Inf, which is checked before any iteration.
+func Bdsqr[T Scalar](upper bool, n, ncvt, nru int, d, e []float64, vt, u gemm.Mat[T], work []float64) int {
+	if n <= 0 {
+		return 0
+	}
+	if vt.Data == nil {
+		ncvt = 0
+	}
+	if u.Data == nil {
+		nru = 0
+	}
+	for i := 0; i < n; i++ {
+		if math.IsNaN(d[i]) || math.IsInf(d[i], 0) || i < n-1 && (math.IsNaN(e[i]) || math.IsInf(e[i], 0)) {
+			return n
+		}
+	}
+	if n > 1 {
+		if !upper {
+			// B = R·B′ with B′ upper: rotate the subdiagonal away from the
+			// left, u ← u·Rᵀ.
+			for i := 0; i < n-1; i++ {
+				cs, sn, r := Lartg(d[i], e[i])
+				d[i] = r
+				e[i] = sn * d[i+1]
+				d[i+1] *= cs
+				if nru > 0 {
+					work[i], work[n-1+i] = cs, sn
+				}
+			}
+			if nru > 0 {
+				Lasr(true, nru, u, 0, work[:n-1], work[n-1:2*n-2])
+			}
+		}
+		if info := bdsqrIterate(n, ncvt, nru, d, e, vt, u, work); info != 0 {
+			return info
+		}
+	}
+	// Positive values, the sign moved into vt; then sort descending.
+	for i := 0; i < n; i++ {
+		if d[i] < 0 {
+			d[i] = -d[i]
+			if ncvt > 0 {
+				scaleVec(vt.Data, vt.Off+i*vt.RS, ncvt, vt.CS, -1)
+			}
+		} else if d[i] == 0 {
+			d[i] = 0 // −0 → +0
+		}
+	}
+	for i := 0; i < n-1; i++ {
+		// Move the least of d[0:n−i] to the end of that range.
+		last := n - 1 - i
+		p, smin := 0, d[0]
+		for j := 1; j <= last; j++ {
+			if d[j] <= smin {
+				p, smin = j, d[j]
+			}
+		}
+		if p != last {
+			d[p], d[last] = d[last], smin
+			if ncvt > 0 {
+				swapVec(ncvt, vt.Data, vt.Off+p*vt.RS, vt.Off+last*vt.RS, vt.CS)
+			}
+			if nru > 0 {
+				swapVec(nru, u.Data, u.Off+p*u.CS, u.Off+last*u.CS, u.RS)
+			}
+		}
+	}
+	return 0
+}
+
+// swapVec swaps the n elements x[a+i*inc] and x[b+i*inc].
+func swapVec[T Scalar](n int, x []T, a, b, inc int) {
+	for i := 0; i < n; i++ {
+		x[a+i*inc], x[b+i*inc] = x[b+i*inc], x[a+i*inc]
+	}
+}
+
+// bdsqrIterate runs the QR iteration on the upper bidiagonal (d, e) of
+// order n ≥ 2 until every off-diagonal is negligible, and returns 0, or
+// the number of nonzero off-diagonals left after the iteration bound.
+func bdsqrIterate[T Scalar](n, ncvt, nru int, d, e []float64, vt, u gemm.Mat[T], work []float64) int {
+	const (
+		eps    = 0x1p-53
+		unfl   = 0x1p-1022
+		hndrth = 0.01
+	)
+	tol := max(10, min(100, math.Pow(eps, -0.125))) * eps
+	// Threshold for negligible off-diagonals: tol times an estimate of the
+	// least singular value (the relative criterion), or a tiny absolute
+	// floor when that estimate is 0.
+	smax := 0.0
+	for i := 0; i < n; i++ {
+		smax = max(smax, math.Abs(d[i]))
+	}
+	for i := 0; i < n-1; i++ {
+		smax = max(smax, math.Abs(e[i]))
+	}
+	sminoa := math.Abs(d[0])
+	if sminoa != 0 {
+		mu := sminoa
+		for i := 1; i < n; i++ {
+			mu = math.Abs(d[i]) * (mu / (mu + math.Abs(e[i-1])))
+			sminoa = min(sminoa, mu)
+			if sminoa == 0 {
+				break
+			}
+		}
+	}
+	sminoa /= math.Sqrt(float64(n))
+	thresh := max(tol*sminoa, bdsqrMaxIter*float64(n)*float64(n)*unfl)
+	maxit := bdsqrMaxIter * n * n
+	nm1 := n - 1
+	vecs := ncvt > 0 || nru > 0
+	var cr, sr, cl, sl []float64 // the right (vt) and left (u) rotations
+	if vecs {
+		cr, sr = work[:nm1], work[nm1:2*nm1]
+		cl, sl = work[2*nm1:3*nm1], work[3*nm1:4*nm1]
+	}
+	rowsVT := transpose(vt)
+	iter := 0
+	oldll, oldm := -1, -1
+	idir := 0
+	m := n - 1 // the block ends at d[m]
+	for m > 0 {
+		if iter > maxit {
+			nz := 0
+			for i := 0; i < n-1; i++ {
+				if e[i] != 0 {
+					nz++
+				}
+			}
+			return nz
+		}
+		// Find the unreduced block d[ll..m]: the last negligible e above m.
+		smax = math.Abs(d[m])
+		ll := -1
+		for l := m - 1; l >= 0; l-- {
+			abss, abse := math.Abs(d[l]), math.Abs(e[l])
+			if abse <= thresh {
+				e[l] = 0
+				ll = l
+				break
+			}
+			smax = max(smax, abss, abse)
+		}
+		if ll == m-1 {
+			m--
+			continue
+		}
+		ll++
+		if ll == m-1 {
+			// A 2×2 block: diagonalize it directly.
+			smin, smx, sinr, cosr, sinl, cosl := lasv2(d[m-1], e[m-1], d[m])
+			d[m-1], e[m-1], d[m] = smx, 0, smin
+			if ncvt > 0 {
+				Rot(ncvt, rowsVT, m-1, m, cosr, sinr)
+			}
+			if nru > 0 {
+				Rot(nru, u, m-1, m, cosl, sinl)
+			}
+			m -= 2
+			continue
+		}
+		// A new block: chase from its larger end.
+		if ll > oldm || m < oldll {
+			if math.Abs(d[ll]) >= math.Abs(d[m]) {
+				idir = 1 // top to bottom
+			} else {
+				idir = 2 // bottom to top
+			}
+		}
+		// Convergence tests, the relative criterion along the chase
+		// direction with the running estimate mu of the least singular
+		// value of the leading (trailing) part.
+		var sminl float64
+		converged := false
+		if idir == 1 {
+			if math.Abs(e[m-1]) <= tol*math.Abs(d[m]) {
+				e[m-1] = 0
+				continue
+			}
+			mu := math.Abs(d[ll])
+			sminl = mu
+			for l := ll; l < m; l++ {
+				if math.Abs(e[l]) <= tol*mu {
+					e[l] = 0
+					converged = true
+					break
+				}
+				mu = math.Abs(d[l+1]) * (mu / (mu + math.Abs(e[l])))
+				sminl = min(sminl, mu)
+			}
+		} else {
+			if math.Abs(e[ll]) <= tol*math.Abs(d[ll]) {
+				e[ll] = 0
+				continue
+			}
+			mu := math.Abs(d[m])
+			sminl = mu
+			for l := m - 1; l >= ll; l-- {
+				if math.Abs(e[l]) <= tol*mu {
+					e[l] = 0
+					converged = true
+					break
+				}
+				mu = math.Abs(d[l]) * (mu / (mu + math.Abs(e[l])))
+				sminl = min(sminl, mu)
+			}
+		}
+		if converged {
+			continue
+		}
+		oldll, oldm = ll, m
+		// The shift: the least singular value of the trailing (leading)
+		// 2×2, or zero when it is negligible against sminl.
+		shift := 0.0
+		if !(float64(n)*tol*(sminl/smax) <= max(eps, hndrth*tol)) {
+			var sll float64
+			if idir == 1 {
+				sll = math.Abs(d[ll])
+				shift, _ = las2(d[m-1], e[m-1], d[m])
+			} else {
+				sll = math.Abs(d[m])
+				shift, _ = las2(d[ll], e[ll], d[ll+1])
+			}
+			if sll > 0 && (shift/sll)*(shift/sll) < eps {
+				shift = 0
+			}
+		}
+		iter += m - ll
+		k := m - ll // rotations in this sweep
+		if shift == 0 {
+			if idir == 1 {
+				cs, oldcs, oldsn := 1.0, 1.0, 0.0
+				for i := ll; i < m; i++ {
+					var sn, r float64
+					cs, sn, r = Lartg(d[i]*cs, e[i])
+					if i > ll {
+						e[i-1] = oldsn * r
+					}
+					oldcs, oldsn, d[i] = Lartg(oldcs*r, d[i+1]*sn)
+					if vecs {
+						cr[i-ll], sr[i-ll], cl[i-ll], sl[i-ll] = cs, sn, oldcs, oldsn
+					}
+				}
+				h := d[m] * cs
+				d[m] = h * oldcs
+				e[m-1] = h * oldsn
+				if vecs {
+					applySweep(true, ncvt, nru, rowsVT, u, ll, cr[:k], sr[:k], cl[:k], sl[:k])
+				}
+				if math.Abs(e[m-1]) <= thresh {
+					e[m-1] = 0
+				}
+			} else {
+				cs, oldcs, oldsn := 1.0, 1.0, 0.0
+				for i := m; i > ll; i-- {
+					var sn, r float64
+					cs, sn, r = Lartg(d[i]*cs, e[i-1])
+					if i < m {
+						e[i] = oldsn * r
+					}
+					oldcs, oldsn, d[i] = Lartg(oldcs*r, d[i-1]*sn)
+					if vecs {
+						j := i - ll - 1
+						cr[j], sr[j], cl[j], sl[j] = cs, -sn, oldcs, -oldsn
+					}
+				}
+				h := d[ll] * cs
+				d[ll] = h * oldcs
+				e[ll] = h * oldsn
+				if vecs {
+					applySweep(false, ncvt, nru, rowsVT, u, ll, cl[:k], sl[:k], cr[:k], sr[:k])
+				}
+				if math.Abs(e[ll]) <= thresh {
+					e[ll] = 0
+				}
+			}
+			continue
+		}
+		if idir == 1 {
+			f := (math.Abs(d[ll]) - shift) * (math.Copysign(1, d[ll]) + shift/d[ll])
+			g := e[ll]
+			for i := ll; i < m; i++ {
+				cosr, sinr, r := Lartg(f, g)
+				if i > ll {
+					e[i-1] = r
+				}
+				f = cosr*d[i] + sinr*e[i]
+				e[i] = cosr*e[i] - sinr*d[i]
+				g = sinr * d[i+1]
+				d[i+1] *= cosr
+				cosl, sinl, r := Lartg(f, g)
+				d[i] = r
+				f = cosl*e[i] + sinl*d[i+1]
+				d[i+1] = cosl*d[i+1] - sinl*e[i]
+				if i < m-1 {
+					g = sinl * e[i+1]
+					e[i+1] *= cosl
+				}
+				if vecs {
+					cr[i-ll], sr[i-ll], cl[i-ll], sl[i-ll] = cosr, sinr, cosl, sinl
+				}
+			}
+			e[m-1] = f
+			if vecs {
+				applySweep(true, ncvt, nru, rowsVT, u, ll, cr[:k], sr[:k], cl[:k], sl[:k])
+			}
+			if math.Abs(e[m-1]) <= thresh {
+				e[m-1] = 0
+			}
+			continue
+		}
+		f := (math.Abs(d[m]) - shift) * (math.Copysign(1, d[m]) + shift/d[m])
+		g := e[m-1]
+		for i := m; i > ll; i-- {
+			cosr, sinr, r := Lartg(f, g)
+			if i < m {
+				e[i] = r
+			}
+			f = cosr*d[i] + sinr*e[i-1]
+			e[i-1] = cosr*e[i-1] - sinr*d[i]
+			g = sinr * d[i-1]
+			d[i-1] *= cosr
+			cosl, sinl, r := Lartg(f, g)
+			d[i] = r
+			f = cosl*e[i-1] + sinl*d[i-1]
+			d[i-1] = cosl*d[i-1] - sinl*e[i-1]
+			if i > ll+1 {
+				g = sinl * e[i-2]
+				e[i-2] *= cosl
+			}
+			if vecs {
+				j := i - ll - 1
+				cr[j], sr[j], cl[j], sl[j] = cosr, -sinr, cosl, -sinl
+			}
+		}
+		e[ll] = f
+		if math.Abs(e[ll]) <= thresh {
+			e[ll] = 0
+		}
+		if vecs {
+			applySweep(false, ncvt, nru, rowsVT, u, ll, cl[:k], sl[:k], cr[:k], sr[:k])
+		}
+	}
+	return 0
+}
+
+// applySweep applies one sweep's rotations: (cv, sv) to the row pairs
+// (j0+i, j0+i+1) of vt (given as its transposed view rowsVT, whose column
+// pairs they are; ncvt elements each) and (cu, su) to the column pairs of
+// u (nru elements each), in order i = 0, 1, … when forward and in reverse
+// otherwise.
+func applySweep[T Scalar](forward bool, ncvt, nru int, rowsVT, u gemm.Mat[T], j0 int, cv, sv, cu, su []float64) {
+	if ncvt > 0 {
+		Lasr(forward, ncvt, rowsVT, j0, cv, sv)
+	}
+	if nru > 0 {
+		Lasr(forward, nru, u, j0, cu, su)
+	}
+}
+
+// las2 returns the singular values σmin ≤ σmax of the 2×2 upper
+// triangular [f g; 0 h], computed without overflow and, when σmin > 0,
+// to high relative accuracy (LAPACK's las2).
+func las2(f, g, h float64) (smin, smax float64) {
+	fa, ga, ha := math.Abs(f), math.Abs(g), math.Abs(h)
+	fhmn, fhmx := min(fa, ha), max(fa, ha)
+	if fhmn == 0 {
+		if fhmx == 0 {
+			return 0, ga
+		}
+		lo, hi := min(fhmx, ga), max(fhmx, ga)
+		return 0, hi * math.Sqrt(1+(lo/hi)*(lo/hi))
+	}
+	if ga < fhmx {
+		as := 1 + fhmn/fhmx
+		at := (fhmx - fhmn) / fhmx
+		au := (ga / fhmx) * (ga / fhmx)
+		c := 2 / (math.Sqrt(as*as+au) + math.Sqrt(at*at+au))
+		return fhmn * c, fhmx / c
+	}
+	au := fhmx / ga
+	if au == 0 {
+		// fhmx/ga underflows: σmin = fhmn·fhmx/ga, σmax = ga.
+		return fhmn * fhmx / ga, ga
+	}
+	as := 1 + fhmn/fhmx
+	at := (fhmx - fhmn) / fhmx
+	c := 1 / (math.Sqrt(1+(as*au)*(as*au)) + math.Sqrt(1+(at*au)*(at*au)))
+	return 2 * (fhmn * c) * au, ga / (c + c)
+}
+
+// lasv2 returns the singular value decomposition of the 2×2 upper
+// triangular [f g; 0 h]:
+//
+//	[ cosl sinl] [f g] [cosr −sinr]   [smax    0]
+//	[−sinl cosl] [0 h] [sinr  cosr] = [   0 smin],
+//
+// |smax| ≥ |smin|, the signed singular values, accurate to a few ulps
+// and to high relative accuracy (LAPACK's lasv2, after Demmel and Kahan).
+func lasv2(f, g, h float64) (smin, smax, sinr, cosr, sinl, cosl float64) {
+	const eps = 0x1p-53
+	ft, fa, ht, ha := f, math.Abs(f), h, math.Abs(h)
+	// pmax names the entry of largest magnitude: 1 f, 2 g, 3 h.
+	pmax := 1
+	swap := ha > fa
+	if swap {
+		pmax = 3
+		ft, ht = ht, ft
+		fa, ha = ha, fa
+	}
+	gt, ga := g, math.Abs(g)
+	var clt, crt, slt, srt float64
+	if ga == 0 {
+		smin, smax = ha, fa
+		clt, crt, slt, srt = 1, 1, 0, 0
+	} else {
+		small := true
+		if ga > fa {
+			pmax = 2
+			if fa/ga < eps {
+				// g dominates: the values are ga and fa·ha/ga.
+				small = false
+				smax = ga
+				if ha > 1 {
+					smin = fa / (ga / ha)
+				} else {
+					smin = (fa / ga) * ha
+				}
+				clt = 1
+				slt = ht / gt
+				srt = 1
+				crt = ft / gt
+			}
+		}
+		if small {
+			dd := fa - ha
+			l := 1.0
+			if dd != fa {
+				l = dd / fa
+			}
+			mq := gt / ft
+			t := 2 - l
+			mm, tt := mq*mq, t*t
+			s := math.Sqrt(tt + mm)
+			r := math.Abs(mq)
+			if l != 0 {
+				r = math.Sqrt(l*l + mm)
+			}
+			a := 0.5 * (s + r)
+			smin, smax = ha/a, fa*a
+			switch {
+			case mm == 0 && l == 0:
+				t = math.Copysign(2, ft) * math.Copysign(1, gt)
+			case mm == 0:
+				t = gt/math.Copysign(dd, ft) + mq/t
+			default:
+				t = (mq/(s+t) + mq/(r+l)) * (1 + a)
+			}
+			l = math.Sqrt(t*t + 4)
+			crt = 2 / l
+			srt = t / l
+			clt = (crt + srt*mq) / a
+			slt = (ht / ft) * srt / a
+		}
+	}
+	if swap {
+		cosl, sinl, cosr, sinr = srt, crt, slt, clt
+	} else {
+		cosl, sinl, cosr, sinr = clt, slt, crt, srt
+	}
+	// The signs of the values follow from det = f·h and the rotations.
+	var tsign float64
+	switch pmax {
+	case 1:
+		tsign = math.Copysign(1, cosr) * math.Copysign(1, cosl) * math.Copysign(1, f)
+	case 2:
+		tsign = math.Copysign(1, sinr) * math.Copysign(1, cosl) * math.Copysign(1, g)
+	default:
+		tsign = math.Copysign(1, sinr) * math.Copysign(1, sinl) * math.Copysign(1, h)
+	}
+	smax = math.Copysign(smax, tsign)
+	smin = math.Copysign(smin, tsign*math.Copysign(1, f)*math.Copysign(1, h))
+	return smin, smax, sinr, cosr, sinl, cosl
+}

@@ -1,0 +1,216 @@
+package lapack
+
+import (
+	"math"
+
+	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
+	"github.com/tenferro-go/tenferro/internal/par"
+)
+
+// SVDJob selects what [Gesvd] computes.
+type SVDJob int8
+
+const (
+	SVDValues SVDJob = iota // singular values only
+	SVDThin                 // U m×k, Vᴴ k×n, k = min(m, n)
+	SVDFull                 // U m×m, Vᴴ n×n
+)
+
+// Gesvd computes the singular value decomposition of the m×n matrix A,
+//
+//	A = U·diag(s)·Vᴴ,  s[0] ≥ s[1] ≥ … ≥ s[k−1] ≥ 0,  k = min(m, n),
+//
+// with U and V having orthonormal columns. s[:k] receives the singular
+// values (float64 for every T). For SVDThin u is m×k and vt is k×n; for
+// SVDFull u is m×m and vt is n×n, the extra columns of U and rows of Vᴴ
+// completing orthonormal bases; for SVDValues u and vt are not referenced.
+// A is destroyed. m = 0 or n = 0 is valid (for SVDFull u and vt are then
+// set to the identity).
+//
+// The algorithm is LAPACK's ?gesvd: A is scaled by a power of two when
+// its largest entry is outside [√safmin/ε, ε/√safmin] of T's precision,
+// reduced to real bidiagonal form B = Qᴴ·A·P by [Gebrd], Q and Pᴴ formed
+// by [Ungbr] into u and vt, and B's values found by [Bdsqr], which rotates
+// u and vt into the singular vectors. A tall matrix (6·m ≥ 11·n) is first
+// factored A = Q·R by [Geqrf]; R's SVD is computed in the top n×n block of
+// u and U = Q·[U_R 0; 0 I] is formed by [Ormqr]. A wide matrix (m < n) is
+// decomposed as Aᴴ = V·S·Uᴴ on the conjugated transposed view, with u and
+// vt swapped likewise. u and vt must not overlap each other or a.
+//
+// ws's scratch holds the reflector scalars and what the blocked routines
+// need; a warm call allocates nothing. r is passed to gemm.Gemm. Gesvd
+// returns 0 on success, the [Bdsqr] info when the QR iteration failed to
+// converge (s then holds unsorted approximations), and k when A holds NaN
+// or ±Inf (s is then set to NaN; u and vt are undefined).
+func Gesvd[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a gemm.Mat[T], s []float64, u, vt gemm.Mat[T]) int {
+	k := min(m, n)
+	if k <= 0 {
+		if job == SVDFull {
+			setIdentityCols(m, 0, m, u)
+			setIdentityCols(n, 0, n, vt)
+		}
+		return 0
+	}
+	if m < n {
+		conjMat(m, n, a)
+		info := Gesvd(ws, r, job, n, m, transpose(a), s, transpose(vt), transpose(u))
+		if job != SVDValues && info == 0 {
+			uc, vr := k, k
+			if job == SVDFull {
+				uc, vr = m, n
+			}
+			conjMat(m, uc, u)
+			conjMat(vr, n, vt)
+		}
+		return info
+	}
+	anrm := maxAbs(m, n, a)
+	if math.IsNaN(anrm) || math.IsInf(anrm, 0) {
+		for i := range s[:k] {
+			s[i] = math.NaN()
+		}
+		return k
+	}
+	// Scale into the safe range by a power of two (exact).
+	small, big := svdSafeRange[T]()
+	scl := 0
+	switch {
+	case anrm > 0 && anrm < small:
+		_, scl = math.Frexp(small / anrm)
+	case anrm > big:
+		_, scl = math.Frexp(anrm / big)
+		scl = -scl
+	}
+	if scl != 0 {
+		scaleMat(m, n, fromReal[T](math.Ldexp(1, scl)), a)
+	}
+	info := gesvdTall(ws, r, job, m, n, a, s, u, vt)
+	if scl != 0 {
+		for i := range s[:k] {
+			s[i] = math.Ldexp(s[i], -scl)
+		}
+	}
+	return info
+}
+
+// svdSafeRange returns LAPACK's bounds √safmin/ε and its inverse for T's
+// precision, outside which Gesvd scales A.
+func svdSafeRange[T Scalar]() (small, big float64) {
+	var z T
+	switch any(z).(type) {
+	case float32, complex64:
+		small = math.Sqrt(0x1p-126) / 0x1p-23
+	default:
+		small = math.Sqrt(0x1p-1022) / 0x1p-52
+	}
+	return small, 1 / small
+}
+
+// maxAbs returns the largest |A[i, j]| of the m×n a, NaN when a holds
+// one.
+func maxAbs[T Scalar](m, n int, a gemm.Mat[T]) float64 {
+	mx := 0.0
+	for j := 0; j < n; j++ {
+		for i := 0; i < m; i++ {
+			v := abs(a.Data[a.Off+i*a.RS+j*a.CS])
+			if v > mx || v != v {
+				if v != v {
+					return v
+				}
+				mx = v
+			}
+		}
+	}
+	return mx
+}
+
+// svdQRScratch bounds the scratch that Geqrf, Orgqr, Ormqr and their LQ
+// twins take for problems of order at most p: reflSize for the largest
+// block, plus a column-major copy of a panel.
+func svdQRScratch[T Scalar](p int) int {
+	nb := min(max(QRBlock, 64), p)
+	return reflSize[T](p, nb, p) + p*nb
+}
+
+// gesvdTall is Gesvd for m ≥ n ≥ 1 with A in the safe range.
+func gesvdTall[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a gemm.Mat[T], s []float64, u, vt gemm.Mat[T]) int {
+	// Scratch: the routines called take theirs from the start of the T
+	// scratch; Gesvd's own arrays lie beyond the largest of those.
+	sub := max(svdQRScratch[T](m), gebrdScratch(m, n))
+	buf := scratch[T](ws, sub+8*n)
+	tau, tauq, taup := buf[sub:sub+n], buf[sub+n:sub+2*n], buf[sub+2*n:sub+3*n]
+	var rs []float64
+	if f, ok := any(buf[sub+3*n : sub+8*n]).([]float64); ok {
+		rs = f
+	} else {
+		rs = scratch[float64](ws, 5*n)
+	}
+	e, work := rs[:n], rs[n:5*n]
+	vecs := job != SVDValues
+	ucols := n
+	if job == SVDFull {
+		ucols = m
+	}
+	if 6*m < 11*n {
+		Gebrd(ws, r, m, n, a, s, e, tauq, taup)
+		if !vecs {
+			return Bdsqr[T](true, n, 0, 0, s, e, gemm.Mat[T]{}, gemm.Mat[T]{}, nil)
+		}
+		copyMat(m, n, a, u)
+		Ungbr(ws, r, BrQ, m, ucols, n, u, tauq)
+		copyUpper(n, a, vt)
+		Ungbr(ws, r, BrPH, n, n, n, vt, taup)
+		return Bdsqr(true, n, n, m, s, e, vt, u, work)
+	}
+	Geqrf(ws, r, m, n, a, tau)
+	if !vecs {
+		zeroLower(n, a)
+		Gebrd(ws, r, n, n, a, s, e, tauq, taup)
+		return Bdsqr[T](true, n, 0, 0, s, e, gemm.Mat[T]{}, gemm.Mat[T]{}, nil)
+	}
+	// R's SVD in the top n×n block of u.
+	ur := u
+	copyUpper(n, a, ur)
+	zeroLower(n, ur)
+	Gebrd(ws, r, n, n, ur, s, e, tauq, taup)
+	copyUpper(n, ur, vt)
+	Ungbr(ws, r, BrPH, n, n, n, vt, taup)
+	Ungbr(ws, r, BrQ, n, n, n, ur, tauq)
+	info := Bdsqr(true, n, n, n, s, e, vt, ur, work)
+	// U = Q·[U_R 0; 0 I].
+	for j := 0; j < ucols; j++ {
+		o := u.Off + j*u.CS
+		i0 := n
+		if j >= n {
+			i0 = 0
+		}
+		for i := i0; i < m; i++ {
+			u.Data[o+i*u.RS] = 0
+		}
+		if j >= n {
+			u.Data[o+j*u.RS] = 1
+		}
+	}
+	Ormqr(ws, r, Left, NoTrans, m, ucols, n, a, tau, u)
+	return info
+}
+
+// copyUpper copies the upper triangle (diagonal included) of the leading
+// n×n block of src to dst; dst's strict lower triangle is not written.
+func copyUpper[T Scalar](n int, src, dst gemm.Mat[T]) {
+	for j := 0; j < n; j++ {
+		for i := 0; i <= j; i++ {
+			dst.Data[dst.Off+i*dst.RS+j*dst.CS] = src.Data[src.Off+i*src.RS+j*src.CS]
+		}
+	}
+}
+
+// zeroLower sets the strict lower triangle of the leading n×n block of a
+// to zero.
+func zeroLower[T Scalar](n int, a gemm.Mat[T]) {
+	for j := 0; j < n; j++ {
+		for i := j + 1; i < n; i++ {
+			a.Data[a.Off+i*a.RS+j*a.CS] = 0
+		}
+	}
+}
