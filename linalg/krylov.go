@@ -16,8 +16,9 @@ import (
 // eigenvalue and singular value iterations of [Eigh] and [SVD]) reached
 // its bound on restarts, matrix-vector products, steps or sweeps before
 // meeting its tolerance. It is tenferro.ErrNoConvergence, the Kind of the
-// *tenferro.Error returned, so errors.Is matches it; [Eigsh] and [ExpmV]
-// return the results computed so far with it.
+// *tenferro.Error returned, so errors.Is matches it. [Eigsh] returns the
+// pairs computed so far with it (Converged false); [ExpmV] returns its
+// ExpmVInfo, and ExpmVInto leaves the destination untouched.
 var ErrNoConvergence = tf.ErrNoConvergence
 
 // Operator is a linear map given by its action: apply sets dst = A·x,
