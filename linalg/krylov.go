@@ -21,9 +21,10 @@ import (
 // ExpmVInfo, and ExpmVInto leaves the destination untouched.
 var ErrNoConvergence = tf.ErrNoConvergence
 
-// Operator is a linear map given by its action: apply sets dst = A·x,
-// where dst and x have the shape of the solver's start vector and are
-// compact tensors owned by the solver (dst never overlaps x). apply must
+// Operator is a linear map given by its action: apply sets dst = A·x
+// (overwriting dst, whose previous contents are arbitrary), where dst and
+// x have the shape of the solver's start vector and are compact tensors
+// owned by the solver (dst never overlaps x). apply must
 // not keep or modify x, and may run any engine operation (the solver holds
 // no claim on the engine while apply runs). The operator itself is never
 // formed: it may be an einsum network over a tensor-shaped vector, a
@@ -156,8 +157,9 @@ func Eigsh[T tf.Scalar](e tf.Engine, apply Operator[T], x0 *tf.Tensor[T], opts E
 // Solve is [Eigsh] on the reusable state l, writing into res: res.Vectors
 // are reused when they hold K live compact tensors of x0's shape (and
 // replaced by tensors from e's pool otherwise, the old ones left to the
-// caller), and res's slices when long enough. On an error other than
-// ErrNoConvergence res holds no valid pairs.
+// caller), and res's slices when long enough. x0 may be one of
+// res.Vectors: a warm start from the previous solution, as DMRG does. On
+// an error other than ErrNoConvergence res holds no valid pairs.
 func (l *Lanczos[T]) Solve(e tf.Engine, apply Operator[T], x0 *tf.Tensor[T], opts EigshOptions, res *EigshResult[T]) error {
 	const name = "Eigsh"
 	if e == nil {
@@ -224,19 +226,20 @@ func (l *Lanczos[T]) Solve(e tf.Engine, apply Operator[T], x0 *tf.Tensor[T], opt
 	if unitRoundoff[T]() > 1e-10 {
 		relTol = 1e-5
 	}
-	st := lanczosState{anorm: 0}
+	st := lanczosState{tol: opts.Tol, relTol: relTol, which: opts.Which}
 	size, start := 0, 0 // basis size after the last expansion; first new column
 	checking, improvedRef := false, 0.0
 	for {
 		var err error
+		st.need = k
+		if checking {
+			st.need = k + 1
+		}
 		size, err = l.expand(apply, name, start, m, &st, res)
 		if err != nil {
 			return err
 		}
-		tol := opts.Tol
-		if tol == 0 {
-			tol = relTol * st.anorm
-		}
+		tol := st.tolerance()
 		if info := l.eig(size); info != 0 {
 			return tf.Errorf(ErrNoConvergence, name, "", "a converged projected eigenproblem", "lapack.Heev info %d", info)
 		}
@@ -298,6 +301,37 @@ type lanczosState struct {
 	beta      float64 // coupling of the last basis vector to the next
 	exhausted bool    // the basis spans the whole space (or an invariant one that no random vector extends)
 	fresh     bool    // the next vector is random: an invariant subspace ended the last expansion
+	// The convergence test: the first need wanted pairs within the
+	// tolerance (tol, or relTol·anorm when tol is 0).
+	need        int
+	tol, relTol float64
+	which       Which
+}
+
+func (st *lanczosState) tolerance() float64 {
+	if st.tol != 0 {
+		return st.tol
+	}
+	return st.relTol * st.anorm
+}
+
+// early reports whether the leading s×s projected matrix, coupled by beta
+// to the next vector, already has the wanted pairs converged, so that the
+// expansion can stop (a warm start from a converged vector costs a few
+// products instead of a cycle). It diagonalizes the s×s matrix: O(s³),
+// small beside s products with A of a large operator.
+func (l *Lanczos[T]) early(s int, beta float64, st *lanczosState) bool {
+	if s < st.need || l.eig(s) != 0 {
+		return false
+	}
+	l.order(s, st.which)
+	tol := st.tolerance()
+	for i := 0; i < st.need; i++ {
+		if l.resid(s, i, beta) > tol {
+			return false
+		}
+	}
+	return true
 }
 
 // reserve sizes l for vectors of x0's shape and subspace dimension m, and
@@ -417,6 +451,9 @@ func (l *Lanczos[T]) expand(apply Operator[T], name string, start, m int, st *la
 			}
 		}
 		st.beta = beta
+		if beta != 0 && j+1 < m && l.early(j+1, beta, st) {
+			return j + 1, nil
+		}
 	}
 	return m, nil
 }

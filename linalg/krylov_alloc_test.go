@@ -9,6 +9,33 @@ import (
 	"github.com/tenferro-go/tenferro/linalg"
 )
 
+// TestEigshWarmStart: a second solve started from the first one's
+// eigenvector (one of the result's own vectors) converges at once.
+func TestEigshWarmStart(t *testing.T) {
+	e := engine(t)
+	r := rand.New(rand.NewPCG(17, 18))
+	const n = 200
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = r.Float64()
+	}
+	a := withSpectrum[float64](r, w)
+	op := denseOp[float64](a)
+	var l linalg.Lanczos[float64]
+	var res linalg.EigshResult[float64]
+	if err := l.Solve(e, op, randVec[float64](t, r, 10, 20), linalg.EigshOptions{}, &res); err != nil {
+		t.Fatal(err)
+	}
+	first := res.Matvecs
+	if err := l.Solve(e, op, res.Vectors[0], linalg.EigshOptions{}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Matvecs >= first || res.Matvecs > 5 {
+		t.Errorf("warm start: %d matrix-vector products, cold %d", res.Matvecs, first)
+	}
+	checkPairs(t, a, &res, wanted(w, 1, linalg.Smallest), 1e-10*1.01)
+}
+
 // TestEigshAllocs: a warm Lanczos solving into the same result allocates
 // nothing, whatever the number of iterations (two tolerances).
 func TestEigshAllocs(t *testing.T) {
