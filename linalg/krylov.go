@@ -24,11 +24,11 @@ var ErrNoConvergence = tf.ErrNoConvergence
 // Operator is a linear map given by its action: apply sets dst = A·x
 // (overwriting dst, whose previous contents are arbitrary), where dst and
 // x have the shape of the solver's start vector and are compact tensors
-// owned by the solver (dst never overlaps x). apply must
-// not keep or modify x, and may run any engine operation (the solver holds
-// no claim on the engine while apply runs). The operator itself is never
-// formed: it may be an einsum network over a tensor-shaped vector, a
-// prepared program or a sparse loop.
+// owned by the solver (dst never overlaps x). apply must not keep or
+// modify x, and may run any engine operation (the solver holds no claim on
+// the engine while apply runs). The operator itself is never formed: it
+// may be an einsum network over a tensor-shaped vector, a prepared program
+// or a sparse loop.
 type Operator[T tf.Scalar] func(dst, x *tf.Tensor[T]) error
 
 // Which selects the eigenvalues [Eigsh] computes.
