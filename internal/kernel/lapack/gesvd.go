@@ -137,15 +137,16 @@ func gesvdTall[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a ge
 	// Scratch: the routines called take theirs from the start of the T
 	// scratch; Gesvd's own arrays lie beyond the largest of those.
 	sub := max(svdQRScratch[T](m), gebrdScratch(m, n))
-	buf := scratch[T](ws, sub+8*n)
+	nw := BdsqrWork(n)
+	buf := scratch[T](ws, sub+4*n+nw)
 	tau, tauq, taup := buf[sub:sub+n], buf[sub+n:sub+2*n], buf[sub+2*n:sub+3*n]
 	var rs []float64
-	if f, ok := any(buf[sub+3*n : sub+8*n]).([]float64); ok {
+	if f, ok := any(buf[sub+3*n:]).([]float64); ok {
 		rs = f
 	} else {
-		rs = scratch[float64](ws, 5*n)
+		rs = scratch[float64](ws, n+nw)
 	}
-	e, work := rs[:n], rs[n:5*n]
+	e, work := rs[:n], rs[n:n+nw]
 	vecs := job != SVDValues
 	ucols := n
 	if job == SVDFull {
