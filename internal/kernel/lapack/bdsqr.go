@@ -6,6 +6,10 @@ import (
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 )
 
+// bdsqrTol is Bdsqr's relative tolerance, LAPACK's max(10, min(100,
+// ε^(−1/8)))·ε.
+var bdsqrTol = max(10, min(100, math.Pow(0x1p-53, -0.125))) * 0x1p-53
+
 // bdsqrMaxIter is the iteration bound of Bdsqr per n² (LAPACK's MAXITR):
 // at most bdsqrMaxIter·n² inner QR steps are taken.
 const bdsqrMaxIter = 6
@@ -135,7 +139,7 @@ func bdsqrIterate[T Scalar](n, ncvt, nru int, d, e []float64, vt, u gemm.Mat[T],
 		unfl   = 0x1p-1022
 		hndrth = 0.01
 	)
-	tol := max(10, min(100, math.Pow(eps, -0.125))) * eps
+	tol := bdsqrTol
 	// Threshold for negligible off-diagonals: tol times an estimate of the
 	// least singular value (the relative criterion), or a tiny absolute
 	// floor when that estimate is 0.
