@@ -124,6 +124,67 @@ func maxAbs[T Scalar](m, n int, a gemm.Mat[T]) float64 {
 	return mx
 }
 
+// GesvdDCMin is the order n of the bidiagonal matrix from which Gesvd
+// computes singular vectors by divide and conquer (bdsdc) rather than by
+// Bdsqr's QR iteration, whose rotations cost about 10·n³ flops outside
+// gemm. Set it before calls run (it is read without locking).
+var GesvdDCMin = 64
+
+// svdDC holds the buffers of Gesvd's divide and conquer path: B's
+// vectors, their copies in T, a copy of Q or Pᴴ, the bdsdc work and a
+// copy of d and e for the fallback to Bdsqr.
+type svdDC[T Scalar] struct {
+	ub, vb     gemm.Mat[float64]
+	ubT, vbT   gemm.Mat[T]
+	tmp        []T
+	work, save []float64
+}
+
+// init carves the buffers from t (m·n, plus 2·n² for non-float64 T) and f
+// (2·n² + bdsdcWork(n) + 2·n).
+func (c *svdDC[T]) init(m, n int, t []T, f []float64) {
+	c.tmp = t[:m*n]
+	c.ub = gemm.Mat[float64]{Data: f[:n*n], RS: 1, CS: n}
+	c.vb = gemm.Mat[float64]{Data: f[n*n : 2*n*n], RS: 1, CS: n}
+	c.work = f[2*n*n : 2*n*n+bdsdcWork(n)]
+	c.save = f[2*n*n+bdsdcWork(n):][:2*n]
+	if isReal64[T]() {
+		c.ubT = any(c.ub).(gemm.Mat[T])
+		c.vbT = any(c.vb).(gemm.Mat[T])
+		return
+	}
+	c.ubT = gemm.Mat[T]{Data: t[m*n : m*n+n*n], RS: 1, CS: n}
+	c.vbT = gemm.Mat[T]{Data: t[m*n+n*n : m*n+2*n*n], RS: 1, CS: n}
+}
+
+// solve computes B = U_B·S·V_Bᵀ by bdsdc and sets q (rows×n) to q·U_B and
+// vt (n×n) to V_Bᵀ·vt by gemm.Gemm; when bdsdc fails, it restores d and e
+// and runs Bdsqr instead.
+func (c *svdDC[T]) solve(ws *Workspace, r par.Runner, rows, n int, d, e []float64, vt, q gemm.Mat[T], work []float64) int {
+	copy(c.save[:n], d[:n])
+	copy(c.save[n:2*n-1], e[:n-1])
+	if bdsdc(ws, r, n, d, e, c.ub, c.vb, c.work) != 0 {
+		copy(d[:n], c.save[:n])
+		copy(e[:n-1], c.save[n:2*n-1])
+		return Bdsqr(true, n, n, rows, d, e, vt, q, work)
+	}
+	if !isReal64[T]() {
+		for k, x := range c.ub.Data {
+			c.ubT.Data[k] = fromReal[T](x)
+		}
+		for k, x := range c.vb.Data {
+			c.vbT.Data[k] = fromReal[T](x)
+		}
+	}
+	tm := gemm.Mat[T]{Data: c.tmp[:rows*n], RS: 1, CS: rows}
+	copyMat(rows, n, q, tm)
+	gemm.Gemm(&ws.Gemm, r, rows, n, n, 1, tm, c.ubT, 0, q)
+	tm = gemm.Mat[T]{Data: c.tmp[:n*n], RS: 1, CS: n}
+	copyMat(n, n, vt, tm)
+	gemm.Gemm(&ws.Gemm, r, n, n, n, 1, transpose(c.vbT), tm, 0, vt)
+	return 0
+}
+
 // svdQRScratch bounds the scratch that Geqrf, Orgqr, Ormqr and their LQ
 // twins take for problems of order at most p: reflSize for the largest
 // block, plus a column-major copy of a panel.
@@ -135,18 +196,41 @@ func svdQRScratch[T Scalar](p int) int {
 // gesvdTall is Gesvd for m ≥ n ≥ 1 with A in the safe range.
 func gesvdTall[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a gemm.Mat[T], s []float64, u, vt gemm.Mat[T]) int {
 	// Scratch: the routines called take theirs from the start of the T
-	// scratch; Gesvd's own arrays lie beyond the largest of those.
+	// scratch; Gesvd's own arrays lie beyond the largest of those. The
+	// divide and conquer needs B's vectors (float64), their copies in T,
+	// and a copy of Q or Pᴴ to multiply them into.
 	sub := max(svdQRScratch[T](m), gebrdScratch(m, n))
 	nw := BdsqrWork(n)
-	buf := scratch[T](ws, sub+4*n+nw)
-	tau, tauq, taup := buf[sub:sub+n], buf[sub+n:sub+2*n], buf[sub+2*n:sub+3*n]
-	var rs []float64
-	if f, ok := any(buf[sub+3*n:]).([]float64); ok {
-		rs = f
-	} else {
-		rs = scratch[float64](ws, n+nw)
+	dc := job != SVDValues && n >= max(GesvdDCMin, 1)
+	tl, fl := 3*n, n+nw
+	if dc {
+		tl += m * n
+		if !isReal64[T]() {
+			tl += 2 * n * n
+		}
+		fl += 2*n*n + bdsdcWork(n) + 2*n
 	}
+	var buf []T
+	var rs []float64
+	if isReal64[T]() {
+		buf = scratch[T](ws, sub+tl+fl)
+		rs = any(buf[sub+tl:]).([]float64)
+	} else {
+		buf = scratch[T](ws, sub+tl)
+		rs = scratch[float64](ws, fl)
+	}
+	tau, tauq, taup := buf[sub:sub+n], buf[sub+n:sub+2*n], buf[sub+2*n:sub+3*n]
 	e, work := rs[:n], rs[n:n+nw]
+	var dcs svdDC[T]
+	if dc {
+		dcs.init(m, n, buf[sub+3*n:sub+tl], rs[n+nw:])
+	}
+	bidiagSVD := func(rows int, q gemm.Mat[T]) int {
+		if dc {
+			return dcs.solve(ws, r, rows, n, s, e, vt, q, work)
+		}
+		return Bdsqr(true, n, n, rows, s, e, vt, q, work)
+	}
 	vecs := job != SVDValues
 	ucols := n
 	if job == SVDFull {
@@ -161,7 +245,7 @@ func gesvdTall[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a ge
 		Ungbr(ws, r, BrQ, m, ucols, n, u, tauq)
 		copyUpper(n, a, vt)
 		Ungbr(ws, r, BrPH, n, n, n, vt, taup)
-		return Bdsqr(true, n, n, m, s, e, vt, u, work)
+		return bidiagSVD(m, u)
 	}
 	Geqrf(ws, r, m, n, a, tau)
 	if !vecs {
@@ -177,7 +261,7 @@ func gesvdTall[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a ge
 	copyUpper(n, ur, vt)
 	Ungbr(ws, r, BrPH, n, n, n, vt, taup)
 	Ungbr(ws, r, BrQ, n, n, n, ur, tauq)
-	info := Bdsqr(true, n, n, n, s, e, vt, ur, work)
+	info := bidiagSVD(n, ur)
 	// U = Q·[U_R 0; 0 I].
 	for j := 0; j < ucols; j++ {
 		o := u.Off + j*u.CS

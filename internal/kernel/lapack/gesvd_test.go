@@ -306,3 +306,17 @@ func TestGesvdRepeated(t *testing.T) {
 		}
 	}
 }
+
+// TestGesvdDivideConquer runs the Gesvd tests with the vectors from the
+// bidiagonal divide and conquer down to small orders, with small leaves.
+func TestGesvdDivideConquer(t *testing.T) {
+	d0 := GesvdDCMin
+	GesvdDCMin = 2
+	defer func() { GesvdDCMin = d0 }()
+	withBdsdcLeaf(3, func() {
+		testGesvd[float64](t, gesvdShapes, allSVDKinds)
+		testGesvd[complex128](t, gesvdShapes, allSVDKinds)
+		testGesvd[float32](t, gesvdShapes, allSVDKinds)
+		testGesvd[complex64](t, gesvdShapes, allSVDKinds)
+	})
+}
