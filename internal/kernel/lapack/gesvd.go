@@ -2,6 +2,7 @@ package lapack
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 	"github.com/tenferro-go/tenferro/internal/par"
@@ -140,10 +141,12 @@ type svdDC[T Scalar] struct {
 	work, save []float64
 }
 
-// init carves the buffers from t (m·n, plus 2·n² for non-float64 T) and f
+// init carves the buffers from t (max(m, 2n)·n, plus 2·n² for non-float64
+// T) and f
 // (2·n² + bdsdcWork(n) + 2·n).
 func (c *svdDC[T]) init(m, n int, t []T, f []float64) {
-	c.tmp = t[:m*n]
+	mt := max(m, 2*n) * n
+	c.tmp, t = t[:mt], t[mt:]
 	c.ub = gemm.Mat[float64]{Data: f[:n*n], RS: 1, CS: n}
 	c.vb = gemm.Mat[float64]{Data: f[n*n : 2*n*n], RS: 1, CS: n}
 	c.work = f[2*n*n : 2*n*n+bdsdcWork(n)]
@@ -153,8 +156,8 @@ func (c *svdDC[T]) init(m, n int, t []T, f []float64) {
 		c.vbT = any(c.vb).(gemm.Mat[T])
 		return
 	}
-	c.ubT = gemm.Mat[T]{Data: t[m*n : m*n+n*n], RS: 1, CS: n}
-	c.vbT = gemm.Mat[T]{Data: t[m*n+n*n : m*n+2*n*n], RS: 1, CS: n}
+	c.ubT = gemm.Mat[T]{Data: t[:n*n], RS: 1, CS: n}
+	c.vbT = gemm.Mat[T]{Data: t[n*n : 2*n*n], RS: 1, CS: n}
 }
 
 // solve computes B = U_B·S·V_Bᵀ by bdsdc and sets q (rows×n) to q·U_B and
@@ -167,6 +170,9 @@ func (c *svdDC[T]) solve(ws *Workspace, r par.Runner, rows, n int, d, e []float6
 		copy(d[:n], c.save[:n])
 		copy(e[:n-1], c.save[n:2*n-1])
 		return Bdsqr(true, n, n, rows, d, e, vt, q, work)
+	}
+	if q.RS == 1 && c.solveC128(ws, r, rows, n, vt, q) {
+		return 0
 	}
 	if !isReal64[T]() {
 		for k, x := range c.ub.Data {
@@ -183,6 +189,39 @@ func (c *svdDC[T]) solve(ws *Workspace, r par.Runner, rows, n int, d, e []float6
 	copyMat(n, n, vt, tm)
 	gemm.Gemm(&ws.Gemm, r, n, n, n, 1, transpose(c.vbT), tm, 0, vt)
 	return 0
+}
+
+// solveC128 is the end of solve for complex128 with a column-major q:
+// the products with the real U_B and V_B run as real products on the
+// interleaved real and imaginary parts (half the flops of complex ones),
+// q·U_B on q's columns and V_Bᵀ·vt as (vtᵀ·V_B)ᵀ on vtᵀ's. It reports
+// false, doing nothing, for other types.
+func (c *svdDC[T]) solveC128(ws *Workspace, r par.Runner, rows, n int, vt, q gemm.Mat[T]) bool {
+	qd, ok := any(q.Data).([]complex128)
+	if !ok {
+		return false
+	}
+	tmp := any(c.tmp).([]complex128)
+	tm := tmp[:rows*n]
+	copyMat(rows, n, any(q).(gemm.Mat[complex128]), gemm.Mat[complex128]{Data: tm, RS: 1, CS: rows})
+	qr := gemm.Mat[float64]{Data: reals(qd), Off: 2 * q.Off, RS: 1, CS: 2 * q.CS}
+	gemm.Gemm(&ws.Gemm, r, 2*rows, n, n, 1, gemm.Mat[float64]{Data: reals(tm), RS: 1, CS: 2 * rows}, c.ub, 0, qr)
+	// vtᵀ (n×n, column-major) in tmp[:n²], the product in tmp[n²:2n²].
+	vtc := any(vt).(gemm.Mat[complex128])
+	x, y := tmp[:n*n], tmp[n*n:2*n*n]
+	copyMat(n, n, transpose(vtc), gemm.Mat[complex128]{Data: x, RS: 1, CS: n})
+	gemm.Gemm(&ws.Gemm, r, 2*n, n, n, 1, gemm.Mat[float64]{Data: reals(x), RS: 1, CS: 2 * n}, c.vb, 0, gemm.Mat[float64]{Data: reals(y), RS: 1, CS: 2 * n})
+	copyMat(n, n, gemm.Mat[complex128]{Data: y, RS: 1, CS: n}, transpose(vtc))
+	return true
+}
+
+// reals returns the real and imaginary parts of z interleaved, sharing
+// its storage.
+func reals(z []complex128) []float64 {
+	if len(z) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*float64)(unsafe.Pointer(&z[0])), 2*len(z))
 }
 
 // svdQRScratch bounds the scratch that Geqrf, Orgqr, Ormqr and their LQ
@@ -204,7 +243,7 @@ func gesvdTall[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a ge
 	dc := job != SVDValues && n >= max(GesvdDCMin, 1)
 	tl, fl := 3*n, n+nw
 	if dc {
-		tl += m * n
+		tl += max(m, 2*n) * n
 		if !isReal64[T]() {
 			tl += 2 * n * n
 		}

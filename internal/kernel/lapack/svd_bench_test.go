@@ -63,3 +63,30 @@ func BenchmarkGesvdSmall(b *testing.B) {
 		b.Run(fmt.Sprintf("complex128/%d", n), func(b *testing.B) { benchGesvd[complex128](b, SVDThin, n, n) })
 	}
 }
+
+// BenchmarkGebrd times the bidiagonal reduction alone (8/3·n³ flops for
+// square matrices).
+func BenchmarkGebrd(b *testing.B) {
+	for _, n := range []int{512} {
+		b.Run(fmt.Sprintf("float64/%d", n), func(b *testing.B) { benchGebrd[float64](b, n) })
+		b.Run(fmt.Sprintf("complex128/%d", n), func(b *testing.B) { benchGebrd[complex128](b, n) })
+	}
+}
+
+func benchGebrd[T Scalar](b *testing.B, n int) {
+	src := benchInput[T](n, false)
+	a := gemm.Mat[T]{Data: make([]T, n*n), RS: 1, CS: n}
+	d, e := make([]float64, n), make([]float64, n)
+	tq, tp := make([]T, n), make([]T, n)
+	var ws Workspace
+	run := func() {
+		copy(a.Data, src)
+		Gebrd(&ws, nil, n, n, a, d, e, tq, tp)
+	}
+	run()
+	cpu0 := cpuSeconds()
+	for b.Loop() {
+		run()
+	}
+	reportFlops[T](b, 8*float64(n)*float64(n)*float64(n)/3, cpu0)
+}
