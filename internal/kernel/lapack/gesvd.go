@@ -53,8 +53,18 @@ func Gesvd[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a gemm.M
 		return 0
 	}
 	if m < n {
-		conjMat(m, n, a)
-		info := Gesvd(ws, r, job, n, m, transpose(a), s, transpose(vt), transpose(u))
+		at := transpose(a)
+		if a.RS == 1 && a.CS != 1 {
+			// Aᴴ's view would be row-major, on which the reduction's
+			// column kernels do not run: decompose a column-major copy,
+			// placed past the scratch the decomposition takes.
+			need := gesvdScratch[T](job, n, m)
+			buf := scratch[T](ws, need+m*n)
+			at = gemm.Mat[T]{Data: buf[need : need+m*n], RS: 1, CS: n}
+			copyMat(n, m, transpose(a), at)
+		}
+		conjMat(n, m, at)
+		info := Gesvd(ws, r, job, n, m, at, s, transpose(vt), transpose(u))
 		if job != SVDValues && info == 0 {
 			uc, vr := k, k
 			if job == SVDFull {
@@ -232,16 +242,17 @@ func svdQRScratch[T Scalar](p int) int {
 	return reflSize[T](p, nb, p) + p*nb
 }
 
-// gesvdTall is Gesvd for m ≥ n ≥ 1 with A in the safe range.
-func gesvdTall[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a gemm.Mat[T], s []float64, u, vt gemm.Mat[T]) int {
-	// Scratch: the routines called take theirs from the start of the T
-	// scratch; Gesvd's own arrays lie beyond the largest of those. The
-	// divide and conquer needs B's vectors (float64), their copies in T,
-	// and a copy of Q or Pᴴ to multiply them into.
-	sub := max(svdQRScratch[T](m), gebrdScratch(m, n))
-	nw := BdsqrWork(n)
-	dc := job != SVDValues && n >= max(GesvdDCMin, 1)
-	tl, fl := 3*n, n+nw
+// gesvdLens returns the scratch that gesvdTall takes for an m×n A (m ≥
+// n): the routines it calls take theirs from the start of the T scratch
+// (up to sub); its own T arrays (tl) lie beyond, and its float64 arrays
+// (fl) beyond those when T is float64 and in the float64 scratch
+// otherwise. dc reports whether the vectors come from divide and conquer,
+// which needs B's vectors (float64), their copies in T, and a copy of Q
+// or Pᴴ to multiply them into.
+func gesvdLens[T Scalar](job SVDJob, m, n int) (sub, tl, fl int, dc bool) {
+	sub = max(svdQRScratch[T](m), gebrdScratch(m, n))
+	dc = job != SVDValues && n >= max(GesvdDCMin, 1)
+	tl, fl = 3*n, n+BdsqrWork(n)
 	if dc {
 		tl += max(m, 2*n) * n
 		if !isReal64[T]() {
@@ -249,6 +260,23 @@ func gesvdTall[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a ge
 		}
 		fl += 2*n*n + bdsdcWork(n) + 2*n
 	}
+	return sub, tl, fl, dc
+}
+
+// gesvdScratch returns the length of the T scratch that Gesvd of an m×n
+// (m ≥ n) matrix takes.
+func gesvdScratch[T Scalar](job SVDJob, m, n int) int {
+	sub, tl, fl, _ := gesvdLens[T](job, m, n)
+	if isReal64[T]() {
+		return sub + tl + fl
+	}
+	return sub + tl
+}
+
+// gesvdTall is Gesvd for m ≥ n ≥ 1 with A in the safe range.
+func gesvdTall[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a gemm.Mat[T], s []float64, u, vt gemm.Mat[T]) int {
+	sub, tl, fl, dc := gesvdLens[T](job, m, n)
+	nw := BdsqrWork(n)
 	var buf []T
 	var rs []float64
 	if isReal64[T]() {

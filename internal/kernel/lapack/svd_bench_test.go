@@ -55,6 +55,8 @@ func BenchmarkGesvd(b *testing.B) {
 		b.Run(fmt.Sprintf("float64/values/%d", n), func(b *testing.B) { benchGesvd[float64](b, SVDValues, n, n) })
 	}
 	b.Run("float64/thin/2048x256", func(b *testing.B) { benchGesvd[float64](b, SVDThin, 2048, 256) })
+	b.Run("float64/thin/256x2048", func(b *testing.B) { benchGesvd[float64](b, SVDThin, 256, 2048) })
+	b.Run("float64/thin/400x512", func(b *testing.B) { benchGesvd[float64](b, SVDThin, 400, 512) })
 }
 
 func BenchmarkGesvdSmall(b *testing.B) {
