@@ -28,21 +28,28 @@ const (
 // A is destroyed. m = 0 or n = 0 is valid (for SVDFull u and vt are then
 // set to the identity).
 //
-// The algorithm is LAPACK's ?gesvd: A is scaled by a power of two when
-// its largest entry is outside [√safmin/ε, ε/√safmin] of T's precision,
-// reduced to real bidiagonal form B = Qᴴ·A·P by [Gebrd], Q and Pᴴ formed
-// by [Ungbr] into u and vt, and B's values found by [Bdsqr], which rotates
-// u and vt into the singular vectors. A tall matrix (6·m ≥ 11·n) is first
-// factored A = Q·R by [Geqrf]; R's SVD is computed in the top n×n block of
-// u and U = Q·[U_R 0; 0 I] is formed by [Ormqr]. A wide matrix (m < n) is
-// decomposed as Aᴴ = V·S·Uᴴ on the conjugated transposed view, with u and
-// vt swapped likewise. u and vt must not overlap each other or a.
+// The algorithm follows LAPACK's ?gesvd and ?gesdd: A is scaled by a
+// power of two when its largest entry is outside [√safmin/ε, ε/√safmin]
+// of T's precision, reduced to real bidiagonal form B = Qᴴ·A·P by
+// [Gebrd], and Q and Pᴴ are formed by [Ungbr] into u and vt. B's values
+// alone come from [Bdsqr] (O(n²)); with vectors, a B of order at least
+// [GesvdDCMin] is decomposed by divide and conquer (bdsdc) and its
+// vectors multiplied into u and vt by gemm.Gemm (as real products for
+// complex128), and a smaller one by Bdsqr, which rotates u and vt (and is
+// the fallback should the divide and conquer fail). A tall matrix
+// (6·m ≥ 11·n) is first factored A = Q·R by [Geqrf]; R's SVD is computed
+// in the top n×n block of u and U = Q·[U_R 0; 0 I] is formed by [Ormqr].
+// A wide matrix (m < n) is decomposed as Aᴴ = V·S·Uᴴ, with u and vt
+// swapped likewise (a column-major A through a column-major copy of Aᴴ).
+// u and vt must not overlap each other or a.
 //
-// ws's scratch holds the reflector scalars and what the blocked routines
-// need; a warm call allocates nothing. r is passed to gemm.Gemm. Gesvd
-// returns 0 on success, the [Bdsqr] info when the QR iteration failed to
-// converge (s then holds unsorted approximations), and k when A holds NaN
-// or ±Inf (s is then set to NaN; u and vt are undefined).
+// ws's scratch holds the reflector scalars, B's vectors and copies of Q
+// and Pᴴ for the divide and conquer (about 7·n² elements for n ≥
+// GesvdDCMin), and what the blocked routines need; a warm call allocates
+// nothing. r is passed to gemm.Gemm. Gesvd returns 0 on success, the
+// [Bdsqr] info when the QR iteration failed to converge (s then holds
+// unsorted approximations), and k when A holds NaN or ±Inf (s is then set
+// to NaN; u and vt are undefined).
 func Gesvd[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a gemm.Mat[T], s []float64, u, vt gemm.Mat[T]) int {
 	k := min(m, n)
 	if k <= 0 {
