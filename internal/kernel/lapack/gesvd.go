@@ -40,7 +40,8 @@ const (
 // (6·m ≥ 11·n) is first factored A = Q·R by [Geqrf]; R's SVD is computed
 // in the top n×n block of u and U = Q·[U_R 0; 0 I] is formed by [Ormqr].
 // A wide matrix (m < n) is decomposed as Aᴴ = V·S·Uᴴ, with u and vt
-// swapped likewise (a column-major A through a column-major copy of Aᴴ).
+// swapped likewise. An A (or Aᴴ) that is not column-major is decomposed
+// through a column-major copy in ws's scratch.
 // u and vt must not overlap each other or a.
 //
 // ws's scratch holds the reflector scalars, B's vectors and copies of Q
@@ -60,18 +61,8 @@ func Gesvd[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a gemm.M
 		return 0
 	}
 	if m < n {
-		at := transpose(a)
-		if a.RS == 1 && a.CS != 1 {
-			// Aᴴ's view would be row-major, on which the reduction's
-			// column kernels do not run: decompose a column-major copy,
-			// placed past the scratch the decomposition takes.
-			need := gesvdScratch[T](job, n, m)
-			buf := scratch[T](ws, need+m*n)
-			at = gemm.Mat[T]{Data: buf[need : need+m*n], RS: 1, CS: n}
-			copyMat(n, m, transpose(a), at)
-		}
-		conjMat(n, m, at)
-		info := Gesvd(ws, r, job, n, m, at, s, transpose(vt), transpose(u))
+		conjMat(m, n, a)
+		info := Gesvd(ws, r, job, n, m, transpose(a), s, transpose(vt), transpose(u))
 		if job != SVDValues && info == 0 {
 			uc, vr := k, k
 			if job == SVDFull {
@@ -88,6 +79,15 @@ func Gesvd[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a gemm.M
 			s[i] = math.NaN()
 		}
 		return k
+	}
+	if a.RS != 1 {
+		// The reduction's kernels run along columns: decompose a
+		// column-major copy, placed past the scratch the rest takes.
+		need := gesvdScratch[T](job, m, n)
+		buf := scratch[T](ws, need+m*n)
+		c := gemm.Mat[T]{Data: buf[need : need+m*n], RS: 1, CS: m}
+		copyMat(m, n, a, c)
+		a = c
 	}
 	// Scale into the safe range by a power of two (exact).
 	small, big := svdSafeRange[T]()
