@@ -63,7 +63,7 @@ func Gesvd[T Scalar](ws *Workspace, r par.Runner, job SVDJob, m, n int, a gemm.M
 	if m < n {
 		conjMat(m, n, a)
 		info := Gesvd(ws, r, job, n, m, transpose(a), s, transpose(vt), transpose(u))
-		if job != SVDValues && info == 0 {
+		if job != SVDValues {
 			uc, vr := k, k
 			if job == SVDFull {
 				uc, vr = m, n
