@@ -32,6 +32,16 @@ func testBdsdc(t *testing.T, sizes []int) {
 			}
 		}
 		cases = append(cases, rep)
+		// Near-deflation: values a few ulps apart, couplings near the
+		// tolerance.
+		near := bidiagCase{name: "near-deflation", d: make([]float64, n), e: make([]float64, max(n-1, 0))}
+		for i := range near.d {
+			near.d[i] = 1 + float64(rng.IntN(4))*0x1p-52
+			if i+1 < n {
+				near.e[i] = math.Ldexp(rng.NormFloat64(), -50-rng.IntN(8))
+			}
+		}
+		cases = append(cases, near)
 		for _, bc := range cases {
 			name := fmt.Sprintf("n=%d %s leaf=%d", n, bc.name, BdsdcLeaf)
 			d := append([]float64(nil), bc.d...)

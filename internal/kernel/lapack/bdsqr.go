@@ -44,7 +44,7 @@ func BdsqrWork(n int) int { return 4*n + 40*(3+4*n) }
 // they hold the singular vectors on return; the rows of vt and the columns
 // of u are permuted with the sort and signs are moved into vt. ncvt = 0 or
 // nru = 0 (or nil Data) skips that matrix: the values alone cost O(n²).
-// work needs 4·n elements (none when ncvt = nru = 0 and upper); with
+// work needs 4·n elements (none when ncvt = nru = 0); with
 // [BdsqrWork](n) elements the rotations of many sweeps are recorded and
 // applied together, a cache-sized panel of u's rows (vt's columns) at a
 // time, which is several times faster for large u and vt and gives the

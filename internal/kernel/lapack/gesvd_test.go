@@ -320,3 +320,15 @@ func TestGesvdDivideConquer(t *testing.T) {
 		testGesvd[complex64](t, gesvdShapes, allSVDKinds)
 	})
 }
+
+// TestGesvdDivideConquerFallback checks Gesvd's fallback to Bdsqr when
+// the divide and conquer fails.
+func TestGesvdDivideConquerFallback(t *testing.T) {
+	d0 := GesvdDCMin
+	GesvdDCMin = 2
+	bdsdcFailForTest = true
+	defer func() { GesvdDCMin, bdsdcFailForTest = d0, false }()
+	shapes := [][2]int{{5, 5}, {12, 7}, {7, 12}, {40, 12}}
+	testGesvd[float64](t, shapes, []svdKind{svdRandom, svdRankDeficient})
+	testGesvd[complex128](t, shapes, []svdKind{svdRandom})
+}
