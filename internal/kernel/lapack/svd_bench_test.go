@@ -8,9 +8,11 @@ import (
 )
 
 // benchGesvd times Gesvd of an m×n random matrix for job and reports
-// GFLOP/s against LAPACK's nominal count for the SVD with vectors
-// (4mn² − 4n³/3 for the reduction plus 4mn² − 4n³/3... as a round 22n³
-// for square matrices when vectors are formed, 8/3n³ for values).
+// GFLOP/s against nominal counts: 4·M·k² − 4·k³/3 (M = max(m, n), k =
+// min(m, n)), the bidiagonal reduction, for the values alone, and the
+// round 22·k³ that LAPACK's notes give for the decomposition with vectors
+// of a square matrix, whatever the job and shape (so only equal shapes
+// compare).
 func benchGesvd[T Scalar](b *testing.B, job SVDJob, m, n int) {
 	src := benchInputRect[T](m, n)
 	a := gemm.Mat[T]{Data: make([]T, m*n), RS: 1, CS: m}
