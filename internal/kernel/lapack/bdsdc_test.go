@@ -5,8 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 )
 
 // withBdsdcLeaf runs f with BdsdcLeaf set, then restores it.
@@ -110,5 +108,3 @@ func TestBdsdc(t *testing.T) {
 		testBdsdc(t, []int{200})
 	}
 }
-
-var _ = gemm.Mat[float64]{}
