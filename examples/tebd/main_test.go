@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"math/cmplx"
 	"testing"
@@ -70,16 +71,24 @@ func applyGate[T number](t *testing.T, e tf.Engine, psi []T, g *tf.Tensor[T], L,
 	return out
 }
 
-// trotterDense applies steps first-order Trotter steps (even bonds, then
-// odd bonds) to the dense state psi.
-func trotterDense[T number](t *testing.T, e tf.Engine, psi []T, g *tf.Tensor[T], L, steps int) []T {
+// trotterDense applies steps Trotter steps to the dense state psi: first
+// order (even bonds by g, then odd bonds by g) when half is nil, second
+// order (even by half, odd by g, even by half) otherwise.
+func trotterDense[T number](t *testing.T, e tf.Engine, psi []T, g, half *tf.Tensor[T], L, steps int) []T {
+	layer := func(first int, gate *tf.Tensor[T]) {
+		for i := first; i+1 < L; i += 2 {
+			psi = applyGate(t, e, psi, gate, L, i)
+		}
+	}
 	for range steps {
-		for i := 0; i+1 < L; i += 2 {
-			psi = applyGate(t, e, psi, g, L, i)
+		if half == nil {
+			layer(0, g)
+			layer(1, g)
+			continue
 		}
-		for i := 1; i+1 < L; i += 2 {
-			psi = applyGate(t, e, psi, g, L, i)
-		}
+		layer(0, half)
+		layer(1, g)
+		layer(0, half)
 	}
 	return psi
 }
@@ -118,9 +127,26 @@ func setup[T number](t *testing.T, e tf.Engine, L int, c complex128) (*MPS[T], *
 	return psi, g, h
 }
 
+// halfGate returns exp(c·h/2) for the second-order step, or nil for the
+// first order.
+func halfGate[T number](t *testing.T, e tf.Engine, c complex128, order int) *tf.Tensor[T] {
+	t.Helper()
+	if order == 1 {
+		return nil
+	}
+	h, _ := HeisenbergBond[T]()
+	g, err := Gate(e, h, c/2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 func TestTruncationError(t *testing.T) {
-	t.Run("complex128/real-time", func(t *testing.T) { checkTruncation[complex128](t, complex(0, -0.3)) })
-	t.Run("float64/imaginary-time", func(t *testing.T) { checkTruncation[float64](t, -0.3) })
+	for _, order := range []int{1, 2} {
+		t.Run(fmt.Sprintf("complex128/real-time/order%d", order), func(t *testing.T) { checkTruncation[complex128](t, complex(0, -0.3), order) })
+		t.Run(fmt.Sprintf("float64/imaginary-time/order%d", order), func(t *testing.T) { checkTruncation[float64](t, -0.3, order) })
+	}
 }
 
 // checkTruncation runs truncated steps without renormalization and checks
@@ -128,7 +154,7 @@ func TestTruncationError(t *testing.T) {
 // full singular values (linalg.SVDVals) of the same θ, and the norm of the
 // state after it, (1 − error)·‖θ‖², against a contraction of the whole
 // MPS at the next split and after each step.
-func checkTruncation[T number](t *testing.T, c complex128) {
+func checkTruncation[T number](t *testing.T, c complex128, order int) {
 	e := cpu.Serial()
 	defer e.Close()
 	const L, chi = 10, 4
@@ -140,7 +166,7 @@ func checkTruncation[T number](t *testing.T, c complex128) {
 			t.Errorf("%s: ⟨ψ|ψ⟩ = %.15g, want (1 − error)·‖θ‖² = %.15g", where, got, expect)
 		}
 	}
-	ev := &TEBD[T]{E: e, Psi: psi, Gate: g, Trunc: linalg.Truncation{MaxRank: chi}}
+	ev := &TEBD[T]{E: e, Psi: psi, Gate: g, Half: halfGate[T](t, e, c, order), Trunc: linalg.Truncation{MaxRank: chi}}
 	ev.Inspect = func(bond int, theta *tf.Tensor[T], info linalg.TruncationInfo) {
 		check("before a split", norm2(fullVector(t, e, psi)))
 		th, _ := theta.Data()
@@ -207,9 +233,9 @@ func TestRealTimeNoTruncationPreservesNorm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for b, bi := range info.Bonds {
-			if bi.Error != 0 || bi.Discarded != 0 {
-				t.Fatalf("step %d bond %d: nothing to truncate, got %+v", k, b, bi)
+		for _, sp := range info.Splits {
+			if sp.Error != 0 || sp.Discarded != 0 {
+				t.Fatalf("step %d: nothing to truncate, got %+v", k, sp)
 			}
 		}
 		if n := norm2(fullVector(t, e, psi)); math.Abs(n-1) > 1e-13*float64(k+1)*L {
@@ -264,19 +290,22 @@ func TestImaginaryTimeLowersEnergy(t *testing.T) {
 }
 
 func TestTrotterProduct(t *testing.T) {
-	t.Run("complex128", func(t *testing.T) { checkTrotterProduct[complex128](t, complex(0, -0.01)) })
-	t.Run("float64", func(t *testing.T) { checkTrotterProduct[float64](t, -0.01) })
+	for _, order := range []int{1, 2} {
+		t.Run(fmt.Sprintf("complex128/order%d", order), func(t *testing.T) { checkTrotterProduct[complex128](t, complex(0, -0.01), order) })
+		t.Run(fmt.Sprintf("float64/order%d", order), func(t *testing.T) { checkTrotterProduct[float64](t, -0.01, order) })
+	}
 }
 
 // checkTrotterProduct compares untruncated TEBD with the same Trotter
 // product applied to the dense state vector.
-func checkTrotterProduct[T number](t *testing.T, c complex128) {
+func checkTrotterProduct[T number](t *testing.T, c complex128, order int) {
 	e := cpu.Serial()
 	defer e.Close()
 	const L, steps = 8, 10
 	psi, g, _ := setup[T](t, e, L, c)
-	want := trotterDense(t, e, fullVector(t, e, psi), g, L, steps)
-	ev := &TEBD[T]{E: e, Psi: psi, Gate: g}
+	half := halfGate[T](t, e, c, order)
+	want := trotterDense(t, e, fullVector(t, e, psi), g, half, L, steps)
+	ev := &TEBD[T]{E: e, Psi: psi, Gate: g, Half: half}
 	for range steps {
 		if _, err := ev.Step(); err != nil {
 			t.Fatal(err)
@@ -288,8 +317,9 @@ func checkTrotterProduct[T number](t *testing.T, c complex128) {
 }
 
 // TestTrotterError compares TEBD with the exact evolution exp(−i·H·T)·ψ₀
-// in the full space (linalg.ExpmV): the first-order Trotter error is
-// O(dt), halving with dt.
+// in the full space (linalg.ExpmV): the Trotter error is O(dt) for the
+// first-order step and O(dt²) for the second-order one, halving or
+// quartering with dt.
 func TestTrotterError(t *testing.T) {
 	e := cpu.Serial()
 	defer e.Close()
@@ -301,25 +331,28 @@ func TestTrotterError(t *testing.T) {
 		t.Fatal(err)
 	}
 	exact, _ := x.Data()
-	var errs []float64
-	for _, steps := range []int{10, 20} {
-		dt := T / float64(steps)
-		psi, g, _ := setup[complex128](t, e, L, complex(0, -dt))
-		ev := &TEBD[complex128]{E: e, Psi: psi, Gate: g}
-		for range steps {
-			if _, err := ev.Step(); err != nil {
-				t.Fatal(err)
+	for _, order := range []int{1, 2} {
+		var errs []float64
+		for _, steps := range []int{10, 20} {
+			dt := T / float64(steps)
+			psi, g, _ := setup[complex128](t, e, L, complex(0, -dt))
+			ev := &TEBD[complex128]{E: e, Psi: psi, Gate: g, Half: halfGate[complex128](t, e, complex(0, -dt), order)}
+			for range steps {
+				if _, err := ev.Step(); err != nil {
+					t.Fatal(err)
+				}
 			}
+			d := distance(fullVector(t, e, psi), exact)
+			t.Logf("order %d, dt = %g: ‖ψ_TEBD − ψ_exact‖ = %.3e", order, dt, d)
+			if d > T*math.Pow(dt, float64(order))*L {
+				t.Errorf("order %d, dt = %g: error %.3g beyond the Trotter bound", order, dt, d)
+			}
+			errs = append(errs, d)
 		}
-		d := distance(fullVector(t, e, psi), exact)
-		t.Logf("dt = %g: ‖ψ_TEBD − ψ_exact‖ = %.3e", dt, d)
-		if d > T*dt*L {
-			t.Errorf("dt = %g: error %.3g beyond the Trotter bound", dt, d)
+		want := math.Pow(2, float64(order))
+		if r := errs[0] / errs[1]; math.Abs(r-want) > 0.1*want {
+			t.Errorf("order %d: error ratio %.3f for dt halved, want about %g", order, r, want)
 		}
-		errs = append(errs, d)
-	}
-	if r := errs[0] / errs[1]; r < 1.8 || r > 2.2 {
-		t.Errorf("error ratio %.3f for dt halved, want about 2 (first order)", r)
 	}
 }
 

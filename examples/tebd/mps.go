@@ -180,18 +180,24 @@ func Gate[T number](e tf.Engine, h *tf.Tensor[T], c complex128) (*tf.Tensor[T], 
 	return g.Reshape(2, 2, 2, 2)
 }
 
-// TEBD applies first-order Trotter steps of time evolution to an MPS:
-// with H = H_even + H_odd, the sums over the bonds (i, i+1) with i even
-// and odd, each a sum of commuting terms,
+// TEBD applies Trotter steps of time evolution to an MPS: with
+// H = H_even + H_odd, the sums over the bonds (i, i+1) with i even and
+// odd, each a sum of commuting terms, the first-order step
 //
-//	exp(c·H) ≈ exp(c·H_odd)·exp(c·H_even) = Π_odd G · Π_even G,
+//	exp(c·H) ≈ exp(c·H_odd)·exp(c·H_even) = Π_odd G · Π_even G
 //
-// an error O(c²·‖[H_even, H_odd]‖) per step. Every gate is applied to the
-// two-site tensor θ = A_i·A_{i+1} and θ is split back by a truncated SVD.
+// errs by O(c²·‖[H_even, H_odd]‖) per step, the second-order (Strang)
+// step exp(c·H_even/2)·exp(c·H_odd)·exp(c·H_even/2) by O(c³). Every gate is
+// applied to the two-site tensor θ = A_i·A_{i+1} and θ is split back by a
+// truncated SVD.
 type TEBD[T number] struct {
-	E     tf.Engine
-	Psi   *MPS[T]
-	Gate  *tf.Tensor[T]     // the two-site gate (2, 2, 2, 2)
+	E    tf.Engine
+	Psi  *MPS[T]
+	Gate *tf.Tensor[T] // the two-site gate exp(c·h) (2, 2, 2, 2)
+	// Half, if set, is the half-step gate exp(c·h/2) and makes the step
+	// the second-order one: Half on the even bonds, Gate on the odd ones,
+	// Half on the even ones again.
+	Half  *tf.Tensor[T]
 	Trunc linalg.Truncation // the truncation of every split
 	// Normalize rescales the kept singular values to unit norm after
 	// every split (the state stays normalized); without it ⟨ψ|ψ⟩ after a
@@ -202,60 +208,88 @@ type TEBD[T number] struct {
 	Inspect func(bond int, theta *tf.Tensor[T], info linalg.TruncationInfo)
 }
 
-// StepInfo reports a step: the truncation of every bond (index i for the
-// bond (i, i+1)).
+// Split reports the truncation of one bond update.
+type Split struct {
+	Bond int // the bond (Bond, Bond+1)
+	linalg.TruncationInfo
+}
+
+// StepInfo reports a step: its splits in the order they were made.
 type StepInfo struct {
-	Bonds []linalg.TruncationInfo
+	Splits []Split
 }
 
 // MaxError returns the largest truncation error of the step.
 func (s StepInfo) MaxError() float64 {
 	m := 0.0
-	for _, b := range s.Bonds {
+	for _, b := range s.Splits {
 		m = math.Max(m, b.Error)
+	}
+	return m
+}
+
+// SumError returns the sum of the step's truncation errors, the loss of
+// fidelity of the step to first order.
+func (s StepInfo) SumError() float64 {
+	m := 0.0
+	for _, b := range s.Splits {
+		m += b.Error
 	}
 	return m
 }
 
 // Step applies one Trotter step: the even bonds left to right (the center
 // following along, S absorbed into the right site), then the odd bonds
-// right to left (S absorbed into the left site). Each bond update has the
-// center inside the bond, so its truncation is the optimal one for the
-// whole state.
+// right to left (S absorbed into the left site), then for the second
+// order the even bonds again. Each bond update has the center inside the
+// bond, so its truncation is the optimal one for the whole state.
 func (t *TEBD[T]) Step() (StepInfo, error) {
 	L := len(t.Psi.Sites)
-	info := StepInfo{Bonds: make([]linalg.TruncationInfo, L-1)}
-	for i := 0; i+1 < L; i += 2 {
-		if err := t.bond(i, true, &info); err != nil {
-			return info, err
+	var info StepInfo
+	even := t.Gate
+	if t.Half != nil {
+		even = t.Half
+	}
+	evenLayer := func() error {
+		for i := 0; i+1 < L; i += 2 {
+			if err := t.bond(i, even, true, &info); err != nil {
+				return err
+			}
 		}
+		return nil
+	}
+	if err := evenLayer(); err != nil {
+		return info, err
 	}
 	last := L - 2
 	if last%2 == 0 {
 		last--
 	}
 	for i := last; i >= 1; i -= 2 {
-		if err := t.bond(i, false, &info); err != nil {
+		if err := t.bond(i, t.Gate, false, &info); err != nil {
 			return info, err
 		}
+	}
+	if t.Half != nil {
+		return info, evenLayer()
 	}
 	return info, nil
 }
 
-// bond applies the gate to the bond (i, i+1):
+// bond applies the gate g to the bond (i, i+1):
 //
 //	θ[a, x, y, c] = Σ G[x, y, p, q]·A_i[a, p, b]·A_{i+1}[b, q, c]   (tf.Einsum)
 //	θ ≈ U·diag(S)·Vᴴ                                  (linalg.SVDSplit)
 //
 // and sets A_i = U, A_{i+1} = S·Vᴴ (right) or A_i = U·S, A_{i+1} = Vᴴ.
-func (t *TEBD[T]) bond(i int, right bool, info *StepInfo) error {
+func (t *TEBD[T]) bond(i int, g *tf.Tensor[T], right bool, info *StepInfo) error {
 	e, m := t.E, t.Psi
 	if m.Center < i || m.Center > i+1 {
 		if err := m.MoveCenter(e, min(max(m.Center, i), i+1)); err != nil {
 			return err
 		}
 	}
-	theta, err := tf.Einsum(e, "xypq,apb,bqc->axyc", t.Gate, m.Sites[i], m.Sites[i+1])
+	theta, err := tf.Einsum(e, "xypq,apb,bqc->axyc", g, m.Sites[i], m.Sites[i+1])
 	if err != nil {
 		return err
 	}
@@ -264,7 +298,7 @@ func (t *TEBD[T]) bond(i int, right bool, info *StepInfo) error {
 	if err != nil {
 		return err
 	}
-	info.Bonds[i] = tr
+	info.Splits = append(info.Splits, Split{i, tr})
 	if t.Inspect != nil {
 		t.Inspect(i, theta, tr)
 	}
