@@ -33,6 +33,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"time"
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
@@ -82,15 +83,19 @@ func run(o Options, threads int) error {
 	}
 	fmt.Printf("open Heisenberg chain, L = %d, χ ≤ %d, discarded weight ≤ %g per split\n", o.L, o.Chi, o.Weight)
 	fmt.Println("float64:")
+	start := time.Now()
 	er, _, err := Run[float64](e, o)
 	if err != nil {
 		return err
 	}
+	fmt.Printf("  %.2f s\n", time.Since(start).Seconds())
 	fmt.Println("complex128:")
+	start = time.Now()
 	ec, _, err := Run[complex128](e, o)
 	if err != nil {
 		return err
 	}
+	fmt.Printf("  %.2f s\n", time.Since(start).Seconds())
 	fmt.Printf("\nE_DMRG float64    = %.13f\n", er)
 	fmt.Printf("E_DMRG complex128 = %.13f\n", ec)
 	fmt.Printf("E_ED              = %.13f\n", ed)
