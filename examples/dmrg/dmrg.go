@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/linalg"
@@ -83,8 +84,10 @@ const (
 // H_eff·θ = E·θ (the Hamiltonian projected on the span of the
 // orthonormal left and right blocks) by linalg.Eigsh warm-started with the
 // current θ, then splitting θ by linalg.SVDSplit under Trunc and moving
-// the orthogonality center with the sweep. The energy is variational: it
-// decreases (to the Lanczos tolerance) with every local solve.
+// the orthogonality center with the sweep. The energy is variational, an
+// upper bound of the ground-state energy, and each local solve lowers it
+// (to the Lanczos tolerance) below that of the state it starts from, which
+// the previous split may have raised by its truncation.
 type DMRG[T number] struct {
 	E     tf.Engine
 	A     []*tf.Tensor[T] // the MPS, A[i] (Dᵢ, 2, Dᵢ₊₁)
@@ -97,11 +100,12 @@ type DMRG[T number] struct {
 	// before its split and what the split kept.
 	Inspect func(bond int, theta *tf.Tensor[T], info linalg.TruncationInfo)
 
-	left, right []*tf.Tensor[T] // left[i]: sites < i; right[i]: sites ≥ i
-	plans       map[[2]int]*tf.EinsumPlan
-	lz          linalg.Lanczos[T]
+	left, right []*tf.Tensor[T]           // left[i]: sites < i; right[i]: sites ≥ i
+	plans       map[[2]int]*tf.EinsumPlan // H_eff networks by (Dᵢ, Dᵢ₊₂)
+	lz          linalg.Lanczos[T]         // reused by every local solve
 	res         linalg.EigshResult[T]
-	Matvecs     int // applications of H_eff so far
+
+	Matvecs int // applications of H_eff so far
 }
 
 // NewDMRG starts DMRG from a random MPS of bond dimension at most d0
@@ -266,6 +270,13 @@ func (d *DMRG[T]) optimize(i int, right bool, maxErr *float64) (float64, error) 
 	l, r := d.left[i], d.right[i+2]
 	apply := func(dst, x *tf.Tensor[T]) error {
 		return tf.EinsumPlannedInto(e, dst, p, l, d.W, d.W, r, x)
+	}
+	if v := d.res.Vectors; len(v) > 0 && !slices.Equal(v[0].Shape(), theta.Shape()) {
+		// Solve would take new vectors of θ's shape and drop these.
+		for _, x := range v {
+			x.Release()
+		}
+		d.res.Vectors = v[:0]
 	}
 	if err := d.lz.Solve(e, apply, theta, d.Eigsh, &d.res); err != nil {
 		return 0, err
