@@ -43,8 +43,9 @@ func abs2[T number](x T) float64 {
 // column-major, D₀ = D_L = 1), spin index 0 for ↑ and 1 for ↓. It is kept
 // in mixed canonical form about Center: the sites left of it are left
 // orthonormal (Σ_{a,s} conj(A[a,s,b])·A[a,s,b′] = δ_{bb′}), those right of
-// it right orthonormal, so that ⟨ψ|ψ⟩ = ‖A_Center‖²_F and a truncation of a
-// bond next to the center is optimal in the 2-norm of the whole state.
+// it right orthonormal, so that ⟨ψ|ψ⟩ = ‖A_Center‖²_F and the truncated
+// SVD of a two-site tensor that holds the center is the best truncation
+// of the whole state (in its 2-norm).
 type MPS[T number] struct {
 	Sites  []*tf.Tensor[T]
 	Center int
