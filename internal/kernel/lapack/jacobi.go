@@ -400,6 +400,11 @@ func HeevjWork(n int) int { return 2 * n * n }
 // pipeline. A sweep that rotates nothing ends the iteration; w is the
 // diagonal, sorted ascending with V's columns.
 //
+// Every column of V takes part in about n rotations a sweep, whose
+// rounding accumulates: ‖VᴴV − I‖ stays below 10·n·ε up to n ≈ 16 and
+// grows past it for larger n (about 12·n·ε at n = 32 on clustered
+// spectra), so Heevj is meant for small orders.
+//
 // It returns 0 on success and 1 when [JacobiMaxSweeps] sweeps did not
 // converge (w and a are then written from the last iterate). It runs on
 // the caller and allocates nothing on a warm ws; NaN input never loops
