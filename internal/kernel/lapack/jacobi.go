@@ -15,24 +15,26 @@ const JacobiMaxSweeps = 30
 
 // Crossovers of the batched drivers of package cpu, which choose [Gesvj]
 // and [Heevj] for matrices no larger than these and the Householder
-// pipelines ([Gesvd], [Heev]) above. BenchmarkSmallSpectral (one matrix
-// with vectors, shared 2-vCPU AMD EPYC guest, minimum of 4 noisy runs):
-// Gesvj took 0.5-0.6× Gesvd's time at n = 4 for float64 and complex128,
-// 1.3-1.5× at n = 8 and 2-3.5× at n = 16; Heevj matched Heev at n = 4
-// (1.0-1.1×) and lost from n = 8 on (1.8×, 5×). Jacobi's sweeps cost about
-// 6·n³ operations each against a one-time reduction, so the crossovers are
-// small. Set them before calls run (they are read without locking).
+// pipelines ([Gesvd], [Heev]) above. BenchmarkSmallSpectral (one square
+// matrix with vectors, shared and busy 2-vCPU AMD EPYC guest, minimum of
+// 3 runs): Gesvj took 0.5-0.7× Gesvd's time at n = 4 (float64 and
+// complex128), 0.9-1.1× at n = 6, 1.3-1.4× at n = 8 and 2-3.5× at n = 16;
+// Heevj took 1.0-1.1× Heev's at n = 4, 1.3-1.6× at n = 6 and 1.8× at
+// n = 8. A sweep costs about 6·n³ operations against a one-time
+// reduction, so the crossovers are small. Set them before calls run (they
+// are read without locking).
 var (
-	JacobiSVDMax  = 6
+	JacobiSVDMax  = 5
 	JacobiEighMax = 4
 )
 
-// jacobiRot returns the plane rotation J = [c, sp; −conj(sp), c] that makes
-// the 2×2 Hermitian matrix [α, γ; conj(γ), β] diagonal as Jᴴ·[…]·J, with
-// t = tan θ: the new diagonal is α − t·|γ| and β + t·|γ|. It is the real
-// Jacobi rotation of [α, |γ|; |γ|, β] (Golub and Van Loan's sym.schur2)
-// conjugated by diag(1, e^{−iφ}), γ = |γ|·e^{iφ}. g = |γ| must be > 0.
-func jacobiRot[T Scalar](alpha, beta float64, gamma T, g float64) (c float64, sp T, t float64) {
+// jacobiRot returns the real Jacobi rotation [c, s; −s, c] that makes the
+// symmetric [α, g; g, β] (g > 0) diagonal as Jᵀ·[…]·J, with t = tan θ: the
+// new diagonal is α − t·g and β + t·g (Golub and Van Loan's sym.schur2).
+// For a Hermitian [α, γ; conj(γ), β] with |γ| = g, conjugating by
+// diag(1, e^{−iφ}), γ = g·e^{iφ}, gives the complex rotation
+// J = [c, sp; −conj(sp), c] with sp = s·γ/g.
+func jacobiRot(alpha, beta, g float64) (c, s, t float64) {
 	zeta := (beta - alpha) / (2 * g)
 	az := math.Abs(zeta)
 	if az < 1e150 {
@@ -44,10 +46,7 @@ func jacobiRot[T Scalar](alpha, beta float64, gamma T, g float64) (c float64, sp
 		t = -t
 	}
 	c = 1 / math.Sqrt(1+t*t)
-	s := c * t
-	// sp = s·γ/|γ|.
-	sp = gamma * fromReal[T](s/g)
-	return c, sp, t
+	return c, c * t, t
 }
 
 // rotCols sets x, y = c·x − conj(sp)·y, sp·x + c·y over two equal-length
@@ -277,14 +276,90 @@ func Gesvj[T Scalar](ws *Workspace, vectors bool, m, n int, a gemm.Mat[T], s []f
 // jacobiSweeps orthogonalizes the k columns (length p) of the compact w by
 // cyclic one-sided Jacobi rotations, accumulating them in the k×k v when
 // vectors, and leaves the column norms in s[:k]. It returns 0 when a sweep
-// rotated nothing, 1 after JacobiMaxSweeps sweeps otherwise.
+// rotated nothing, 1 after JacobiMaxSweeps sweeps otherwise. The sweeps
+// run as typed loops, real ([sweepsR]) or complex ([sweepsC]): for the
+// small orders Jacobi is used at, per-pair conversions through the
+// generic helpers would cost as much as the rotations.
 func jacobiSweeps[T Scalar](w, v []T, p, k int, vectors bool, s []float64) int {
 	tol := float64(p) * machEps[T]()
+	var info int
+	switch x := any(w).(type) {
+	case []float64:
+		info = sweepsR(x, any(v).([]float64), p, k, vectors, s, tol)
+	case []float32:
+		info = sweepsR(x, any(v).([]float32), p, k, vectors, s, tol)
+	case []complex128:
+		info = sweepsC(x, any(v).([]complex128), p, k, vectors, s, tol)
+	case []complex64:
+		info = sweepsC(x, any(v).([]complex64), p, k, vectors, s, tol)
+	}
+	for j := 0; j < k; j++ {
+		s[j] = math.Sqrt(sumAbsSq(w, j*p, p, 1))
+	}
+	return info
+}
+
+// sweepsR is jacobiSweeps for real types: the pair (i, j) with Gram matrix
+// [α, γ; γ, β] is rotated when γ² > tol²·α·β, by [c, s; −s, c].
+func sweepsR[F float32 | float64](w, v []F, p, k int, vectors bool, s []float64, tol float64) int {
 	tol2 := tol * tol
-	info := 1
 	for sweep := 0; sweep < JacobiMaxSweeps; sweep++ {
 		for j := 0; j < k; j++ {
-			s[j] = sumAbsSq(w, j*p, p, 1)
+			s[j] = sumSqR(w, j*p, p, 1)
+		}
+		rotated := false
+		for i := 0; i < k-1; i++ {
+			wi := w[i*p : (i+1)*p]
+			for j := i + 1; j < k; j++ {
+				alpha, beta := s[i], s[j]
+				if alpha == 0 || beta == 0 {
+					continue
+				}
+				wj := w[j*p : (j+1)*p][:len(wi)]
+				var gamma float64
+				for r, x := range wi {
+					gamma += float64(x) * float64(wj[r])
+				}
+				if !(gamma*gamma > tol2*alpha*beta) {
+					continue
+				}
+				rotated = true
+				g := math.Abs(gamma)
+				c, sn, t := jacobiRot(alpha, beta, g)
+				if gamma < 0 {
+					sn = -sn
+				}
+				rotPairR(wi, wj, F(c), F(sn))
+				if vectors {
+					rotPairR(v[i*k:(i+1)*k], v[j*k:(j+1)*k], F(c), F(sn))
+				}
+				s[i], s[j] = updatedNorms(w, p, i, j, alpha, beta, t*g)
+			}
+		}
+		if !rotated {
+			return 0
+		}
+	}
+	return 1
+}
+
+// rotPairR sets x, y = c·x − s·y, s·x + c·y.
+func rotPairR[F float32 | float64](x, y []F, c, s F) {
+	y = y[:len(x)]
+	for i, a := range x {
+		b := y[i]
+		x[i] = c*a - s*b
+		y[i] = s*a + c*b
+	}
+}
+
+// sweepsC is jacobiSweeps for complex types, with the complex rotation of
+// [jacobiRot].
+func sweepsC[C complex64 | complex128](w, v []C, p, k int, vectors bool, s []float64, tol float64) int {
+	tol2 := tol * tol
+	for sweep := 0; sweep < JacobiMaxSweeps; sweep++ {
+		for j := 0; j < k; j++ {
+			s[j] = sumSqC(w, j*p, p, 1)
 		}
 		rotated := false
 		for i := 0; i < k-1; i++ {
@@ -295,39 +370,41 @@ func jacobiSweeps[T Scalar](w, v []T, p, k int, vectors bool, s []float64) int {
 					continue
 				}
 				wj := w[j*p : (j+1)*p]
-				gamma := dotc(wi, wj)
-				g2 := abs2(gamma)
+				gamma := dotcC(wi, wj)
+				g2 := real(gamma)*real(gamma) + imag(gamma)*imag(gamma)
 				if !(g2 > tol2*alpha*beta) {
 					continue
 				}
-				g := math.Sqrt(g2)
 				rotated = true
-				c, sp, t := jacobiRot(alpha, beta, gamma, g)
-				rotCols(wi, wj, c, sp)
+				g := math.Sqrt(g2)
+				c, sn, t := jacobiRot(alpha, beta, g)
+				sp := C(gamma * complex(sn/g, 0))
+				rotColsC(wi, wj, c, sp)
 				if vectors {
-					rotCols(v[i*k:(i+1)*k], v[j*k:(j+1)*k], c, sp)
+					rotColsC(v[i*k:(i+1)*k], v[j*k:(j+1)*k], c, sp)
 				}
-				// The updated norms; recomputed where cancellation
-				// makes the update inaccurate.
-				na, nb := alpha-t*g, beta+t*g
-				if na < alpha/4 {
-					na = sumAbsSq(w, i*p, p, 1)
-				}
-				if nb < beta/4 {
-					nb = sumAbsSq(w, j*p, p, 1)
-				}
-				s[i], s[j] = na, nb
+				s[i], s[j] = updatedNorms(w, p, i, j, alpha, beta, t*g)
 			}
 		}
 		if !rotated {
-			info = 0
-			break
+			return 0
 		}
 	}
-	for j := 0; j < k; j++ {
-		s[j] = math.Sqrt(sumAbsSq(w, j*p, p, 1))
+	return 1
+}
+
+// updatedNorms returns the squared norms α − d and β + d of columns i and
+// j after their rotation, recomputed where cancellation makes the update
+// inaccurate.
+func updatedNorms[T Scalar](w []T, p, i, j int, alpha, beta, d float64) (float64, float64) {
+	na, nb := alpha-d, beta+d
+	if na < alpha/4 {
+		na = sumAbsSq(w, i*p, p, 1)
 	}
-	return info
+	if nb < beta/4 {
+		nb = sumAbsSq(w, j*p, p, 1)
+	}
+	return na, nb
 }
 
 // swapJCols swaps columns i and j of the compact matrix a with p rows.
@@ -461,7 +538,8 @@ func Heevj[T Scalar](ws *Workspace, vectors bool, uplo Uplo, n int, a gemm.Mat[T
 				}
 				g := math.Sqrt(g2)
 				rotated = true
-				c, sp, t := jacobiRot(app, aqq, gamma, g)
+				c, sn, t := jacobiRot(app, aqq, g)
+				sp := gamma * fromReal[T](sn/g)
 				rotCols(h[p*n:(p+1)*n], h[q*n:(q+1)*n], c, sp)
 				rotRows(h, n, p, q, c, sp)
 				h[p+q*n], h[q+p*n] = 0, 0
