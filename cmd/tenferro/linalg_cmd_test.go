@@ -13,6 +13,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/npy"
+	"gonum.org/v1/gonum/mat"
 )
 
 // cm is a dense complex128 matrix, row-major, the tests' oracle type.
@@ -209,6 +210,12 @@ func drawNumPy[T tf.Scalar](seed uint64, k inputKind, shape ...int) *tf.Tensor[T
 		switch k {
 		case generalIn:
 			setDiagAdd(a, complex(math.Sqrt(float64(min(m, n))), 0))
+		case hermitianIn:
+			h := cmAdj(a)
+			for i := range h.d {
+				h.d[i] = (h.d[i] + a.d[i]) / 2
+			}
+			a = h
 		case spdIn:
 			h := cmMul(a, cmAdj(a))
 			setDiagAdd(h, complex(float64(n), 0))
@@ -654,6 +661,17 @@ func TestLinalgCmdErrors(t *testing.T) {
 		{[]string{"solve", "-o", o, a}, "input file"},
 		{[]string{"det", "-o", o, a, a}, "input file"},
 		{[]string{"det", "--threads", "0", "-o", o, a}, "--threads"},
+		{[]string{"eigh", "-o", o, wide}, "square"},
+		{[]string{"eigh", "--full", "-o", o, a}, "does not apply"},
+		{[]string{"svd", "--max-rank", "1", "-o", o, zero}, "single matrix"},
+		{[]string{"svd", "--max-rank", "0", "-o", o, a}, "--max-rank"},
+		{[]string{"svd", "--cutoff", "x", "-o", o, a}, "--cutoff"},
+		{[]string{"svd", "--values-only", "--full", "-o", o, a}, "excludes"},
+		{[]string{"svd", "--full", "--max-rank", "2", "-o", o, a}, "excludes"},
+		{[]string{"svd", "-o", o, v}, "shape"},
+		{[]string{"pinv", "--rcond", "nan", "-o", o, a}, "--rcond"},
+		{[]string{"lstsq", "-o", o, a, wide}, "shape"},
+		{[]string{"lstsq", "-o", o, v, v}, "matrix"},
 	} {
 		code, out, errs := runCLI(t, append([]string{"linalg"}, c.args...)...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "tenferro linalg ") || !strings.Contains(errs, c.want) {
@@ -695,7 +713,9 @@ def draw(shape, dt, kind):
     x = rng.standard_normal(shape)
     if np.dtype(dt).kind == "c":
         x = x + 1j * rng.standard_normal(shape)
-    if kind == "spd":
+    if kind == "hermitian":
+        x = (x + np.conj(np.swapaxes(x, -1, -2))) / 2
+    elif kind == "spd":
         x = x @ np.conj(np.swapaxes(x, -1, -2)) + shape[-1] * np.eye(shape[-1])
     elif kind == "general":
         x = x + np.sqrt(shape[-1]) * np.eye(shape[-2], shape[-1])
@@ -720,7 +740,7 @@ for c in cfg["cases"]:
             return "dtype %s, want %s" % (got.dtype, want.dtype)
         err = np.max(np.abs(got - want)) if got.size else 0
         return "ok" if err <= tol * scale else "error %g > %g" % (err, tol * scale)
-    op, msgs = c["op"], []
+    op, msgs, c["flags"] = c["op"], [], c["flags"] or []
     for k, v in out.items():
         if v.ndim >= 2 and not v.flags["C_CONTIGUOUS"]:
             msgs.append(k + " not C-contiguous")
@@ -762,6 +782,29 @@ for c in cfg["cases"]:
                 msgs.append("ok" if out["q"].shape == wq else "q shape %s, want %s" % (out["q"].shape, wq))
         elif op == "lu":
             msgs.append(close(out["p"] @ out["l"] @ out["u"], a, sc(a) * n))
+        elif op == "svd":
+            sv = np.linalg.svd(a, compute_uv=False)
+            msgs.append(close(out["s"], sv, sc(sv)))
+            if "u" in out:
+                wu, _, wvh = np.linalg.svd(a, full_matrices="--full" in c["flags"])
+                msgs.append("ok" if out["u"].shape == wu.shape and out["vh"].shape == wvh.shape else "shapes %s %s, want %s %s" % (out["u"].shape, out["vh"].shape, wu.shape, wvh.shape))
+                kk = sv.shape[-1]
+                msgs.append(close((out["u"][..., :kk] * out["s"][..., None, :]) @ out["vh"][..., :kk, :], a, sc(a) * n))
+        elif op == "eigh":
+            uplo = "U" if "--upper" in c["flags"] else "L"
+            w = np.linalg.eigvalsh(a, UPLO=uplo)
+            msgs.append(close(out["w"], w, sc(w)))
+            if "v" in out:
+                h = np.linalg.eigh(a, UPLO=uplo)[1]
+                msgs.append(close(a @ out["v"], out["v"] * out["w"][..., None, :], sc(a) * n) if out["v"].shape == h.shape else "v shape %s" % (out["v"].shape,))
+        elif op == "lstsq":
+            xs = [np.linalg.lstsq(x, y, rcond=None) for x, y in zip(a.reshape((-1,) + a.shape[-2:]), ins[1].reshape((-1,) + ins[1].shape[-2:]))]
+            want = np.stack([x[0] for x in xs]).reshape(out["x"].shape)
+            msgs.append(close(out["x"], want, sc(want) * n))
+            msgs.append("ok" if np.array_equal(out["rank"], np.array([x[2] for x in xs]).reshape(a.shape[:-2])) else "rank %s" % out["rank"])
+            msgs.append(close(out["s"], np.linalg.svd(a, compute_uv=False), sc(a) * n))
+        elif op == "pinv":
+            msgs.append(close(out["pinv"], np.linalg.pinv(a), sc(out["pinv"]) * n))
     except Exception as e:
         msgs.append("%s: %s" % (type(e).__name__, e))
     bad = [m for m in msgs if m != "ok"]
@@ -817,6 +860,16 @@ func TestLinalgCmdNumPy(t *testing.T) {
 			}
 			add("lq", []string{"--mode", lm}, in{[]int{3, 4, 7}, dt, "plain", order})
 		}
+		for _, flags := range [][]string{nil, {"--full"}, {"--values-only"}} {
+			add("svd", flags, in{[]int{2, 8, 5}, dt, "plain", order})
+			add("svd", flags, in{[]int{5, 8}, dt, "plain", "C"})
+		}
+		for _, flags := range [][]string{nil, {"--upper"}, {"--values-only"}} {
+			add("eigh", flags, in{[]int{3, 7, 7}, dt, "hermitian", order})
+		}
+		add("lstsq", nil, in{[]int{2, 9, 4}, dt, "plain", order}, in{[]int{2, 9, 3}, dt, "plain", "C"})
+		add("lstsq", nil, in{[]int{4, 9}, dt, "plain", "C"}, in{[]int{4, 2}, dt, "plain", order})
+		add("pinv", nil, in{[]int{2, 3, 6, 4}, dt, "plain", order})
 	}
 	add("solve", nil, in{[]int{4, 4}, "float32", "general", "C"}, in{[]int{4, 2}, "complex128", "plain", "F"})
 	dir := t.TempDir()
@@ -837,4 +890,172 @@ func TestLinalgCmdNumPy(t *testing.T) {
 			t.Errorf("%s %v %v: %s", c.Op, c.Flags, c.Inputs, r)
 		}
 	}
+}
+
+func TestLinalgCmdSpectral(t *testing.T) {
+	t.Run("f32", testLinalgCmdSpectral[float32])
+	t.Run("f64", testLinalgCmdSpectral[float64])
+	t.Run("c64", testLinalgCmdSpectral[complex64])
+	t.Run("c128", testLinalgCmdSpectral[complex128])
+}
+
+// testLinalgCmdSpectral checks svd (thin, full, values alone, truncated),
+// pinv (the four Penrose conditions) and lstsq (X = A⁺·B, rank and
+// singular values) on tall, wide and square matrices and batches, and
+// eigh (both triangles, values alone) on Hermitian ones; the singular and
+// eigenvalues of float64 inputs also against gonum.
+func testLinalgCmdSpectral[T tf.Scalar](t *testing.T) {
+	eps, _ := epsOf[T]()
+	dt, rdt := tf.DTypeOf[T](), tf.DTypeOf[T]().Real()
+	dir := t.TempDir()
+	pre := filepath.Join(dir, "out")
+	outT := func(name string, d tf.DType) []cm { return numpyMats(t, readOut(t, pre, name, d), false) }
+	vecs := func(name string, d tf.DType) []cm { return numpyMats(t, readOut(t, pre, name, d), true) }
+	for si, shape := range [][]int{{0, 3}, {1, 1}, {7, 4}, {4, 7}, {13, 13}, {3, 5, 2}, {2, 2, 2, 6}} {
+		r := len(shape)
+		m, n := shape[r-2], shape[r-1]
+		k := min(m, n)
+		tol := 30 * float64(max(m, n)+1) * eps
+		name := fmt.Sprint(shape)
+		a := drawNumPy[T](uint64(si+1), rhsIn, shape...)
+		bshape := append(slices.Clone(shape[:r-1]), 3)
+		b := drawNumPy[T](uint64(si+31), rhsIn, bshape...)
+		fa, fb := writeIn(t, dir, "a", a), writeIn(t, dir, "b", b)
+		am, bm := numpyMats(t, c128(t, a), false), numpyMats(t, c128(t, b), false)
+
+		runLinalg(t, "svd", "-o", pre, fa)
+		us, ss, vhs := outT("u", dt), vecs("s", rdt), outT("vh", dt)
+		for q := range am {
+			s := ss[q]
+			if us[q].m != m || us[q].n != k || s.m != k || vhs[q].m != k || vhs[q].n != n {
+				t.Fatalf("%s svd: U %dx%d, S %d, Vᴴ %dx%d", name, us[q].m, us[q].n, s.m, vhs[q].m, vhs[q].n)
+			}
+			us2 := cmMul(us[q], diagCM(s))
+			if res := cmRel(cmDiff(cmMul(us2, vhs[q]), am[q]), cmFro(am[q])); res > tol || cmOrtho(us[q]) > tol || cmOrtho(cmAdj(vhs[q])) > tol {
+				t.Errorf("%s svd item %d: residual %g, ‖UᴴU − I‖ %g, ‖VᴴV − I‖ %g", name, q, res, cmOrtho(us[q]), cmOrtho(cmAdj(vhs[q])))
+			}
+			for i := range k {
+				if imag(s.d[i]) != 0 || real(s.d[i]) < 0 || i > 0 && real(s.d[i]) > real(s.d[i-1]) {
+					t.Errorf("%s svd item %d: S %v not descending and ≥ 0", name, q, s.d)
+					break
+				}
+			}
+			if dt == tf.Float64 && k > 0 {
+				var g mat.SVD
+				if !g.Factorize(denseOf(am[q]), mat.SVDNone) {
+					t.Fatal("gonum SVD failed")
+				}
+				for i, v := range g.Values(nil) {
+					if math.Abs(v-real(s.d[i])) > tol*real(s.d[0]) {
+						t.Errorf("%s svd item %d: σ%d = %v, gonum %v", name, q, i, real(s.d[i]), v)
+					}
+				}
+			}
+		}
+		runLinalg(t, "svd", "--full", "-o", pre, fa)
+		for q, u := range outT("u", dt) {
+			vh := outT("vh", dt)[q]
+			if u.m != m || u.n != m || vh.m != n || vh.n != n || cmOrtho(u) > tol || cmOrtho(vh) > tol {
+				t.Errorf("%s svd --full item %d: U %dx%d, Vᴴ %dx%d, orthogonality %g, %g", name, q, u.m, u.n, vh.m, vh.n, cmOrtho(u), cmOrtho(vh))
+			}
+		}
+		runLinalg(t, "svd", "--values-only", "-o", pre, fa)
+		for q, s := range vecs("s", rdt) {
+			if d := cmDiff(s, ss[q]); d > tol*cmFro(ss[q]) {
+				t.Errorf("%s svd --values-only item %d: %v, the thin SVD's %v", name, q, s.d, ss[q].d)
+			}
+		}
+		if r == 2 {
+			runLinalg(t, "svd", "--max-rank", "2", "-o", pre, fa)
+			u, s, vh := outT("u", dt)[0], vecs("s", rdt)[0], outT("vh", dt)[0]
+			kk := min(k, 2)
+			if u.m != m || u.n != kk || s.m != kk || vh.m != kk || vh.n != n || cmDiff(s, cm{kk, 1, ss[0].d[:kk]}) > tol*cmFro(ss[0]) {
+				t.Errorf("%s svd --max-rank 2: U %dx%d, S %v, Vᴴ %dx%d", name, u.m, u.n, s.d, vh.m, vh.n)
+			}
+		}
+
+		runLinalg(t, "pinv", "-o", pre, fa)
+		ps := outT("pinv", dt)
+		for q, p := range ps {
+			a := am[q]
+			ap := cmMul(a, p)
+			pa := cmMul(p, a)
+			sc := cmFro(a) * cmFro(p)
+			errs := []float64{cmRel(cmDiff(cmMul(ap, a), a), cmFro(a)*sc), cmRel(cmDiff(cmMul(pa, p), p), cmFro(p)*sc),
+				cmRel(cmDiff(cmAdj(ap), ap), sc), cmRel(cmDiff(cmAdj(pa), pa), sc)}
+			if p.m != n || p.n != m || slices.Max(errs) > tol {
+				t.Errorf("%s pinv item %d: %dx%d, Penrose residuals %v", name, q, p.m, p.n, errs)
+			}
+		}
+		runLinalg(t, "lstsq", "-o", pre, fa, fb)
+		ranks := scalars(t, readOut(t, pre, "rank", tf.Int64))
+		for q, x := range outT("x", dt) {
+			want := cmMul(ps[q], bm[q])
+			if d := cmDiff(x, want); d > tol*(cmFro(ps[q])*cmFro(bm[q])+1e-300) || ranks[q] != complex(float64(k), 0) {
+				t.Errorf("%s lstsq item %d: ‖X − A⁺B‖ = %g, rank %v", name, q, d, ranks[q])
+			}
+		}
+		for q, s := range vecs("s", rdt) {
+			if cmDiff(s, ss[q]) > tol*cmFro(ss[q]) {
+				t.Errorf("%s lstsq item %d: s %v, svd's %v", name, q, s.d, ss[q].d)
+			}
+		}
+
+		if m != n {
+			continue
+		}
+		h := drawNumPy[T](uint64(si+61), hermitianIn, shape...)
+		fh := writeIn(t, dir, "h", h)
+		hm := numpyMats(t, c128(t, h), false)
+		for _, args := range [][]string{nil, {"--upper"}, {"--lower"}} {
+			runLinalg(t, append([]string{"eigh", "-o", pre, fh}, args...)...)
+			ws, vs := vecs("w", rdt), outT("v", dt)
+			runLinalg(t, append([]string{"eigh", "--values-only", "-o", pre, fh}, args...)...)
+			wv := vecs("w", rdt)
+			for q, hq := range hm {
+				w, v := ws[q], vs[q]
+				res := cmRel(cmDiff(cmMul(hq, v), cmMul(v, diagCM(w))), cmFro(hq))
+				if res > tol || cmOrtho(v) > tol || cmDiff(w, wv[q]) > tol*cmFro(w) {
+					t.Errorf("%s eigh %v item %d: ‖HV − VW‖/‖H‖ = %g, orthogonality %g, values alone differ by %g", name, args, q, res, cmOrtho(v), cmDiff(w, wv[q]))
+				}
+				for i := 1; i < n; i++ {
+					if real(w.d[i]) < real(w.d[i-1]) {
+						t.Errorf("%s eigh item %d: W %v not ascending", name, q, w.d)
+						break
+					}
+				}
+				if dt == tf.Float64 && n > 0 {
+					var es mat.EigenSym
+					if !es.Factorize(mat.NewSymDense(n, denseOf(hq).RawMatrix().Data), false) {
+						t.Fatal("gonum EigenSym failed")
+					}
+					for i, g := range es.Values(nil) {
+						if math.Abs(g-real(w.d[i])) > tol*cmFro(hq) {
+							t.Errorf("%s eigh item %d: λ%d = %v, gonum %v", name, q, i, real(w.d[i]), g)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// diagCM is the diagonal matrix of the vector (k×1) s.
+func diagCM(s cm) cm {
+	d := newCM(s.m, s.m)
+	for i := range s.m {
+		d.set(i, i, s.d[i])
+	}
+	return d
+}
+
+// denseOf is the real part of a as a gonum matrix.
+func denseOf(a cm) *mat.Dense {
+	d := mat.NewDense(max(a.m, 1), max(a.n, 1), nil)
+	for i := range a.m {
+		for j := range a.n {
+			d.Set(i, j, real(a.at(i, j)))
+		}
+	}
+	return d
 }
