@@ -118,6 +118,10 @@ type Linalg[T Elem] interface {
 	// each matrix of a greater than max(atol, rtol·σ₀). Failures:
 	// NonFinite, NoConvergence.
 	MatrixRank(dst *View[int64], a *View[T], atol, rtol float64) error
+	// Expm sets dst (n, n, batch...) to the matrix exponential of a (n,
+	// n, batch...). A result that overflows holds infinities (no
+	// failure). Failures: NonFinite.
+	Expm(dst, a *View[T]) error
 }
 
 // NormOrd is the order of a matrix norm (numpy.linalg.norm's ord).

@@ -327,3 +327,19 @@ func (k *numeric[T]) MatrixRank(dst *backend.View[int64], a *backend.View[T], at
 	}
 	return nil
 }
+
+// Expm implements backend.Linalg: every item is checked, then
+// exponentiated into dst.
+func (k *numeric[T]) Expm(dst, a *backend.View[T]) error {
+	if err := k.checkFinite(a); err != nil {
+		return err
+	}
+	e, sc := k.e, &k.sc().lin
+	n := a.Shape[0]
+	bt := newBatch(dst.Shape[2:], sc.idx[:])
+	for range bt.count() {
+		lapack.Expm(e.lapackWorkspace(), e.runner, n, mat(a, itemOff(a, bt.idx)), mat(dst, itemOff(dst, bt.idx)))
+		bt.next()
+	}
+	return nil
+}

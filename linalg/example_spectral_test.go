@@ -247,3 +247,25 @@ func ExampleMatrixRankInto() {
 	// Output:
 	// 2 <nil>
 }
+
+func ExampleExpm() {
+	e := cpu.Serial()
+	defer e.Close()
+	// exp of the generator [[0, −1], [1, 0]] is the rotation by one radian.
+	g, _ := tf.FromSlice([]float64{0, 1, -1, 0}, 2, 2)
+	r, _ := linalg.Expm(e, g)
+	show(r)
+	// Output:
+	// [2 2]: 0.5403 0.8415 -0.8415 0.5403
+}
+
+func ExampleExpmInto() {
+	e := cpu.Serial()
+	defer e.Close()
+	a, _ := tf.FromSlice([]float64{1, 0, 0, 2}, 2, 2)
+	x, _ := tf.Zeros[float64](2, 2)
+	_ = linalg.ExpmInto(e, x, a)
+	show(x) // diag(e, e²)
+	// Output:
+	// [2 2]: 2.718 0 0 7.389
+}
