@@ -10,23 +10,26 @@
 // matrices (default 1: one matrix; N: the library's (n, n, N) batch and
 // NumPy's (N, n, n) stacked call). Inputs are drawn once per (dtype, n,
 // batch): well-conditioned general matrices R + √n·I (R uniform in [-1,
-// 1), both parts for complex), Hermitian positive definite (R + Rᴴ)/2 +
-// 2n·I for cholesky, Hermitian (R + Rᴴ)/2 for eigh, and n right sides R
-// for solve. Every case times the Into form into preallocated destinations
+// 1), both parts for complex) for solve, inv, det, slogdet and lu, R for
+// qr, lq, svd, lstsq and pinv, R/√n for expm, Hermitian positive definite
+// (R + Rᴴ)/2 + 2n·I for cholesky, Hermitian (R + Rᴴ)/2 for eigh, and n
+// right sides R for solve and lstsq. Every case times the Into form into preallocated destinations
 // on a serial engine for --threads 1 and a team engine otherwise: the
 // median of repeated calls within --budget (default 300ms) after a
 // warm-up.
 //
 // The same inputs (written to .npy files in a temporary directory) are
-// then timed in one Python process with NumPy (numpy.linalg; lu is
-// scipy.linalg.lu_factor, the packed factors the library's LU returns,
-// called per matrix, when SciPy is importable) under
+// then timed in one Python process with NumPy (numpy.linalg; svd thin;
+// lstsq per matrix with rcond=None; lu is scipy.linalg.lu_factor, the
+// packed factors the library's LU returns, called per matrix, and expm
+// scipy.linalg.expm, when SciPy is importable) under
 // OPENBLAS_NUM_THREADS=N and PyTorch (torch.linalg, torch.set_num_threads(N);
 // when `import torch` fails torch_ms is null and a note on stderr says
 // why; set PYTHONPATH where torch lives outside the interpreter's path),
 // and in this process with gonum (gonum.org/v1/gonum/mat, float64 only:
-// QR, SVD, EigenSym, Cholesky, LU, Solve, Inverse, Det, LogDet, one call
-// per matrix of the batch), each timed the same way. --no-reference skips
+// QR, LQ, SVD, EigenSym, Cholesky, LU, Solve, Inverse, Det, LogDet, Exp,
+// one call per matrix of the batch), each timed the same way. Torch's
+// lstsq runs its gelsd driver (SVD-based, as the library's). --no-reference skips
 // NumPy and PyTorch.
 //
 // A row of --json: {"op", "dtype", "size", "batch", "threads", "median_ms",
@@ -295,6 +298,10 @@ func drawInput[T tf.Scalar](k inputKind, n, batch int) []T {
 			for i := range n {
 				m[i*n+i] += fromReal[T](math.Sqrt(float64(n)))
 			}
+		case scaledIn:
+			for i := range m {
+				m[i] /= fromReal[T](math.Sqrt(float64(n)))
+			}
 		case spdIn, hermitianIn:
 			for j := range n {
 				for i := j; i < n; i++ {
@@ -409,6 +416,12 @@ func gonumEigenSym(in [][]*mat.Dense) func() {
 			es.Factorize(s.a, true)
 			es.VectorsTo(s.v)
 		})
+}
+
+// gonumExp computes exp(A).
+func gonumExp(in [][]*mat.Dense) func() {
+	return perItem(in, func(x []*mat.Dense) gonumPair { return gonumPair{&mat.Dense{}, x[0], nil} },
+		func(s gonumPair) { s.dst.Exp(s.a) })
 }
 
 type gonumPair struct{ dst, a, b *mat.Dense }

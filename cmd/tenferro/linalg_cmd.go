@@ -97,6 +97,7 @@ const (
 	hermitianIn                  // Hermitian: (R + Rᴴ)/2
 	rhsIn                        // right sides (n, n): R
 	matrixIn                     // any matrix (m, n); drawn square: R
+	scaledIn                     // square, norm about 1: R/√n
 )
 
 // square reports whether inputs of kind k must be square matrices.
@@ -244,6 +245,15 @@ func linalgOps[T tf.Scalar]() []linalgOp[T] {
 				return func() error { return linalg.PinvInto(e, x, in[0], 1e-15) }, func() { x.Release() }, nil
 			},
 			peer: linalgPeer{numpy: "np.linalg.pinv(a)", torch: "torch.linalg.pinv(a)"}},
+		{name: "expm", summary: "exp(A) (PREFIX.expm)", in: []inputKind{scaledIn},
+			run: func(e tf.Engine, in []*tf.Tensor[T], _ linalgFlags) ([]output, error) {
+				x, err := linalg.Expm(e, in[0])
+				return outs(err, out("expm", x, 2))
+			},
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				return into1(e, in[0].Shape(), func(x *tf.Tensor[T]) error { return linalg.ExpmInto(e, x, in[0]) })
+			},
+			peer: linalgPeer{numpy: "sl.expm(a)", needsScipy: true, torch: "torch.linalg.matrix_exp(a)", gonum: gonumExp}},
 		{name: "lu", summary: "A = P·L·U (PREFIX.p, PREFIX.l, PREFIX.u), or --packed (PREFIX.lu, PREFIX.piv)", in: []inputKind{generalIn}, opts: []string{"packed"},
 			run: luRun[T],
 			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {

@@ -210,6 +210,10 @@ func drawNumPy[T tf.Scalar](seed uint64, k inputKind, shape ...int) *tf.Tensor[T
 		switch k {
 		case generalIn:
 			setDiagAdd(a, complex(math.Sqrt(float64(min(m, n))), 0))
+		case scaledIn:
+			for i := range a.d {
+				a.d[i] /= complex(math.Sqrt(float64(max(n, 1))), 0)
+			}
 		case hermitianIn:
 			h := cmAdj(a)
 			for i := range h.d {
@@ -389,6 +393,14 @@ func testLinalgCmd[T tf.Scalar](t *testing.T) {
 				t.Errorf("%s slogdet item %d: sign·exp(logabs) = %v, want %v", name, q, got, want)
 			}
 		}
+		x := drawNumPy[T](uint64(si+301), scaledIn, shape...)
+		runLinalg(t, "expm", "-o", pre, writeIn(t, dir, "x", x))
+		for q, xq := range numpyMats(t, c128(t, x), false) {
+			want := cmExpm(xq)
+			if d := cmRel(cmDiff(out("expm")[q], want), cmFro(want)); d > tol {
+				t.Errorf("%s expm item %d: relative error %g", name, q, d)
+			}
+		}
 		runLinalg(t, "lu", "-o", pre, fa)
 		ps, ls, us := out("p"), out("l"), out("u")
 		for q := range am {
@@ -404,6 +416,31 @@ func testLinalgCmd[T tf.Scalar](t *testing.T) {
 			}
 		}
 	}
+}
+
+// cmExpm is exp(A) by scaling and squaring a Taylor series: the oracle,
+// good to a few complex128 roundoffs for the small norms of the tests.
+func cmExpm(a cm) cm {
+	sq := 0
+	for f := cmFro(a); f > 0.25; f /= 2 {
+		sq++
+	}
+	b := cm{a.m, a.n, slices.Clone(a.d)}
+	for i := range b.d {
+		b.d[i] /= complex(math.Ldexp(1, sq), 0)
+	}
+	sum, term := cmEye(a.n), cmEye(a.n)
+	for k := 1; k <= 30; k++ {
+		term = cmMul(term, b)
+		for i := range term.d {
+			term.d[i] /= complex(float64(k), 0)
+			sum.d[i] += term.d[i]
+		}
+	}
+	for range sq {
+		sum = cmMul(sum, sum)
+	}
+	return sum
 }
 
 // unpackLU rebuilds A from LAPACK's packed factors and 0-based pivots.
@@ -803,6 +840,14 @@ for c in cfg["cases"]:
             msgs.append(close(out["x"], want, sc(want) * n))
             msgs.append("ok" if np.array_equal(out["rank"], np.array([x[2] for x in xs]).reshape(a.shape[:-2])) else "rank %s" % out["rank"])
             msgs.append(close(out["s"], np.linalg.svd(a, compute_uv=False), sc(a) * n))
+        elif op == "expm":
+            try:
+                import scipy.linalg as sl
+            except ImportError:
+                sl = None
+            if sl is not None:
+                want = sl.expm(a)
+                msgs.append(close(out["expm"], want, sc(want) * n))
         elif op == "pinv":
             msgs.append(close(out["pinv"], np.linalg.pinv(a), sc(out["pinv"]) * n))
     except Exception as e:
@@ -870,6 +915,7 @@ func TestLinalgCmdNumPy(t *testing.T) {
 		add("lstsq", nil, in{[]int{2, 9, 4}, dt, "plain", order}, in{[]int{2, 9, 3}, dt, "plain", "C"})
 		add("lstsq", nil, in{[]int{4, 9}, dt, "plain", "C"}, in{[]int{4, 2}, dt, "plain", order})
 		add("pinv", nil, in{[]int{2, 3, 6, 4}, dt, "plain", order})
+		add("expm", nil, in{[]int{3, 6, 6}, dt, "plain", order})
 	}
 	add("solve", nil, in{[]int{4, 4}, "float32", "general", "C"}, in{[]int{4, 2}, "complex128", "plain", "F"})
 	dir := t.TempDir()
