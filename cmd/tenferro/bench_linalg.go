@@ -11,7 +11,7 @@
 // NumPy's (N, n, n) stacked call). Inputs are drawn once per (dtype, n,
 // batch): well-conditioned general matrices R + √n·I (R uniform in [-1,
 // 1), both parts for complex) for solve, inv, det, slogdet and lu, R for
-// qr, lq, svd, lstsq and pinv, R/√n for expm, Hermitian positive definite
+// qr, lq, svd, lstsq, pinv, norm, cond and matrix_rank, R/√n for expm, Hermitian positive definite
 // (R + Rᴴ)/2 + 2n·I for cholesky, Hermitian (R + Rᴴ)/2 for eigh, and n
 // right sides R for solve and lstsq. Every case times the Into form into preallocated destinations
 // on a serial engine for --threads 1 and a team engine otherwise: the
@@ -28,6 +28,7 @@
 // why; set PYTHONPATH where torch lives outside the interpreter's path),
 // and in this process with gonum (gonum.org/v1/gonum/mat, float64 only:
 // QR, LQ, SVD, EigenSym, Cholesky, LU, Solve, Inverse, Det, LogDet, Exp,
+// Norm (Frobenius), Cond,
 // one call per matrix of the batch), each timed the same way. Torch's
 // lstsq runs its gelsd driver (SVD-based, as the library's). --no-reference skips
 // NumPy and PyTorch.
@@ -422,6 +423,16 @@ func gonumEigenSym(in [][]*mat.Dense) func() {
 func gonumExp(in [][]*mat.Dense) func() {
 	return perItem(in, func(x []*mat.Dense) gonumPair { return gonumPair{&mat.Dense{}, x[0], nil} },
 		func(s gonumPair) { s.dst.Exp(s.a) })
+}
+
+// gonumNorm computes the Frobenius norm.
+func gonumNorm(in [][]*mat.Dense) func() {
+	return perItem(in, func(x []*mat.Dense) *mat.Dense { return x[0] }, func(a *mat.Dense) { mat.Norm(a, 2) })
+}
+
+// gonumCond computes the 2-norm condition number.
+func gonumCond(in [][]*mat.Dense) func() {
+	return perItem(in, func(x []*mat.Dense) *mat.Dense { return x[0] }, func(a *mat.Dense) { mat.Cond(a, 2) })
 }
 
 type gonumPair struct{ dst, a, b *mat.Dense }

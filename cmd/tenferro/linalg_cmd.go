@@ -54,6 +54,11 @@ type linalgFlags struct {
 	cutoff   float64
 	relCut   float64
 	rcond    float64 // lstsq, pinv: NaN for NumPy's default
+	pivoting bool    // qr: column pivoting
+	ord      linalg.NormOrder
+	ordSet   bool    // --ord given (NormFro is the zero value)
+	atol     float64 // matrix_rank
+	rtol     float64 // matrix_rank: < 0 for NumPy's default
 }
 
 // linalgOption is one operation-specific option: its flag name, whether it
@@ -75,6 +80,10 @@ var linalgOptions = []linalgOption{
 	{"max-rank", true, "svd: keep at most K singular triplets (a single matrix; linalg.TruncatedSVD)"},
 	{"cutoff", true, "svd: drop the singular values σ ≤ EPS (a single matrix; linalg.TruncatedSVD)"},
 	{"rel-cutoff", true, "svd: drop the singular values σ ≤ EPS·σ₀ (a single matrix; linalg.TruncatedSVD)"},
+	{"pivoting", false, "qr: column pivoting, A[:, perm] = Q·R (PREFIX.perm, 0-based), as scipy.linalg.qr(pivoting=True)"},
+	{"ord", true, "norm, cond: the order, fro, nuc, 1, -1, 2, -2, inf or -inf (default fro for norm, 2 for cond)"},
+	{"atol", true, "matrix_rank: singular values σ ≤ max(atol, rtol·σ₀) count as zero (default 0)"},
+	{"rtol", true, "matrix_rank: see --atol (default NumPy's max(m, n)·eps when --atol is unset)"},
 	{"rcond", true, "lstsq, pinv: singular values σ ≤ X·σ₀ count as zero; default NumPy's (lstsq max(m, n)·eps, pinv 1e-15)"},
 }
 
@@ -156,7 +165,8 @@ type linalgPeer struct {
 // linalgOps is the operation table, in the order the benchmark runs it.
 func linalgOps[T tf.Scalar]() []linalgOp[T] {
 	return []linalgOp[T]{
-		{name: "qr", summary: "A = Q·R (PREFIX.q, PREFIX.r); --mode reduced|complete|r, --positive", in: []inputKind{matrixIn}, opts: []string{"mode", "positive"},
+		{name: "qr", summary: "A = Q·R (PREFIX.q, PREFIX.r); --mode reduced|complete|r, --positive, --pivoting (PREFIX.perm)", in: []inputKind{matrixIn},
+			opts: []string{"mode", "positive", "pivoting"},
 			run: func(e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
 				return pairRun(e, in[0], f, false)
 			},
@@ -254,6 +264,25 @@ func linalgOps[T tf.Scalar]() []linalgOp[T] {
 				return into1(e, in[0].Shape(), func(x *tf.Tensor[T]) error { return linalg.ExpmInto(e, x, in[0]) })
 			},
 			peer: linalgPeer{numpy: "sl.expm(a)", needsScipy: true, torch: "torch.linalg.matrix_exp(a)", gonum: gonumExp}},
+		{name: "norm", summary: "the matrix norm --ord of each matrix (PREFIX.norm)", in: []inputKind{matrixIn}, opts: []string{"ord"},
+			run: byReal[T](normRun[float32, T], normRun[float64, T]), into: byReal[T](normInto[float32, T], normInto[float64, T]),
+			peer: linalgPeer{numpy: "np.linalg.norm(a, 'fro', axis=(-2, -1))", torch: "torch.linalg.matrix_norm(a)", gonum: gonumNorm}},
+		{name: "cond", summary: "the condition number in the norm --ord (PREFIX.cond)", in: []inputKind{matrixIn}, opts: []string{"ord"},
+			run: byReal[T](condRun[float32, T], condRun[float64, T]), into: byReal[T](condInto[float32, T], condInto[float64, T]),
+			peer: linalgPeer{numpy: "np.linalg.cond(a)", torch: "torch.linalg.cond(a)", gonum: gonumCond}},
+		{name: "matrix_rank", summary: "the numerical rank (PREFIX.rank); --atol, --rtol", in: []inputKind{matrixIn}, opts: []string{"atol", "rtol"},
+			run: func(e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+				r, err := linalg.MatrixRank(e, in[0], f.atol, f.rtol)
+				return outs(err, out("rank", r, 0))
+			},
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				r, err := linalg.MatrixRank(e, in[0], 0, -1)
+				if err != nil {
+					return nil, nil, err
+				}
+				return func() error { return linalg.MatrixRankInto(e, r, in[0], 0, -1) }, func() { r.Release() }, nil
+			},
+			peer: linalgPeer{numpy: "np.linalg.matrix_rank(a)", torch: "torch.linalg.matrix_rank(a)"}},
 		{name: "lu", summary: "A = P·L·U (PREFIX.p, PREFIX.l, PREFIX.u), or --packed (PREFIX.lu, PREFIX.piv)", in: []inputKind{generalIn}, opts: []string{"packed"},
 			run: luRun[T],
 			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
@@ -330,6 +359,16 @@ func pairRun[T tf.Scalar](e tf.Engine, a *tf.Tensor[T], f linalgFlags, lq bool) 
 	var opts []linalg.Option
 	if f.positive {
 		opts = append(opts, linalg.PositiveDiagonal)
+	}
+	if f.pivoting {
+		if f.mode == "r" {
+			return nil, errors.New("--pivoting takes --mode reduced or complete")
+		}
+		if f.mode == "complete" {
+			opts = append(opts, linalg.Complete)
+		}
+		q, r, perm, err := linalg.QRPivoted(e, a, opts...)
+		return outs(err, out("q", q, 2), out("r", r, 2), out("perm", perm, 1))
 	}
 	if f.mode == "r" || f.mode == "l" {
 		// The triangular factor alone, through the Into form.
@@ -455,6 +494,40 @@ func eighInto[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T]) (func() 
 	}
 	return func() error { return linalg.EighInto(e, w, v, in[0]) }, func() { w.Release(); v.Release() }, nil
 }
+
+func normRun[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+	n, err := linalg.MatrixNorm[R](e, in[0], f.ord)
+	return outs(err, out("norm", n, 0))
+}
+
+func normInto[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+	return realInto[R](e, in[0].Shape()[2:], func(d *tf.Tensor[R]) error { return linalg.MatrixNormInto(e, d, in[0], linalg.NormFro) })
+}
+
+func condRun[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+	if !f.ordSet {
+		f.ord = linalg.Norm2 // NumPy's default
+	}
+	c, err := linalg.Cond[R](e, in[0], f.ord)
+	return outs(err, out("cond", c, 0))
+}
+
+func condInto[R tf.Float, T tf.Scalar](e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+	return realInto[R](e, in[0].Shape()[2:], func(d *tf.Tensor[R]) error { return linalg.CondInto(e, d, in[0], linalg.Norm2) })
+}
+
+// realInto is into1 for a real destination.
+func realInto[R tf.Float](e tf.Engine, shape []int, call func(*tf.Tensor[R]) error) (func() error, func(), error) {
+	d, err := tf.NewTensor[R](e, shape...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return func() error { return call(d) }, func() { d.Release() }, nil
+}
+
+// normOrders are the --ord names.
+var normOrders = map[string]linalg.NormOrder{"fro": linalg.NormFro, "nuc": linalg.NormNuclear, "1": linalg.Norm1, "-1": linalg.NormNeg1,
+	"2": linalg.Norm2, "-2": linalg.NormNeg2, "inf": linalg.NormInf, "-inf": linalg.NormNegInf}
 
 // lstsqRcond is NumPy's default rcond of lstsq, max(m, n)·eps of A's
 // dtype, unless --rcond gave one.
@@ -723,7 +796,7 @@ func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, name, fmt.Errorf("--threads must be in [1, %d], got %d", team.MaxThreads, *threads))
 	}
 	f := linalgFlags{upper: *bools["upper"], packed: *bools["packed"], mode: *strs["mode"], positive: *bools["positive"],
-		full: *bools["full"], values: *bools["values-only"]}
+		full: *bools["full"], values: *bools["values-only"], pivoting: *bools["pivoting"]}
 	if err := checkMode(opName, f.mode); err != nil {
 		return fail(stderr, name, err)
 	}
@@ -765,7 +838,14 @@ func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
 // parseNumbers reads the numeric options into f: --max-rank K ≥ 1,
 // --cutoff and --rel-cutoff ≥ 0, --rcond (NaN when unset).
 func parseNumbers(f *linalgFlags, strs map[string]*string) error {
-	f.rcond = math.NaN()
+	f.rcond, f.rtol = math.NaN(), -1
+	if s := *strs["ord"]; s != "" {
+		o, ok := normOrders[s]
+		if !ok {
+			return fmt.Errorf("--ord: want fro, nuc, 1, -1, 2, -2, inf or -inf, got %q", s)
+		}
+		f.ord, f.ordSet = o, true
+	}
 	if s := *strs["max-rank"]; s != "" {
 		k, err := strconv.Atoi(s)
 		if err != nil || k < 1 {
@@ -776,7 +856,7 @@ func parseNumbers(f *linalgFlags, strs map[string]*string) error {
 	for _, c := range []struct {
 		name string
 		dst  *float64
-	}{{"cutoff", &f.cutoff}, {"rel-cutoff", &f.relCut}, {"rcond", &f.rcond}} {
+	}{{"cutoff", &f.cutoff}, {"rel-cutoff", &f.relCut}, {"rcond", &f.rcond}, {"atol", &f.atol}, {"rtol", &f.rtol}} {
 		s := *strs[c.name]
 		if s == "" {
 			continue

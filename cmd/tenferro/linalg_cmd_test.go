@@ -643,6 +643,56 @@ func broadcastItem(q int, out, in []int) int {
 	return p
 }
 
+// TestLinalgCmdRank checks matrix_rank on matrices of known rank, with
+// NumPy's default tolerance and with --atol and --rtol.
+func TestLinalgCmdRank(t *testing.T) {
+	dir := t.TempDir()
+	pre := filepath.Join(dir, "out")
+	// Item q < 5 of the batch is Σ_{r<q} u_r·v_rᵀ for random u_r (6) and
+	// v_r (5), of rank q; item 5 is item 4 plus 1e-9·u₅·v₅ᵀ, of rank 5
+	// with NumPy's tolerance and 4 with a looser one.
+	a, _ := tf.Zeros[float64](6, 6, 5)
+	u := drawNumPy[float64](1, rhsIn, 6, 6)
+	v := drawNumPy[float64](2, rhsIn, 6, 5)
+	for q := range 6 {
+		for i := range 6 {
+			for j := range 5 {
+				x := 0.0
+				for r := range min(q, 4) {
+					uu, _ := u.At(r, i)
+					vv, _ := v.At(r, j)
+					x += uu * vv
+				}
+				if q == 5 {
+					uu, _ := u.At(5, i)
+					vv, _ := v.At(5, j)
+					x += 1e-9 * uu * vv
+				}
+				a.Set(x, q, i, j)
+			}
+		}
+	}
+	fa := writeIn(t, dir, "a", a)
+	for _, c := range []struct {
+		args []string
+		want []int64
+	}{
+		{nil, []int64{0, 1, 2, 3, 4, 5}},
+		{[]string{"--atol", "1e-6"}, []int64{0, 1, 2, 3, 4, 4}},
+		{[]string{"--rtol", "1e-6"}, []int64{0, 1, 2, 3, 4, 4}},
+		{[]string{"--atol", "1e3"}, []int64{0, 0, 0, 0, 0, 0}},
+	} {
+		runLinalg(t, append([]string{"matrix_rank", "-o", pre, fa}, c.args...)...)
+		r, err := npy.ReadTensorFile[int64](pre + ".rank.npy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := r.Data(); !slices.Equal(got, c.want) {
+			t.Errorf("%v: ranks %v, want %v", c.args, got, c.want)
+		}
+	}
+}
+
 // TestLinalgCmdErrors checks that bad input exits with status 2 and one
 // line on stderr, and that an unwritable output exits with status 1.
 func TestLinalgCmdErrors(t *testing.T) {
@@ -709,6 +759,11 @@ func TestLinalgCmdErrors(t *testing.T) {
 		{[]string{"pinv", "--rcond", "nan", "-o", o, a}, "--rcond"},
 		{[]string{"lstsq", "-o", o, a, wide}, "shape"},
 		{[]string{"lstsq", "-o", o, v, v}, "matrix"},
+		{[]string{"norm", "--ord", "3", "-o", o, a}, "--ord"},
+		{[]string{"cond", "--ord", "1", "-o", o, wide}, "square"},
+		{[]string{"det", "--ord", "1", "-o", o, a}, "does not apply"},
+		{[]string{"matrix_rank", "--atol", "-1", "-o", o, a}, "--atol"},
+		{[]string{"qr", "--pivoting", "--mode", "r", "-o", o, a}, "--pivoting"},
 	} {
 		code, out, errs := runCLI(t, append([]string{"linalg"}, c.args...)...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "tenferro linalg ") || !strings.Contains(errs, c.want) {
@@ -848,6 +903,17 @@ for c in cfg["cases"]:
             if sl is not None:
                 want = sl.expm(a)
                 msgs.append(close(out["expm"], want, sc(want) * n))
+        elif op == "norm":
+            o = c["flags"][1]
+            o = {"fro": "fro", "nuc": "nuc", "inf": np.inf, "-inf": -np.inf}.get(o) or int(o)
+            want = np.linalg.norm(a, o, axis=(-2, -1))
+            msgs.append(close(out["norm"], want.astype(out["norm"].dtype), sc(a) * n))
+        elif op == "cond":
+            want = np.linalg.cond(a)
+            msgs.append(close(out["cond"], want.astype(out["cond"].dtype), sc(want) * 10))
+        elif op == "matrix_rank":
+            want = np.linalg.matrix_rank(a)
+            msgs.append("ok" if np.array_equal(out["rank"], want) else "rank %s, want %s" % (out["rank"], want))
         elif op == "pinv":
             msgs.append(close(out["pinv"], np.linalg.pinv(a), sc(out["pinv"]) * n))
     except Exception as e:
@@ -916,6 +982,11 @@ func TestLinalgCmdNumPy(t *testing.T) {
 		add("lstsq", nil, in{[]int{4, 9}, dt, "plain", "C"}, in{[]int{4, 2}, dt, "plain", order})
 		add("pinv", nil, in{[]int{2, 3, 6, 4}, dt, "plain", order})
 		add("expm", nil, in{[]int{3, 6, 6}, dt, "plain", order})
+		for _, o := range []string{"fro", "nuc", "1", "-1", "2", "-2", "inf", "-inf"} {
+			add("norm", []string{"--ord", o}, in{[]int{2, 7, 5}, dt, "plain", order})
+		}
+		add("cond", nil, in{[]int{2, 7, 5}, dt, "plain", order})
+		add("matrix_rank", nil, in{[]int{3, 4, 6}, dt, "plain", order})
 	}
 	add("solve", nil, in{[]int{4, 4}, "float32", "general", "C"}, in{[]int{4, 2}, "complex128", "plain", "F"})
 	dir := t.TempDir()
@@ -996,6 +1067,33 @@ func testLinalgCmdSpectral[T tf.Scalar](t *testing.T) {
 						t.Errorf("%s svd item %d: σ%d = %v, gonum %v", name, q, i, real(s.d[i]), v)
 					}
 				}
+			}
+		}
+		checkNorms(t, name, pre, fa, am, ss, tol, dt)
+		runLinalg(t, "qr", "--pivoting", "-o", pre, fa)
+		perms := numpyMats(t, readOut(t, pre, "perm", tf.Int64), true)
+		for q, qq := range outT("q", dt) {
+			rr, p := outT("r", dt)[q], perms[q]
+			ap := newCM(m, n)
+			seen := make([]bool, n)
+			for j := range n {
+				c := int(real(p.d[j]))
+				if c < 0 || c >= n || seen[c] {
+					t.Fatalf("%s qr --pivoting item %d: perm %v", name, q, p.d)
+				}
+				seen[c] = true
+				for i := range m {
+					ap.set(i, j, am[q].at(i, c))
+				}
+			}
+			res := cmRel(cmDiff(cmMul(qq, rr), ap), cmFro(am[q]))
+			for j := 1; j < k; j++ {
+				if cmplx.Abs(rr.at(j, j)) > cmplx.Abs(rr.at(j-1, j-1))*(1+tol) {
+					t.Errorf("%s qr --pivoting item %d: |R[%d, %d]| increases", name, q, j, j)
+				}
+			}
+			if res > tol || cmOrtho(qq) > tol || !triangular(rr, true) {
+				t.Errorf("%s qr --pivoting item %d: ‖A[:, perm] − QR‖/‖A‖ = %g, orthogonality %g", name, q, res, cmOrtho(qq))
 			}
 		}
 		runLinalg(t, "svd", "--full", "-o", pre, fa)
@@ -1084,6 +1182,88 @@ func testLinalgCmdSpectral[T tf.Scalar](t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkNorms runs norm in every order, cond (2-norm) and matrix_rank on
+// the file fa holding the matrices am, whose singular values ss the svd
+// command returned, and checks them against sums of moduli computed here
+// and against the singular values.
+func checkNorms(t *testing.T, name, pre, fa string, am, ss []cm, tol float64, dt tf.DType) {
+	t.Helper()
+	sums := func(a cm, cols bool) []float64 {
+		var v []float64
+		outer, inner := a.m, a.n
+		if cols {
+			outer, inner = a.n, a.m
+		}
+		for o := range outer {
+			s := 0.0
+			for i := range inner {
+				if cols {
+					s += cmplx.Abs(a.at(i, o))
+				} else {
+					s += cmplx.Abs(a.at(o, i))
+				}
+			}
+			v = append(v, s)
+		}
+		return v
+	}
+	ext := func(v []float64, big bool) float64 {
+		if len(v) == 0 {
+			return 0
+		}
+		if big {
+			return slices.Max(v)
+		}
+		return slices.Min(v)
+	}
+	sv := func(s cm, i int) float64 {
+		if s.m == 0 {
+			return 0
+		}
+		return real(s.d[(i+s.m)%s.m])
+	}
+	for _, c := range []struct {
+		ord  string
+		want func(a, s cm) float64
+	}{
+		{"fro", func(a, _ cm) float64 { return cmFro(a) }},
+		{"nuc", func(_, s cm) float64 { return real(sumCM(s)) }},
+		{"1", func(a, _ cm) float64 { return ext(sums(a, true), true) }},
+		{"-1", func(a, _ cm) float64 { return ext(sums(a, true), false) }},
+		{"2", func(_, s cm) float64 { return sv(s, 0) }},
+		{"-2", func(_, s cm) float64 { return sv(s, -1) }},
+		{"inf", func(a, _ cm) float64 { return ext(sums(a, false), true) }},
+		{"-inf", func(a, _ cm) float64 { return ext(sums(a, false), false) }},
+	} {
+		runLinalg(t, "norm", "--ord", c.ord, "-o", pre, fa)
+		for q, got := range scalars(t, readOut(t, pre, "norm", dt.Real())) {
+			if want := c.want(am[q], ss[q]); math.Abs(real(got)-want) > tol*(cmFro(am[q])+1e-300) {
+				t.Errorf("%s norm --ord %s item %d: %v, want %v", name, c.ord, q, real(got), want)
+			}
+		}
+	}
+	runLinalg(t, "cond", "-o", pre, fa)
+	for q, got := range scalars(t, readOut(t, pre, "cond", dt.Real())) {
+		if want := sv(ss[q], 0) / sv(ss[q], -1); ss[q].m > 0 && math.Abs(real(got)-want) > 10*tol*want {
+			t.Errorf("%s cond item %d: %v, want σ₀/σₖ₋₁ = %v", name, q, real(got), want)
+		}
+	}
+	runLinalg(t, "matrix_rank", "-o", pre, fa)
+	for q, got := range scalars(t, readOut(t, pre, "rank", tf.Int64)) {
+		if want := ss[q].m; got != complex(float64(want), 0) {
+			t.Errorf("%s matrix_rank item %d: %v, want %d", name, q, got, want)
+		}
+	}
+}
+
+func sumCM(a cm) complex128 {
+	var s complex128
+	for _, v := range a.d {
+		s += v
+	}
+	return s
 }
 
 // diagCM is the diagonal matrix of the vector (k×1) s.
