@@ -55,6 +55,8 @@ func testIntoAllocs[T tf.Scalar](t *testing.T) {
 	rank, _ := tf.Zeros[int64](2, 1)
 	cases["MatrixRankInto"] = func() error { return linalg.MatrixRankInto(e, rank, a, 0, -1) }
 	cases["PinvInto"] = func() error { return linalg.PinvInto(e, inv, a, -1) }
+	perm, _ := tf.Zeros[int64](n, 2, 1)
+	cases["QRPivotedInto"] = func() error { return linalg.QRPivotedInto(e, inv, lm, perm, a) }
 	cases["ExpmInto"] = func() error { return linalg.ExpmInto(e, inv, a) }
 	if tf.DTypeOf[T]().Real() == tf.Float64 {
 		realCases[float64, T](cases, e, sign, a, b, x, inv, lm, rank)

@@ -1,10 +1,12 @@
-// Package linalg is the dense linear algebra of tenferro: QR, LQ,
-// Cholesky and LU factorizations, linear solves, inverses and
-// determinants of batches of matrices, with the semantics of numpy.linalg
-// and torch.linalg.
+// Package linalg is the dense linear algebra of tenferro on batches of
+// matrices, in float32, float64, complex64 and complex128, with the
+// semantics of numpy.linalg and torch.linalg, and the Krylov solvers that
+// tensor-network algorithms run on linear maps they never form.
+//
+// Factorizations and solves:
 //
 //	QR, LQ           A = Q·R, A = L·Q (reduced or complete, optional
-//	                 positive diagonal)
+//	                 positive diagonal); QRPivoted: A[:, perm] = Q·R
 //	Cholesky         A = L·Lᴴ (or Uᴴ·U with Upper)
 //	CholeskySolve    A·X = B from A's Cholesky factor
 //	LU               P·A = L·U, packed, with 0-based pivots
@@ -13,6 +15,28 @@
 //	SolveTriangular  A·X = B or X·A = B, A triangular
 //	Inv              A⁻¹
 //	Det, SlogDet     det(A), and sign·exp(logabs) = det(A)
+//	Lstsq, Pinv      min‖A·X − B‖ of least norm, A⁺ (rank-deficient A)
+//
+// Spectral decompositions and what is built on them:
+//
+//	SVD, SVDVals     A = U·diag(S)·Vᴴ (thin or full), S alone
+//	TruncatedSVD     the leading singular triplets a [Truncation] keeps
+//	Eigh, Eigvalsh   A·V = V·diag(W), A Hermitian, W ascending
+//	MatrixNorm       Frobenius, nuclear, 1, 2, ∞ (and −1, −2, −∞)
+//	Cond, MatrixRank condition numbers, numerical rank
+//	Expm             exp(A), scaling and squaring with Padé approximants
+//
+// Tensor splits factor a tensor across a bipartition of its axes and give
+// the factors its axes back with a new bond axis, the primitive of tensor
+// networks: SVDSplit (truncated), QRSplit and LQSplit.
+//
+// Krylov methods take a Hermitian or general linear map as a function
+// apply(dst, x) on tensors of any shape (an einsum network, a prepared
+// program): Eigsh, a thick-restart Lanczos eigensolver for a few extreme
+// eigenpairs (the local problem of DMRG), and ExpmV, exp(t·A)·v by
+// Lanczos or Arnoldi projection with adaptive steps and an error estimate
+// (TDVP, real-time evolution). Their reusable states (Lanczos,
+// KrylovExp) allocate nothing when warm.
 //
 // # Layout
 //
@@ -52,14 +76,21 @@
 //     factored (the triangle that is read, for Cholesky and the triangular
 //     solves), checked before any factorization and reported with the
 //     batch item and the entry; NaN or Inf in a right side B propagate to
-//     X. Det and SlogDet never fail on values: NaN entries give NaN.
+//     X (Lstsq checks B too). Det, SlogDet, MatrixNorm and Cond never
+//     fail on values: NaN entries give NaN.
+//   - tenferro.ErrNoConvergence: an eigenvalue or singular value
+//     iteration (Eigh: 30·n QL/QR sweeps; SVD: 6·k² bidiagonal QR steps;
+//     the Krylov solvers' documented bounds) ended unconverged; never met
+//     on finite input in practice, and never a hang.
 //   - tenferro.ErrShape for non-square matrices where square ones are
 //     needed, mismatched rows or batch extents, and destinations of
-//     another shape, naming the argument; tenferro.ErrDType for a logabs
-//     of another dtype than A's real dtype; tenferro.ErrReleased,
+//     another shape, naming the argument; tenferro.ErrDType for a real
+//     result (logabs, singular values, eigenvalues, norms) of another
+//     dtype than A's real dtype; tenferro.ErrReleased,
 //     tenferro.ErrArgument (nil tensors or engine, options an operation
 //     does not take) and tenferro.ErrUnsupported (an engine without the
 //     Linalg capability) as everywhere in tenferro.
 //
-// SVD, eigh and the other decompositions come next (docs/linalg.md).
+// Performance: see docs/linalg.md for the algorithms and timings against
+// NumPy (OpenBLAS's LAPACK), PyTorch and gonum.
 package linalg

@@ -137,6 +137,19 @@ func ExampleQRPivoted() {
 	// perm [1 0], R[0,0] = 4.4721, |R[1,1]| < 1e-12: true
 }
 
+func ExampleQRPivotedInto() {
+	e := cpu.Serial()
+	defer e.Close()
+	a, _ := tf.FromSlice([]float64{1, 2, 2, 4}, 2, 2)
+	r, _ := tf.Zeros[float64](2, 2)
+	perm, _ := tf.Zeros[int64](2)
+	_ = linalg.QRPivotedInto(e, nil, r, perm, a) // R and the permutation alone
+	p, _ := perm.Data()
+	fmt.Println(p)
+	// Output:
+	// [1 0]
+}
+
 func ExampleLstsq() {
 	e := cpu.Serial()
 	defer e.Close()

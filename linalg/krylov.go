@@ -12,11 +12,13 @@ import (
 	"github.com/tenferro-go/tenferro/internal/kernel/lapack"
 )
 
-// ErrNoConvergence: an iterative solver ([Eigsh], [ExpmV]) reached its
-// bound on restarts, matrix-vector products or steps before meeting its
-// tolerance. It is the Kind of the *tenferro.Error returned, so errors.Is
-// matches it; the results computed so far come back with it.
-var ErrNoConvergence = errors.New("no convergence")
+// ErrNoConvergence: an iterative solver ([Eigsh], [ExpmV], and the
+// eigenvalue and singular value iterations of [Eigh] and [SVD]) reached
+// its bound on restarts, matrix-vector products, steps or sweeps before
+// meeting its tolerance. It is tenferro.ErrNoConvergence, the Kind of the
+// *tenferro.Error returned, so errors.Is matches it; [Eigsh] and [ExpmV]
+// return the results computed so far with it.
+var ErrNoConvergence = tf.ErrNoConvergence
 
 // Operator is a linear map given by its action: apply sets dst = A·x,
 // where dst and x have the shape of the solver's start vector and are

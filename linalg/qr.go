@@ -30,7 +30,7 @@ func QR[T tf.Scalar](e tf.Engine, a *tf.Tensor[T], opts ...Option) (q, r *tf.Ten
 // other; on error they are untouched; with a warm engine it allocates
 // nothing.
 func QRInto[T tf.Scalar](e tf.Engine, q, r, a *tf.Tensor[T], opts ...Option) error {
-	return factorPairInto(e, "QRInto", q, r, a, false, opts)
+	return factorPairInto(e, "QRInto", q, r, nil, a, false, opts)
 }
 
 // LQ returns the LQ factorization A = L·Q of A (m, n, batch...), the
@@ -49,7 +49,7 @@ func LQ[T tf.Scalar](e tf.Engine, a *tf.Tensor[T], opts ...Option) (l, q *tf.Ten
 // LQInto sets l and q to the factors of [LQ], their shapes choosing the
 // mode; q may be nil (only L is computed). Otherwise as [QRInto].
 func LQInto[T tf.Scalar](e tf.Engine, l, q, a *tf.Tensor[T], opts ...Option) error {
-	return factorPairInto(e, "LQInto", l, q, a, true, opts)
+	return factorPairInto(e, "LQInto", l, q, nil, a, true, opts)
 }
 
 // QRPivoted returns the QR factorization with column pivoting
@@ -81,6 +81,19 @@ func QRPivoted[T tf.Scalar](e tf.Engine, a *tf.Tensor[T], opts ...Option) (q, r 
 		return nil, nil, nil, err
 	}
 	return q, r, perm, nil
+}
+
+// QRPivotedInto sets q, r and perm to the factors of [QRPivoted], the
+// shape of r choosing the mode; q may be nil (R and the permutation
+// alone). The destinations have distinct elements and overlap neither A
+// nor each other; on error they are untouched; with a warm engine it
+// allocates nothing.
+func QRPivotedInto[T tf.Scalar](e tf.Engine, q, r *tf.Tensor[T], perm *tf.Tensor[int64], a *tf.Tensor[T], opts ...Option) error {
+	const name = "QRPivotedInto"
+	if perm == nil {
+		return tf.Errorf(tf.ErrArgument, name, "perm", "a tensor", "nil")
+	}
+	return factorPairInto(e, name, q, r, perm, a, false, opts)
 }
 
 // pairShape validates a and returns the shapes of the two factors of QR
@@ -115,7 +128,7 @@ func factorPair[T tf.Scalar](e tf.Engine, name string, a *tf.Tensor[T], lq bool,
 	return allocRun2(e, s1, s2, func(x, y *tf.Tensor[T]) error { return runPair(e, name, x, y, nil, a, lq, f) })
 }
 
-func factorPairInto[T tf.Scalar](e tf.Engine, name string, x, y, a *tf.Tensor[T], lq bool, opts []Option) error {
+func factorPairInto[T tf.Scalar](e tf.Engine, name string, x, y *tf.Tensor[T], perm *tf.Tensor[int64], a *tf.Tensor[T], lq bool, opts []Option) error {
 	f, err := flags(name, PositiveDiagonal, opts)
 	if err != nil {
 		return err
@@ -153,7 +166,13 @@ func factorPairInto[T tf.Scalar](e tf.Engine, name string, x, y, a *tf.Tensor[T]
 		}
 		ins = append(ins, spanOf(args[i], t))
 	}
-	return runPair(e, name, x, y, nil, a, lq, f)
+	if perm != nil {
+		var b3 [tf.MaxRank]int
+		if err := checkDst(name, "perm", perm, append(append(b3[:0], n), a.Shape()[2:]...), ins...); err != nil {
+			return err
+		}
+	}
+	return runPair(e, name, x, y, perm, a, lq, f)
 }
 
 func runPair[T tf.Scalar](e tf.Engine, name string, x, y *tf.Tensor[T], perm *tf.Tensor[int64], a *tf.Tensor[T], lq bool, f Option) error {

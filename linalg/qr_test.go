@@ -271,3 +271,40 @@ func mustData[T tf.Elem](t *testing.T, x *tf.Tensor[T]) []T {
 	}
 	return d
 }
+
+// TestQRPivoted checks A[:, perm] = Q·R with |R[j, j]| non-increasing on
+// batched, strided, rank-deficient inputs.
+func TestQRPivoted(t *testing.T) {
+	e := engine(t)
+	r := rand.New(rand.NewPCG(27, 28))
+	for _, sz := range [][3]int{{9, 6, 3}, {6, 9, 6}, {5, 5, 5}, {1, 4, 1}} {
+		m, n, rank := sz[0], sz[1], sz[2]
+		as := many(6, func() mat { return lowRank[complex128](r, m, n, rank) })
+		a := place[complex128](t, as, m, n, []int{2, 3}, "strided")
+		q, rr, perm, err := linalg.QRPivoted(e, a, linalg.PositiveDiagonal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := mustData(t, perm)
+		for i, qi := range items(t, q) {
+			ri := items(t, rr)[i]
+			pi := ps[i*n : (i+1)*n]
+			ap := newMat(m, n)
+			for j, c := range pi {
+				for row := range m {
+					ap.v[row+j*m] = as[i].at(row, int(c))
+				}
+			}
+			bound(t, "‖A[:, perm] − QR‖/‖A‖", fro(sub(ap, mul(qi, ri)))/fro(as[i]), 8, max(m, n), eps[complex128]())
+			checkPositiveDiag(t, "R", ri)
+			for j := 1; j < min(m, n); j++ {
+				if real(ri.at(j, j)) > real(ri.at(j-1, j-1))*(1+1e-12) {
+					t.Fatalf("|R[%d,%d]| grows", j, j)
+				}
+			}
+			if rank < min(m, n) && real(ri.at(rank, rank)) > 1e-12*fro(as[i]) {
+				t.Errorf("R[%d,%d] = %v does not reveal rank %d", rank, rank, ri.at(rank, rank), rank)
+			}
+		}
+	}
+}
