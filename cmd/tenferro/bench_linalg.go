@@ -5,32 +5,36 @@
 //	    [--batch N] [--threads N] [--json] [--budget DURATION] [--no-reference]
 //
 // --ops selects operations of the linalg command's table by name (default
-// all), --sizes the matrix orders n (default 256,512,1024), --dtype the
-// element types (default f64,c128), --batch the number of stacked
-// matrices (default 1: one matrix; N: the library's (n, n, N) batch and
-// NumPy's (N, n, n) stacked call). Inputs are drawn once per (dtype, n,
-// batch): well-conditioned general matrices R + √n·I (R uniform in [-1,
-// 1), both parts for complex) for solve, inv, det, slogdet and lu, R for
-// qr, lq, svd, lstsq, pinv, norm, cond and matrix_rank, R/√n for expm, Hermitian positive definite
-// (R + Rᴴ)/2 + 2n·I for cholesky, Hermitian (R + Rᴴ)/2 for eigh, and n
-// right sides R for solve and lstsq. Every case times the Into form into preallocated destinations
-// on a serial engine for --threads 1 and a team engine otherwise: the
-// median of repeated calls within --budget (default 300ms) after a
-// warm-up.
+// all: qr, lq, svd, eigh, solve, cholesky, inv, det, slogdet, lstsq,
+// pinv, expm, norm, cond, matrix_rank, lu), --sizes the matrix orders n
+// (default 256,512,1024), --dtype the element types (default f64,c128),
+// --batch the number of stacked matrices (default 1: one matrix; N: the
+// library's (n, n, N) batch and NumPy's (N, n, n) stacked call).
 //
-// The same inputs (written to .npy files in a temporary directory) are
-// then timed in one Python process with NumPy (numpy.linalg; svd thin;
-// lstsq per matrix with rcond=None; lu is scipy.linalg.lu_factor, the
-// packed factors the library's LU returns, called per matrix, and expm
-// scipy.linalg.expm, when SciPy is importable) under
-// OPENBLAS_NUM_THREADS=N and PyTorch (torch.linalg, torch.set_num_threads(N);
-// when `import torch` fails torch_ms is null and a note on stderr says
-// why; set PYTHONPATH where torch lives outside the interpreter's path),
-// and in this process with gonum (gonum.org/v1/gonum/mat, float64 only:
-// QR, LQ, SVD, EigenSym, Cholesky, LU, Solve, Inverse, Det, LogDet, Exp,
-// Norm (Frobenius), Cond,
-// one call per matrix of the batch), each timed the same way. Torch's
-// lstsq runs its gelsd driver (SVD-based, as the library's). --no-reference skips
+// Inputs are drawn once per (dtype, n, batch), with R uniform in [-1, 1)
+// (both parts for complex): the well-conditioned R + √n·I for solve, inv,
+// det, slogdet and lu; R for qr, lq, svd, lstsq, pinv, norm, cond and
+// matrix_rank; R/√n for expm; the Hermitian positive definite
+// (R + Rᴴ)/2 + 2n·I for cholesky; the Hermitian (R + Rᴴ)/2 for eigh; n
+// right sides R for solve and lstsq. Every case times the default form
+// (thin SVD, reduced QR, vectors included, Frobenius norm, 2-norm
+// condition, NumPy's rcond) of the Into form into preallocated
+// destinations, on a serial engine for --threads 1 and a team engine
+// otherwise: the median of repeated calls within --budget (default 300ms)
+// after a warm-up.
+//
+// The same inputs, written to .npy files in a temporary directory, are
+// then timed in one Python process by NumPy (numpy.linalg under
+// OPENBLAS_NUM_THREADS=N; lstsq per matrix with rcond=None; lu is
+// scipy.linalg.lu_factor per matrix, the packed factors the library's LU
+// returns, and expm scipy.linalg.expm, when SciPy is importable) and
+// PyTorch (torch.linalg with torch.set_num_threads(N), lstsq by the
+// SVD-based gelsd driver as the library's; when `import torch` fails
+// torch_ms is null and a note on stderr says why: set PYTHONPATH where
+// torch lives outside the interpreter's path), and in this process by
+// gonum (gonum.org/v1/gonum/mat, float64 only: QR, LQ, SVD, EigenSym,
+// Cholesky, LU, Solve, Inverse, Det, LogDet, Exp, Norm, Cond; one call
+// per matrix of the batch), each timed the same way. --no-reference skips
 // NumPy and PyTorch.
 //
 // A row of --json: {"op", "dtype", "size", "batch", "threads", "median_ms",
