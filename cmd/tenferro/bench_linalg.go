@@ -16,9 +16,9 @@
 // det, slogdet and lu; R for qr, lq, svd, lstsq, pinv, norm, cond and
 // matrix_rank; R/√n for expm; the Hermitian positive definite
 // (R + Rᴴ)/2 + 2n·I for cholesky; the Hermitian (R + Rᴴ)/2 for eigh; n
-// right sides R for solve and lstsq. Every case times the default form
-// (thin SVD, reduced QR, vectors included, Frobenius norm, 2-norm
-// condition, NumPy's rcond) of the Into form into preallocated
+// right sides R for solve and lstsq. Every case times the Into form in
+// its default mode (thin SVD, reduced QR, eigenvectors included,
+// Frobenius norm, 2-norm condition, NumPy's rcond) into preallocated
 // destinations, on a serial engine for --threads 1 and a team engine
 // otherwise: the median of repeated calls within --budget (default 300ms)
 // after a warm-up.
