@@ -9,9 +9,12 @@ import (
 
 // HeevDCMin is the order from which Heev computes eigenvectors by divide
 // and conquer ([Stedc], then Q·S applied by [Unmtr]) rather than by
-// Steqr's rotations on the explicit Q (faer's threshold is 128). Set it
-// before calls run (it is read without locking).
-var HeevDCMin = 128
+// Steqr's rotations on the explicit Q. Set it before calls run (it is read
+// without locking). BenchmarkHeevDCMin on a shared 2-vCPU AMD EPYC (Zen 5)
+// guest (noisy): the two were even at n = 32 (float64; Steqr 2x faster
+// for complex128), and divide and conquer was 2-3x faster at n = 64 and
+// 96 and 2-4x at 128 and 192 for both types; faer's threshold is 128.
+var HeevDCMin = 48
 
 // Heev computes the eigenvalues, and optionally the eigenvectors, of the
 // n×n Hermitian (real symmetric) matrix A, reading only the uplo triangle
@@ -35,9 +38,11 @@ var HeevDCMin = 128
 // workspace (about 4·n² float64s on the divide-and-conquer path, and n²
 // elements of T for complex types); a warm ws allocates nothing.
 //
-// It returns 0 on success, the Steqr or Stedc info when an iteration
-// bound runs out (a is then not a valid V), and n when A holds NaN or
-// ±Inf (w is then all NaN, and a is left as it was).
+// It returns 0 on success, the Steqr info when its iteration bound runs
+// out (a is then not a valid V; a failed Stedc falls back to Ungtr and
+// Steqr), and n when the referenced triangle holds NaN or ±Inf, the
+// diagonal's imaginary part included (w is then all NaN, and a is left as
+// it was).
 func Heev[T Scalar](ws *Workspace, r par.Runner, vectors bool, uplo Uplo, n int, a gemm.Mat[T], w []float64) int {
 	if n <= 0 {
 		return 0
@@ -76,7 +81,7 @@ func Heev[T Scalar](ws *Workspace, r par.Runner, vectors bool, uplo Uplo, n int,
 	head := max(hetrdSize[T](n), ungtrSize[T](n))
 	nf := 3 * n
 	if dc {
-		nf = n + n*n + stedcSize(n)
+		nf = n + n*n + stedcSize(n) + 2*n
 	}
 	var s []T
 	var f []float64
@@ -100,7 +105,16 @@ func Heev[T Scalar](ws *Workspace, r par.Runner, vectors bool, uplo Uplo, n int,
 	case dc:
 		zs := f[n : n+n*n]
 		z := gemm.Mat[float64]{Data: zs, RS: 1, CS: n}
-		if info = stedc(ws, r, n, w, e, z, f[n+n*n:]); info != 0 {
+		// A copy of T, for Steqr should Stedc fail (a root's iteration
+		// bound running out; T is finite here).
+		t0 := f[n+n*n+stedcSize(n):]
+		copy(t0[:n], w)
+		copy(t0[n:2*n-1], e[:n-1])
+		if stedc(ws, r, n, w, e, z, f[n+n*n:n+n*n+stedcSize(n)]) != 0 {
+			copy(w, t0[:n])
+			copy(e, t0[n:2*n-1])
+			Ungtr(ws, r, uplo, n, a, tau)
+			info = Steqr(n, w, e, a, f[n:3*n])
 			break
 		}
 		var c gemm.Mat[T]
@@ -108,8 +122,19 @@ func Heev[T Scalar](ws *Workspace, r par.Runner, vectors bool, uplo Uplo, n int,
 			c = any(z).(gemm.Mat[T])
 		} else {
 			cs := s[head+n : head+n+n*n]
-			for i, x := range zs {
-				cs[i] = fromReal[T](x)
+			switch v := any(cs).(type) {
+			case []complex128:
+				for i, x := range zs {
+					v[i] = complex(x, 0)
+				}
+			case []complex64:
+				for i, x := range zs {
+					v[i] = complex(float32(x), 0)
+				}
+			case []float32:
+				for i, x := range zs {
+					v[i] = float32(x)
+				}
 			}
 			c = gemm.Mat[T]{Data: cs, RS: 1, CS: n}
 		}
@@ -138,15 +163,52 @@ func maxAbsTri[T Scalar](uplo Uplo, n int, a gemm.Mat[T]) float64 {
 		if uplo == Upper {
 			i0, i1 = 0, j+1
 		}
-		o := a.Off + j*a.CS
-		for i := i0; i < i1; i++ {
-			x := abs(a.Data[o+i*a.RS])
-			if x > m || x != x {
-				m = x
-				if x != x {
-					return x
-				}
+		o := a.Off + j*a.CS + i0*a.RS
+		var x float64
+		switch d := any(a.Data).(type) {
+		case []float64:
+			x = maxAbsR(d, o, i1-i0, a.RS)
+		case []float32:
+			x = maxAbsR(d, o, i1-i0, a.RS)
+		case []complex128:
+			x = maxAbsC(d, o, i1-i0, a.RS)
+		case []complex64:
+			x = maxAbsC(d, o, i1-i0, a.RS)
+		}
+		if x != x {
+			return x
+		}
+		m = max(m, x)
+	}
+	return m
+}
+
+// maxAbsR returns max |x[off+i*inc]| over n elements, NaN if one is NaN.
+func maxAbsR[F float32 | float64](x []F, off, n, inc int) float64 {
+	m := 0.0
+	for i := 0; i < n; i++ {
+		v := math.Abs(float64(x[off+i*inc]))
+		if !(v <= m) {
+			if v != v {
+				return v
 			}
+			m = v
+		}
+	}
+	return m
+}
+
+// maxAbsC is maxAbsR for complex elements (the modulus).
+func maxAbsC[C complex64 | complex128](x []C, off, n, inc int) float64 {
+	m := 0.0
+	for i := 0; i < n; i++ {
+		z := complex128(x[off+i*inc])
+		v := math.Hypot(real(z), imag(z))
+		if !(v <= m) {
+			if v != v {
+				return v
+			}
+			m = v
 		}
 	}
 	return m

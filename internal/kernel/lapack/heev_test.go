@@ -83,8 +83,16 @@ func heevCases[T Scalar](rng *rand.Rand, n int) []heevCase {
 	if eps[T]() > 1e-10 {
 		big, small, huge, tiny = 1e20, 1e-20, 1e36, 1e-36
 	}
+	clustered := make([]float64, n)
+	for i := range clustered {
+		clustered[i] = 1 + 1e-10*float64(i%3)
+		if i%5 == 0 {
+			clustered[i] = -1
+		}
+	}
 	return []heevCase{
 		{"random", rnd},
+		{"clustered", withSpectrum[T](rng, clustered)},
 		{"illcond", withSpectrum[T](rng, graded)},
 		{"rankdef", withSpectrum[T](rng, rank)},
 		{"identity", eye},
@@ -240,7 +248,7 @@ func TestUnmtr(t *testing.T) {
 
 // TestHeevLarge runs the default blocking at sizes past its crossover.
 func TestHeevLarge(t *testing.T) {
-	sizes := []int{70, 129}
+	sizes := []int{70, 129, 257}
 	if testing.Short() {
 		sizes = sizes[:1]
 	}
@@ -309,6 +317,12 @@ func testHeevWarmAllocs[T Scalar](t *testing.T) {
 			copy(a.Data, src)
 			Heev(&ws, nil, true, Upper, n, a, w)
 		},
+		"steqr": func() {
+			withHeevDC(1<<30, func() {
+				copy(a.Data, src)
+				Heev(&ws, nil, true, Lower, n, a, w)
+			})
+		},
 		"values": func() {
 			copy(a.Data, src)
 			Heev(&ws, nil, false, Lower, n, a, w)
@@ -329,4 +343,40 @@ func denseMaxAbs(a dense128) float64 {
 		m = max(m, math.Abs(real(v)), math.Abs(imag(v)))
 	}
 	return m
+}
+
+// TestHeevRunner runs Heev with a two-worker runner and gemm's parallel
+// threshold lowered, and checks the values against a serial run and the
+// vectors' residual.
+func TestHeevRunner(t *testing.T) {
+	prev := gemm.ParallelThreshold
+	gemm.ParallelThreshold = 1000
+	defer func() { gemm.ParallelThreshold = prev }()
+	const n = 160
+	r := goRunner{2}
+	var ws, ws1 Workspace
+	ref := randHerm[complex128](rand.New(rand.NewPCG(3, 3)), n)
+	a := storeTri[complex128](ref, Lower, dense)
+	b := storeTri[complex128](ref, Lower, dense)
+	w, w1 := make([]float64, n), make([]float64, n)
+	if Heev(&ws, r, true, Lower, n, a.Mat, w) != 0 || Heev(&ws1, nil, true, Lower, n, b.Mat, w1) != 0 {
+		t.Fatal("Heev failed")
+	}
+	an := fnorm(ref)
+	tol := 10 * float64(n) * 0x1p-53
+	for i := range w {
+		if math.Abs(w[i]-w1[i]) > tol*an {
+			t.Fatalf("w[%d] = %v parallel, %v serial", i, w[i], w1[i])
+		}
+	}
+	v := toDense(a)
+	vl := newDense(n, n)
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			vl.set(i, j, v.at(i, j)*complex(w[j], 0))
+		}
+	}
+	if res := fnorm(sub(mul(ref, v), vl)); !(res <= tol*an) {
+		t.Fatalf("‖AV − VΛ‖/‖A‖ = %.3g", res/an)
+	}
 }

@@ -6,7 +6,12 @@ import (
 )
 
 // Block sizes of the tridiagonal reduction. Set them before calls run (they
-// are read without locking).
+// are read without locking). BenchmarkHetrdBlock on a shared 2-vCPU AMD
+// EPYC (Zen 5) guest (float64, GFLOP per CPU-second, noisy): at n = 256,
+// nb = 32 gave 9 against 6-7.5 for 16 and 4.5-5 for 64; at n = 1024 all of
+// nb = 16, 32, 64 with crossovers 32 and 128 gave 11-14, within the noise.
+// The Hermitian products, which gain nothing from blocking, take most of
+// the time.
 var (
 	// HetrdBlock is the number of columns reduced per panel by the blocked
 	// Hetrd before the trailing matrix is updated by one rank-2k product.
@@ -134,10 +139,18 @@ func latrd[T Scalar](m, nb int, a gemm.Mat[T], d, e []float64, tau []T, s []T) {
 	for i := 0; i < nb; i++ {
 		// Column i of A − V·Wᴴ − W·Vᴴ, rows i..m−1.
 		co := a.Off + i*a.CS
-		for p := 0; p < i; p++ {
-			cw, cv := -conj(wd[i+p*m]), -conj(vd[i+p*m])
-			axpy(false, m-i, cw, vd, i+p*m, 1, a.Data, co+i*a.RS, a.RS)
-			axpy(false, m-i, cv, wd, i+p*m, 1, a.Data, co+i*a.RS, a.RS)
+		if i > 0 {
+			for p := 0; p < i; p++ {
+				t1[p], t2[p] = conj(wd[i+p*m]), conj(vd[i+p*m])
+			}
+			if a.RS == 1 {
+				mvSub(m-i, i, vd, wd, i, m, t1, t2, a.Data[co+i:co+m])
+			} else {
+				for p := 0; p < i; p++ {
+					axpy(false, m-i, -t1[p], vd, i+p*m, 1, a.Data, co+i*a.RS, a.RS)
+					axpy(false, m-i, -t2[p], wd, i+p*m, 1, a.Data, co+i*a.RS, a.RS)
+				}
+			}
 		}
 		dg := co + i*a.RS
 		d[i] = re(a.Data[dg])
@@ -163,13 +176,10 @@ func latrd[T Scalar](m, nb int, a gemm.Mat[T], d, e []float64, tau []T, s []T) {
 		// ½·τ·(τ·wi)ᴴ·v·v.
 		q := m - i - 1
 		hemvLower(q, shift(a, i+1, i+1), vi[i+1:], wi[i+1:])
-		for p := 0; p < i; p++ {
-			t1[p] = dot(true, q, wd, i+1+p*m, 1, vi, i+1, 1)
-			t2[p] = dot(true, q, vd, i+1+p*m, 1, vi, i+1, 1)
-		}
-		for p := 0; p < i; p++ {
-			axpy(false, q, -t1[p], vd, i+1+p*m, 1, wi, i+1, 1)
-			axpy(false, q, -t2[p], wd, i+1+p*m, 1, wi, i+1, 1)
+		if i > 0 {
+			mvConjT(q, i, wd, i+1, m, vi[i+1:], t1)
+			mvConjT(q, i, vd, i+1, m, vi[i+1:], t2)
+			mvSub(q, i, vd, wd, i+1, m, t1, t2, wi[i+1:])
 		}
 		scaleVec(wi, i+1, q, 1, t)
 		alpha := fromReal[T](-0.5) * t * dot(true, q, wi, i+1, 1, vi, i+1, 1)
@@ -268,173 +278,6 @@ func her2Lower[T Scalar](n int, a gemm.Mat[T], v, w []T) {
 		}
 		for i := j + 1; i < n; i++ {
 			a.Data[o+i*a.RS] += v[i]*cw + w[i]*cv
-		}
-	}
-}
-
-// hemvLower sets y[0:n] = A·x for the n×n Hermitian A whose lower
-// triangle is in a (the imaginary part of the diagonal ignored), in one
-// pass over the triangle: each stored element a(i, j), i > j, adds to y[i]
-// (a·x[j]) and to y[j] (conj(a)·x[i]). Columns are contiguous in a
-// column-major a and rows in a row-major one; both run along storage.
-func hemvLower[T Scalar](n int, a gemm.Mat[T], x, y []T) {
-	switch d := any(a.Data).(type) {
-	case []float64:
-		hemvR(n, d, a.Off, a.RS, a.CS, any(x).([]float64), any(y).([]float64))
-	case []float32:
-		hemvR(n, d, a.Off, a.RS, a.CS, any(x).([]float32), any(y).([]float32))
-	case []complex128:
-		hemvC(n, d, a.Off, a.RS, a.CS, any(x).([]complex128), any(y).([]complex128))
-	case []complex64:
-		hemvC(n, d, a.Off, a.RS, a.CS, any(x).([]complex64), any(y).([]complex64))
-	}
-}
-
-func hemvR[F float32 | float64](n int, a []F, off, rs, cs int, x, y []F) {
-	x, y = x[:n], y[:n]
-	clear(y)
-	switch {
-	case rs == 1:
-		// Four columns at a time below their diagonal block: each row i
-		// adds a[i, j:j+4]·x[j:j+4] to y[i] and a[i, j+q]·x[i] to four
-		// separate dot products, so the dependency chains are four.
-		j := 0
-		for ; j+4 <= n; j += 4 {
-			o0 := off + j*cs
-			o1, o2, o3 := o0+cs, o0+2*cs, o0+3*cs
-			x0, x1, x2, x3 := x[j], x[j+1], x[j+2], x[j+3]
-			// The 4×4 diagonal block.
-			for q := 0; q < 4; q++ {
-				oq := o0 + q*cs
-				jq := j + q
-				y[jq] += a[oq+jq] * x[jq]
-				for i := jq + 1; i < j+4; i++ {
-					y[i] += a[oq+i] * x[jq]
-					y[jq] += a[oq+i] * x[i]
-				}
-			}
-			ys, xs := y[j+4:], x[j+4:]
-			m := len(ys)
-			c0, c1, c2, c3 := a[o0+j+4:][:m], a[o1+j+4:][:m], a[o2+j+4:][:m], a[o3+j+4:][:m]
-			xs = xs[:m]
-			var s0, s1, s2, s3 F
-			for k := range ys {
-				xi := xs[k]
-				a0, a1, a2, a3 := c0[k], c1[k], c2[k], c3[k]
-				ys[k] += a0*x0 + a1*x1 + a2*x2 + a3*x3
-				s0 += a0 * xi
-				s1 += a1 * xi
-				s2 += a2 * xi
-				s3 += a3 * xi
-			}
-			y[j] += s0
-			y[j+1] += s1
-			y[j+2] += s2
-			y[j+3] += s3
-		}
-		for ; j < n; j++ {
-			o := off + j*cs
-			col := a[o+j+1 : o+n]
-			xs, ys := x[j+1:], y[j+1:]
-			xs, ys = xs[:len(col)], ys[:len(col)]
-			xj := x[j]
-			s := a[o+j] * xj
-			for k, c := range col {
-				ys[k] += c * xj
-				s += c * xs[k]
-			}
-			y[j] += s
-		}
-	case cs == 1:
-		// Row i: y[i] += a[i, :i]·x[:i], y[:i] += a[i, :i]ᵀ·x[i].
-		for i := 0; i < n; i++ {
-			o := off + i*rs
-			row := a[o : o+i]
-			xs, ys := x[:len(row)], y[:len(row)]
-			xi := x[i]
-			s := a[o+i] * xi
-			for k, c := range row {
-				s += c * xs[k]
-				ys[k] += c * xi
-			}
-			y[i] += s
-		}
-	default:
-		for j := 0; j < n; j++ {
-			o := off + j*cs
-			xj := x[j]
-			s := a[o+j*rs] * xj
-			for i := j + 1; i < n; i++ {
-				c := a[o+i*rs]
-				y[i] += c * xj
-				s += c * x[i]
-			}
-			y[j] += s
-		}
-	}
-}
-
-func hemvC[C complex64 | complex128](n int, a []C, off, rs, cs int, x, y []C) {
-	x, y = x[:n], y[:n]
-	clear(y)
-	cj := func(c C) C {
-		z := complex128(c)
-		return C(complex(real(z), -imag(z)))
-	}
-	re := func(c C) C { return C(complex(real(complex128(c)), 0)) }
-	switch {
-	case rs == 1:
-		// Two columns at a time below their diagonal block.
-		j := 0
-		for ; j+2 <= n; j += 2 {
-			o0 := off + j*cs
-			o1 := o0 + cs
-			x0, x1 := x[j], x[j+1]
-			a10 := a[o0+j+1]
-			y[j] += re(a[o0+j])*x0 + cj(a10)*x1
-			y[j+1] += a10*x0 + re(a[o1+j+1])*x1
-			ys, xs := y[j+2:], x[j+2:]
-			m := len(ys)
-			c0, c1 := a[o0+j+2:][:m], a[o1+j+2:][:m]
-			xs = xs[:m]
-			var s0, s1 C
-			for k := range ys {
-				xi := xs[k]
-				a0, a1 := c0[k], c1[k]
-				ys[k] += a0*x0 + a1*x1
-				s0 += cj(a0) * xi
-				s1 += cj(a1) * xi
-			}
-			y[j] += s0
-			y[j+1] += s1
-		}
-		if j < n {
-			y[j] += re(a[off+j*cs+j]) * x[j]
-		}
-	case cs == 1:
-		for i := 0; i < n; i++ {
-			o := off + i*rs
-			row := a[o : o+i]
-			xs, ys := x[:len(row)], y[:len(row)]
-			xi := x[i]
-			s := re(a[o+i]) * xi
-			for k, c := range row {
-				s += c * xs[k]
-				ys[k] += cj(c) * xi
-			}
-			y[i] += s
-		}
-	default:
-		for j := 0; j < n; j++ {
-			o := off + j*cs
-			xj := x[j]
-			s := re(a[o+j*rs]) * xj
-			for i := j + 1; i < n; i++ {
-				c := a[o+i*rs]
-				y[i] += c * xj
-				s += cj(c) * x[i]
-			}
-			y[j] += s
 		}
 	}
 }

@@ -12,8 +12,10 @@ import (
 // locking).
 var StedcLeaf = 32
 
-// stedcMaxIter bounds the iterations of one secular equation root.
-const stedcMaxIter = 100
+// stedcMaxIter bounds the iterations of one secular equation root: the
+// rational steps converge in a handful, and the bound leaves room for
+// bisection to narrow a bracket by 2⁻³⁰⁰. A variable for the tests.
+var stedcMaxIter = 300
 
 // Stedc computes all eigenvalues and eigenvectors of the n×n real
 // symmetric tridiagonal T with diagonal d[0:n] and off-diagonal e[0:n−1]
@@ -36,7 +38,7 @@ const stedcMaxIter = 100
 // plane rotation zeroes one of the pair's components, deflate; the other
 // k roots of the secular equation 1 + ρ·Σ z_j²/(d_j − λ) = 0 are found
 // relative to the nearer pole, by a two-pole rational model safeguarded by
-// bisection (at most 100 iterations each); z is recomputed from the
+// bisection (at most 300 iterations each); z is recomputed from the
 // roots by Löwner's formula (Gu and Eisenstat), so that the eigenvectors
 // (D − λ_i)⁻¹·ẑ are orthogonal to working precision; and the eigenvectors
 // of T are the product of the halves' eigenvectors with them, one
@@ -90,7 +92,12 @@ func stedc(ws *Workspace, r par.Runner, n int, d, e []float64, z gemm.Mat[float6
 			for _, x := range eb {
 				nrm = max(nrm, math.Abs(x))
 			}
-			scaleTri(db, eb, 1/nrm)
+			for i := range db {
+				db[i] /= nrm
+			}
+			for i := range eb {
+				eb[i] /= nrm
+			}
 			info = dcSolve(ws, r, leaf, m, db, eb, zb, s)
 			scaleTri(db, nil, nrm)
 		}
@@ -435,6 +442,11 @@ func secularRoot(k int, d, z []float64, rho float64, i int, delta []float64) (la
 		next := tau + eta
 		if !(next > lo && next < hi) {
 			next = lo + (hi-lo)/2
+			if !(next > lo && next < hi) {
+				// The bracket is one ulp wide.
+				ok = true
+				break
+			}
 		}
 		if next == tau {
 			ok = true

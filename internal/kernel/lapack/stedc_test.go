@@ -152,3 +152,54 @@ func TestSecularRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestStedcRootFailure checks that a secular root out of iterations makes
+// Stedc return nonzero, and that Heev then falls back to Steqr with a
+// correct result.
+func TestStedcRootFailure(t *testing.T) {
+	it0 := stedcMaxIter
+	stedcMaxIter = 0
+	defer func() { stedcMaxIter = it0 }()
+	var ws Workspace
+	rng := rand.New(rand.NewPCG(8, 8))
+	const n = 80
+	c := tridiagCases(rng, n)[0]
+	z := gemm.Mat[float64]{Data: make([]float64, n*n), RS: 1, CS: n}
+	if info := Stedc(&ws, nil, n, slices.Clone(c.d), slices.Clone(c.e), z); info == 0 {
+		t.Fatalf("Stedc succeeded without iterations")
+	}
+	withStedcLeaf(8, func() {
+		checkHeev[float64](t, &ws, "fallback float64", randHerm[float64](rng, n), Lower, dense)
+		checkHeev[complex64](t, &ws, "fallback complex64", randHerm[complex64](rng, n), Upper, padded)
+	})
+}
+
+// TestStedcSubnormal checks blocks scaled from subnormal entries.
+func TestStedcSubnormal(t *testing.T) {
+	var ws Workspace
+	rng := rand.New(rand.NewPCG(8, 9))
+	const n = 60
+	d, e := make([]float64, n), make([]float64, n-1)
+	for i := range d {
+		d[i] = math.Ldexp(rng.Float64()*2-1, -1030)
+		if i < n-1 {
+			e[i] = math.Ldexp(rng.Float64()*2-1, -1030)
+		}
+	}
+	z := gemm.Mat[float64]{Data: make([]float64, n*n), RS: 1, CS: n}
+	withStedcLeaf(8, func() {
+		if info := Stedc(&ws, nil, n, d, e, z); info != 0 {
+			t.Fatalf("info %d", info)
+		}
+	})
+	zd := newDense(n, n)
+	for i := range z.Data {
+		zd.d[i] = complex(z.Data[i], 0)
+	}
+	if res := orthErr(zd); !(res <= 1e-12) {
+		t.Fatalf("‖ZᵀZ − I‖ = %v", res)
+	}
+	if !slices.IsSorted(d) {
+		t.Fatalf("values not ascending")
+	}
+}

@@ -19,13 +19,16 @@ import (
 // iterated with Wilkinson shifts, by QL when its bottom end is the larger
 // and by QR otherwise, until it splits; 2×2 blocks are solved directly.
 //
-// When z.Data is nil only eigenvalues are computed, without rotations
-// (O(n²) work). Otherwise z (n rows, n columns, any layout) holds an
+// When z.Data is nil only eigenvalues are computed, by the root-free form
+// of the same sweeps on the squares of e (Pal, Walker and Kahan, as
+// LAPACK's ?sterf: one division per step instead of a square root and two;
+// O(n²) work). Otherwise z (n rows, n columns, any layout) holds an
 // orthonormal Q on entry (the identity for the eigenvectors of T itself,
 // the Q of [Hetrd] for those of the original matrix) and Q·S on exit: the
 // rotations of each sweep are applied to z's columns with [Lasr], and the
 // columns are permuted with the values when they are sorted. work holds
-// at least 2·n float64s (the rotations); e is destroyed.
+// at least 2·n float64s (the rotations; unused, and may be nil, without
+// vectors); e is destroyed. Steqr allocates nothing.
 //
 // It returns 0 on success. The iteration is bounded by 30·n sweeps in
 // all (as LAPACK); when they run out it returns i > 0, the number of
@@ -154,12 +157,25 @@ func (st *steqrState[T]) run() int {
 		if math.Abs(d[lend]) < math.Abs(d[l]) {
 			l, lend = lend, l
 		}
-		if lend > l {
+		switch {
+		case !st.vec:
+			// Root-free: the sweeps work on the squares of e.
+			for i := lsv; i < lendsv; i++ {
+				e[i] *= e[i]
+			}
+			if lend > l {
+				st.pwkQL(l, lend)
+			} else {
+				st.pwkQR(l, lend)
+			}
+		case lend > l:
 			st.ql(l, lend)
-		} else {
+		default:
 			st.qr(l, lend)
 		}
 		if sc != 1 {
+			// e is left squared by the root-free sweeps; only its zeros
+			// matter from here on.
 			scaleTri(d[lsv:lendsv+1], e[lsv:lendsv], 1/sc)
 		}
 		if st.jtot >= st.maxit {
@@ -308,6 +324,132 @@ func (st *steqrState[T]) qr(l, lend int) {
 		}
 		d[l] -= p
 		e[l-1] = g
+	}
+}
+
+// pwkQL is ql without eigenvectors, root-free (the Pal–Walker–Kahan form
+// of the QL sweep, as LAPACK's ?sterf): e holds the squares of the
+// off-diagonal elements of the block, and each step of the sweep takes a
+// division where the rotation form takes a square root and two. With
+// c_i and s_i the rotation's cosine and sine of step i, it carries
+// p = γ²/c (γ the rotated diagonal element minus the shift σ) and forms
+// c² = p/(p + e²), s² = e²/(p + e²) directly.
+func (st *steqrState[T]) pwkQL(l, lend int) {
+	d, e := st.d, st.e
+	eps2 := tdEps * tdEps
+	for l <= lend {
+		m := lend
+		for i := l; i < lend; i++ {
+			if math.Abs(e[i]) <= eps2*math.Abs(d[i]*d[i+1]) {
+				m = i
+				break
+			}
+		}
+		if m < lend {
+			e[m] = 0
+		}
+		p := d[l]
+		if m == l {
+			l++
+			continue
+		}
+		if m == l+1 {
+			rt1, rt2, _, _ := laev2(d[l], math.Sqrt(e[l]), d[l+1])
+			d[l], d[l+1], e[l] = rt1, rt2, 0
+			l += 2
+			continue
+		}
+		if st.jtot >= st.maxit {
+			return
+		}
+		st.jtot++
+		rte := math.Sqrt(e[l])
+		sigma := (d[l+1] - p) / (2 * rte)
+		r := math.Hypot(sigma, 1)
+		sigma = p - rte/(sigma+math.Copysign(r, sigma))
+		c, sn := 1.0, 0.0
+		gamma := d[m] - sigma
+		p = gamma * gamma
+		for i := m - 1; i >= l; i-- {
+			bb := e[i]
+			r := p + bb
+			if i != m-1 {
+				e[i+1] = sn * r
+			}
+			oldc := c
+			c, sn = p/r, bb/r
+			oldgam := gamma
+			alpha := d[i]
+			gamma = c*(alpha-sigma) - sn*oldgam
+			d[i+1] = oldgam + (alpha - gamma)
+			if c != 0 {
+				p = gamma * gamma / c
+			} else {
+				p = oldc * bb
+			}
+		}
+		e[l] = sn * p
+		d[l] = sigma + gamma
+	}
+}
+
+// pwkQR is qr without eigenvectors, root-free (see pwkQL).
+func (st *steqrState[T]) pwkQR(l, lend int) {
+	d, e := st.d, st.e
+	eps2 := tdEps * tdEps
+	for l >= lend {
+		m := lend
+		for i := l; i > lend; i-- {
+			if math.Abs(e[i-1]) <= eps2*math.Abs(d[i]*d[i-1]) {
+				m = i
+				break
+			}
+		}
+		if m > lend {
+			e[m-1] = 0
+		}
+		p := d[l]
+		if m == l {
+			l--
+			continue
+		}
+		if m == l-1 {
+			rt1, rt2, _, _ := laev2(d[l], math.Sqrt(e[l-1]), d[l-1])
+			d[l], d[l-1], e[l-1] = rt1, rt2, 0
+			l -= 2
+			continue
+		}
+		if st.jtot >= st.maxit {
+			return
+		}
+		st.jtot++
+		rte := math.Sqrt(e[l-1])
+		sigma := (d[l-1] - p) / (2 * rte)
+		r := math.Hypot(sigma, 1)
+		sigma = p - rte/(sigma+math.Copysign(r, sigma))
+		c, sn := 1.0, 0.0
+		gamma := d[m] - sigma
+		p = gamma * gamma
+		for i := m; i < l; i++ {
+			bb := e[i]
+			r := p + bb
+			if i != m {
+				e[i-1] = sn * r
+			}
+			oldc := c
+			c, sn = p/r, bb/r
+			oldgam := gamma
+			alpha := d[i+1]
+			gamma = c*(alpha-sigma) - sn*oldgam
+			d[i] = oldgam + (alpha - gamma)
+			if c != 0 {
+				p = gamma * gamma / c
+			} else {
+				p = oldc * bb
+			}
+		}
+		e[l-1] = sn * p
+		d[l] = sigma + gamma
 	}
 }
 
