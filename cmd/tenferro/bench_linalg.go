@@ -5,8 +5,9 @@
 //	    [--batch N] [--threads N] [--json] [--budget DURATION] [--no-reference]
 //
 // --ops selects operations of the linalg command's table by name (default
-// all: qr, lq, svd, eigh, solve, cholesky, inv, det, slogdet, lstsq,
-// pinv, expm, norm, cond, matrix_rank, lu), --sizes the matrix orders n
+// all: qr, lq, svd, eigh, solve, cholesky_solve, solve_triangular,
+// cholesky, inv, det, slogdet, lstsq, pinv, expm, norm, cond,
+// matrix_rank, lu), --sizes the matrix orders n
 // (default 256,512,1024), --dtype the element types (default f64,c128),
 // --batch the number of stacked matrices (default 1: one matrix; N: the
 // library's (n, n, N) batch and NumPy's (N, n, n) stacked call).
@@ -15,9 +16,10 @@
 // (both parts for complex): the well-conditioned R + √n·I for solve, inv,
 // det, slogdet and lu; R for qr, lq, svd, lstsq, pinv, norm, cond and
 // matrix_rank; R/√n for expm; the Hermitian positive definite
-// (R + Rᴴ)/2 + 2n·I for cholesky; the Hermitian (R + Rᴴ)/2 for eigh; n
-// right sides R for solve and lstsq. Every case times the Into form in
-// its default mode (thin SVD, reduced QR, eigenvectors included,
+// (R + Rᴴ)/2 + 2n·I for cholesky, and its lower triangle as the factor
+// of cholesky_solve and the matrix of solve_triangular; the Hermitian
+// (R + Rᴴ)/2 for eigh; n right sides R for the solves and lstsq. Every
+// case times the Into form in its default mode (thin SVD, reduced QR, eigenvectors included,
 // Frobenius norm, 2-norm condition, NumPy's rcond) into preallocated
 // destinations, on a serial engine for --threads 1 and a team engine
 // otherwise: the median of repeated calls within --budget (default 300ms)
@@ -27,13 +29,16 @@
 // then timed in one Python process by NumPy (numpy.linalg under
 // OPENBLAS_NUM_THREADS=N; lstsq per matrix with rcond=None; lu is
 // scipy.linalg.lu_factor per matrix, the packed factors the library's LU
-// returns, and expm scipy.linalg.expm, when SciPy is importable) and
+// returns, expm scipy.linalg.expm, cholesky_solve scipy.linalg.cho_solve
+// and solve_triangular scipy.linalg.solve_triangular, per matrix, when
+// SciPy is importable) and
 // PyTorch (torch.linalg with torch.set_num_threads(N), lstsq by the
 // SVD-based gelsd driver as the library's; when `import torch` fails
 // torch_ms is null and a note on stderr says why: set PYTHONPATH where
 // torch lives outside the interpreter's path), and in this process by
 // gonum (gonum.org/v1/gonum/mat, float64 only: QR, LQ, SVD, EigenSym,
-// Cholesky, LU, Solve, Inverse, Det, LogDet, Exp, Norm, Cond; one call
+// Cholesky, LU, Solve, Solve on a TriDense, Inverse, Det, LogDet, Exp,
+// Norm, Cond; one call
 // per matrix of the batch), each timed the same way. --no-reference skips
 // NumPy and PyTorch.
 //
@@ -437,6 +442,21 @@ func gonumNorm(in [][]*mat.Dense) func() {
 // gonumCond computes the 2-norm condition number.
 func gonumCond(in [][]*mat.Dense) func() {
 	return perItem(in, func(x []*mat.Dense) *mat.Dense { return x[0] }, func(a *mat.Dense) { mat.Cond(a, 2) })
+}
+
+// gonumSolveTri solves L·X = B with the lower triangle L of A (a
+// TriDense, so that Dense.Solve takes the triangular solver).
+func gonumSolveTri(in [][]*mat.Dense) func() {
+	type st struct {
+		x, b *mat.Dense
+		l    *mat.TriDense
+	}
+	return perItem(in, func(x []*mat.Dense) st {
+		n, _ := x[0].Dims()
+		l := mat.NewTriDense(n, mat.Lower, nil)
+		l.Copy(x[0])
+		return st{&mat.Dense{}, x[1], l}
+	}, func(s st) { _ = s.x.Solve(s.l, s.b) })
 }
 
 type gonumPair struct{ dst, a, b *mat.Dense }

@@ -55,6 +55,8 @@ type linalgFlags struct {
 	relCut   float64
 	rcond    float64 // lstsq, pinv: NaN for NumPy's default
 	pivoting bool    // qr: column pivoting
+	right    bool    // solve_triangular: X·A = B
+	unitDiag bool    // solve_triangular: unit diagonal
 	ord      linalg.NormOrder
 	ordSet   bool    // --ord given (NormFro is the zero value)
 	atol     float64 // matrix_rank
@@ -70,8 +72,10 @@ type linalgOption struct {
 }
 
 var linalgOptions = []linalgOption{
-	{"upper", false, "cholesky: the upper factor U with A = Uᴴ·U (written as PREFIX.u.npy); eigh: read A's upper triangle"},
-	{"lower", false, "cholesky: the lower factor L with A = L·Lᴴ; eigh: read A's lower triangle (the default of both)"},
+	{"upper", false, "cholesky: the upper factor U with A = Uᴴ·U (written as PREFIX.u.npy); cholesky_solve: C is that U; eigh, solve_triangular: read A's upper triangle"},
+	{"lower", false, "cholesky, cholesky_solve, eigh, solve_triangular: the lower triangle (the default)"},
+	{"right", false, "solve_triangular: solve X·A = B instead of A·X = B"},
+	{"unit-diagonal", false, "solve_triangular: take A's diagonal as ones (not read)"},
 	{"packed", false, "lu: write LAPACK's packed factors PREFIX.lu.npy and 0-based pivots PREFIX.piv.npy instead of P, L, U"},
 	{"mode", true, "qr, lq: reduced (default), complete, or r (qr) / l (lq) for the triangular factor alone"},
 	{"positive", false, "qr, lq: make the triangular factor's diagonal real and non-negative"},
@@ -298,7 +302,8 @@ func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, name, fmt.Errorf("--threads must be in [1, %d], got %d", team.MaxThreads, *threads))
 	}
 	f := linalgFlags{upper: *bools["upper"], packed: *bools["packed"], mode: *strs["mode"], positive: *bools["positive"],
-		full: *bools["full"], values: *bools["values-only"], pivoting: *bools["pivoting"]}
+		full: *bools["full"], values: *bools["values-only"], pivoting: *bools["pivoting"],
+		right: *bools["right"], unitDiag: *bools["unit-diagonal"]}
 	if err := checkMode(opName, f.mode); err != nil {
 		return fail(stderr, name, err)
 	}

@@ -369,6 +369,64 @@ func testLinalgCmd[T tf.Scalar](t *testing.T) {
 				}
 			}
 		}
+		// The triangular solves: S's lower (upper) triangle as L (U), and the
+		// Cholesky factor just written.
+		tri := func(upper, unit bool) []cm {
+			var ts []cm
+			for _, m := range sm {
+				c := newCM(n, n)
+				for i := range n {
+					for j := range n {
+						if i == j && unit {
+							c.set(i, j, 1)
+						} else if upper && j >= i || !upper && j <= i {
+							c.set(i, j, m.at(i, j))
+						}
+					}
+				}
+				ts = append(ts, c)
+			}
+			return ts
+		}
+		bwide := drawNumPy[T](uint64(si+401), rhsIn, append(slices.Clone(shape[:len(shape)-2]), 2, n)...)
+		fbw, bwm := writeIn(t, dir, "bw", bwide), numpyMats(t, c128(t, bwide), false)
+		for _, c := range []struct {
+			args        []string
+			upper, unit bool
+			right       bool
+		}{{nil, false, false, false}, {[]string{"--upper"}, true, false, false}, {[]string{"--unit-diagonal"}, false, true, false},
+			{[]string{"--right", "--upper"}, true, false, true}, {[]string{"--lower", "--right", "--unit-diagonal"}, false, true, true}} {
+			rhs, rm := fb, bm
+			if c.right {
+				rhs, rm = fbw, bwm
+			}
+			runLinalg(t, append([]string{"solve_triangular", "-o", pre, fs, rhs}, c.args...)...)
+			ts := tri(c.upper, c.unit)
+			for q, x := range out("x") {
+				var prod cm
+				if c.right {
+					prod = cmMul(x, ts[q])
+				} else {
+					prod = cmMul(ts[q], x)
+				}
+				if r := cmRel(cmDiff(prod, rm[q]), cmFro(ts[q])*cmFro(x)+cmFro(rm[q])); r > tol {
+					t.Errorf("%s solve_triangular %v item %d: residual %g", name, c.args, q, r)
+				}
+			}
+		}
+		for _, upper := range []bool{false, true} {
+			fn, args := "l", []string{"--lower"}
+			if upper {
+				fn, args = "u", []string{"--upper"}
+			}
+			runLinalg(t, append([]string{"cholesky", "-o", pre, fs}, args...)...)
+			runLinalg(t, append([]string{"cholesky_solve", "-o", pre + "x", pre + "." + fn + ".npy", fb}, args...)...)
+			for q, x := range numpyMats(t, readOut(t, pre+"x", "x", dt), false) {
+				if r := cmRel(cmDiff(cmMul(sm[q], x), bm[q]), cmFro(sm[q])*cmFro(x)+cmFro(bm[q])); r > tol {
+					t.Errorf("%s cholesky_solve %v item %d: residual %g", name, args, q, r)
+				}
+			}
+		}
 		runLinalg(t, "inv", "-o", pre, fa)
 		for q, x := range out("inv") {
 			// A is well conditioned (R + √n·I): its condition is a small constant.
@@ -669,6 +727,9 @@ func TestLinalgCmdErrors(t *testing.T) {
 		{[]string{"norm", "--ord", "3", "-o", o, a}, "--ord"},
 		{[]string{"cond", "--ord", "1", "-o", o, wide}, "square"},
 		{[]string{"det", "--ord", "1", "-o", o, a}, "does not apply"},
+		{[]string{"solve_triangular", "-o", o, zero, zero}, "singular"},
+		{[]string{"cholesky_solve", "--right", "-o", o, a, a}, "does not apply"},
+		{[]string{"solve_triangular", "--right", "-o", o, a, v}, "shape"},
 		{[]string{"matrix_rank", "--atol", "-1", "-o", o, a}, "--atol"},
 		{[]string{"qr", "--pivoting", "--mode", "r", "-o", o, a}, "--pivoting"},
 	} {

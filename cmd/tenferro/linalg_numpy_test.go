@@ -132,6 +132,10 @@ for c in cfg["cases"]:
         elif op == "matrix_rank":
             want = np.linalg.matrix_rank(a)
             msgs.append("ok" if np.array_equal(out["rank"], want) else "rank %s, want %s" % (out["rank"], want))
+        elif op in ("cholesky_solve", "solve_triangular"):
+            t = np.tril(a)
+            want = np.linalg.solve(t @ np.conj(np.swapaxes(t, -1, -2)) if op == "cholesky_solve" else t, ins[1])
+            msgs.append(close(out["x"], want, sc(want) * sc(a) * n))
         elif op == "pinv":
             msgs.append(close(out["pinv"], np.linalg.pinv(a), sc(out["pinv"]) * n))
     except Exception as e:
@@ -200,6 +204,8 @@ func TestLinalgCmdNumPy(t *testing.T) {
 		add("lstsq", nil, in{[]int{4, 9}, dt, "plain", "C"}, in{[]int{4, 2}, dt, "plain", order})
 		add("pinv", nil, in{[]int{2, 3, 6, 4}, dt, "plain", order})
 		add("expm", nil, in{[]int{3, 6, 6}, dt, "plain", order})
+		add("cholesky_solve", nil, in{[]int{2, 5, 5}, dt, "spd", order}, in{[]int{2, 5, 3}, dt, "plain", "C"})
+		add("solve_triangular", nil, in{[]int{2, 5, 5}, dt, "spd", order}, in{[]int{2, 5, 3}, dt, "plain", "F"})
 		for _, o := range []string{"fro", "nuc", "1", "-1", "2", "-2", "inf", "-inf"} {
 			add("norm", []string{"--ord", o}, in{[]int{2, 7, 5}, dt, "plain", order})
 		}

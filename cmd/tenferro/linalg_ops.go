@@ -99,6 +99,46 @@ func linalgOps[T tf.Scalar]() []linalgOp[T] {
 				return into1(e, in[1].Shape(), func(x *tf.Tensor[T]) error { return linalg.SolveInto(e, x, in[0], in[1]) })
 			},
 			peer: linalgPeer{numpy: "np.linalg.solve(a, b)", torch: "torch.linalg.solve(a, b)", gonum: gonumSolve}},
+		{name: "cholesky_solve", summary: "X with A·X = B from A's Cholesky factor C (PREFIX.x); --upper", in: []inputKind{spdIn, rhsIn}, numpyIn: true,
+			opts: []string{"upper", "lower"},
+			run: func(e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+				c, b, vec, err := solveOperands(in[0], in[1])
+				if err != nil {
+					return nil, err
+				}
+				var opts []linalg.Option
+				if f.upper {
+					opts = append(opts, linalg.Upper)
+				}
+				x, err := linalg.CholeskySolve(e, c, b, opts...)
+				return outs(err, out("x", x, vecMat(vec)))
+			},
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				return into1(e, in[1].Shape(), func(x *tf.Tensor[T]) error { return linalg.CholeskySolveInto(e, x, in[0], in[1]) })
+			},
+			peer: linalgPeer{numpy: "each(lambda c, y: sl.cho_solve((c, True), y), a, b)", needsScipy: true, torch: "torch.cholesky_solve(b, a)"}},
+		{name: "solve_triangular", summary: "X with A·X = B, A triangular (PREFIX.x); --upper, --right (X·A = B), --unit-diagonal", in: []inputKind{spdIn, rhsIn},
+			numpyIn: true, opts: []string{"upper", "lower", "right", "unit-diagonal"},
+			run: func(e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
+				a, b, vec, err := solveOperands(in[0], in[1])
+				if err != nil {
+					return nil, err
+				}
+				var opts []linalg.Option
+				if f.right {
+					opts = append(opts, linalg.Right)
+				}
+				if f.unitDiag {
+					opts = append(opts, linalg.UnitDiagonal)
+				}
+				x, err := linalg.SolveTriangular(e, a, b, f.upper, opts...)
+				return outs(err, out("x", x, vecMat(vec)))
+			},
+			into: func(e tf.Engine, in []*tf.Tensor[T]) (func() error, func(), error) {
+				return into1(e, in[1].Shape(), func(x *tf.Tensor[T]) error { return linalg.SolveTriangularInto(e, x, in[0], in[1], false) })
+			},
+			peer: linalgPeer{numpy: "each(lambda t, y: sl.solve_triangular(t, y, lower=True), a, b)", needsScipy: true,
+				torch: "torch.linalg.solve_triangular(a, b, upper=False)", gonum: gonumSolveTri}},
 		{name: "cholesky", summary: "A = L·Lᴴ (PREFIX.l), or Uᴴ·U with --upper (PREFIX.u)", in: []inputKind{spdIn}, opts: []string{"upper", "lower"},
 			run: func(e tf.Engine, in []*tf.Tensor[T], f linalgFlags) ([]output, error) {
 				if f.upper {
