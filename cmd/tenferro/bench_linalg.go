@@ -22,8 +22,8 @@
 // case times the Into form in its default mode (thin SVD, reduced QR, eigenvectors included,
 // Frobenius norm, 2-norm condition, NumPy's rcond) into preallocated
 // destinations, on a serial engine for --threads 1 and a team engine
-// otherwise: the median of repeated calls within --budget (default 300ms)
-// after a warm-up.
+// otherwise: the median of repeated calls within --budget (default 300ms;
+// at least 3) after a warm-up.
 //
 // The same inputs, written to .npy files in a temporary directory, are
 // then timed in one Python process by NumPy (numpy.linalg under
@@ -281,12 +281,12 @@ func linalgCases[T tf.Scalar](e tf.Engine, ops []string, n, batch int, budget ti
 			done()
 			return nil, nil, fmt.Errorf("%s %s n=%d: %v", o.name, dt, n, err)
 		}
-		m := max(measureFor(budget, func() { _ = call() }).median(), time.Nanosecond)
+		m := max(measureLinalg(budget, func() { _ = call() }).median(), time.Nanosecond)
 		done()
 		row := linalgRow{Op: o.name, DType: dt.String(), Size: n, Batch: batch, MedianMS: ms(m)}
 		if data, ok := any(ins).([]benchInput[float64]); ok && o.peer.gonum != nil {
 			g := o.peer.gonum(gonumInputs(data, n, batch))
-			v := ms(max(measureFor(budget, g).median(), time.Nanosecond))
+			v := ms(max(measureLinalg(budget, g).median(), time.Nanosecond))
 			row.GonumMS = &v
 		}
 		rows = append(rows, row)
@@ -294,6 +294,17 @@ func linalgCases[T tf.Scalar](e tf.Engine, ops []string, n, batch int, budget ti
 			Numpy: o.peer.numpy, Scipy: o.peer.needsScipy, Torch: o.peer.torch})
 	}
 	return rows, cases, nil
+}
+
+// measureLinalg times fn once as the warm-up, which also sizes the run,
+// then repeats it for about budget: at least 3 and at most 500 timed
+// calls (factorizations of large matrices take seconds each, so fewer
+// than measureFor's 5).
+func measureLinalg(budget time.Duration, fn func()) samples {
+	t0 := time.Now()
+	fn()
+	one := max(time.Since(t0), time.Microsecond)
+	return measure(0, min(max(int(budget/one), 3), 500), fn)
 }
 
 // drawInput returns the column-major data of batch n×n matrices of kind k
@@ -492,8 +503,8 @@ func gonumLU(in [][]*mat.Dense) func() {
 // the inputs in the cases' files and prints {"openblas_core",
 // "numpy_version", "scipy_version", "torch_version", "numpy_ms",
 // "torch_ms", "notes"}, the times lists parallel to the cases (null: no
-// expression, peer missing or failed), each the median of 5 to 500 calls
-// within the budget after a sizing call and a warm-up. OPENBLAS_CORETYPE
+// expression, peer missing or failed), each the median of 3 to 500 calls
+// within the budget after a warm-up that also sizes the run. OPENBLAS_CORETYPE
 // is set from the input before NumPy loads OpenBLAS, only when the caller
 // found that OpenBLAS does not recognize this CPU.
 //
