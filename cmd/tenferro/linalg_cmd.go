@@ -241,7 +241,7 @@ func linalgUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "  inputs in NumPy's axis order (..., m, n), batch axes first; results written as PREFIX.NAME.npy, C order")
 	fmt.Fprintln(w, "operations:")
 	for _, o := range linalgOps[float64]() {
-		fmt.Fprintf(w, "  %-9s %d input(s): %s\n", o.name, len(o.in), o.summary)
+		fmt.Fprintf(w, "  %-16s %d input(s): %s\n", o.name, len(o.in), o.summary)
 	}
 	if fs != nil {
 		fmt.Fprintln(w, "options:")
