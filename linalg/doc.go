@@ -78,10 +78,11 @@
 //     batch item and the entry; NaN or Inf in a right side B propagate to
 //     X (Lstsq checks B too). Det, SlogDet, MatrixNorm and Cond never
 //     fail on values: NaN entries give NaN.
-//   - tenferro.ErrNoConvergence: an eigenvalue or singular value
-//     iteration (Eigh: 30·n QL/QR sweeps; SVD: 6·k² bidiagonal QR steps;
-//     the Krylov solvers' documented bounds) ended unconverged; never met
-//     on finite input in practice, and never a hang.
+//   - tenferro.ErrNoConvergence: an iteration ended unconverged at its
+//     documented bound, never a hang: Eigh (30·n QL/QR sweeps) and SVD
+//     (6·k² bidiagonal QR steps), not met on finite input in practice;
+//     Eigsh (MaxRestarts) and ExpmV (MaxSteps), met when the tolerance is
+//     tighter than the bounds allow (they return what they found with it).
 //   - tenferro.ErrShape for non-square matrices where square ones are
 //     needed, mismatched rows or batch extents, and destinations of
 //     another shape, naming the argument; tenferro.ErrDType for a real

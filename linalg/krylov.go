@@ -16,17 +16,19 @@ import (
 // eigenvalue and singular value iterations of [Eigh] and [SVD]) reached
 // its bound on restarts, matrix-vector products, steps or sweeps before
 // meeting its tolerance. It is tenferro.ErrNoConvergence, the Kind of the
-// *tenferro.Error returned, so errors.Is matches it; [Eigsh] and [ExpmV]
-// return the results computed so far with it.
+// *tenferro.Error returned, so errors.Is matches it. [Eigsh] returns the
+// pairs computed so far with it (Converged false); [ExpmV] returns its
+// ExpmVInfo, and ExpmVInto leaves the destination untouched.
 var ErrNoConvergence = tf.ErrNoConvergence
 
-// Operator is a linear map given by its action: apply sets dst = A·x,
-// where dst and x have the shape of the solver's start vector and are
-// compact tensors owned by the solver (dst never overlaps x). apply must
-// not keep or modify x, and may run any engine operation (the solver holds
-// no claim on the engine while apply runs). The operator itself is never
-// formed: it may be an einsum network over a tensor-shaped vector, a
-// prepared program or a sparse loop.
+// Operator is a linear map given by its action: apply sets dst = A·x
+// (overwriting dst, whose previous contents are arbitrary), where dst and
+// x have the shape of the solver's start vector and are compact tensors
+// owned by the solver (dst never overlaps x). apply must not keep or
+// modify x, and may run any engine operation (the solver holds no claim on
+// the engine while apply runs). The operator itself is never formed: it
+// may be an einsum network over a tensor-shaped vector, a prepared program
+// or a sparse loop.
 type Operator[T tf.Scalar] func(dst, x *tf.Tensor[T]) error
 
 // Which selects the eigenvalues [Eigsh] computes.
@@ -96,10 +98,12 @@ type EigshResult[T tf.Scalar] struct {
 
 // Lanczos is the reusable state of the Hermitian Krylov eigensolver: the
 // Krylov basis and the projected problem, grown on demand and kept across
-// calls. A warm Lanczos whose vector length and subspace dimension do not
-// grow, solving into the same EigshResult, allocates nothing (apply's
-// own allocations aside), which suits the repeated local solves of a DMRG
-// sweep. The zero value is ready to use; not safe for concurrent use.
+// calls. A warm Lanczos solving for vectors of the shape of the previous
+// call, with a subspace dimension no larger than any before, into the same
+// EigshResult, allocates nothing (apply's own allocations aside), which
+// suits the repeated local solves of a DMRG sweep; a new shape rebuilds
+// the basis tensors' headers (and grows the basis storage only when it is
+// too small). The zero value is ready to use; not safe for concurrent use.
 type Lanczos[T tf.Scalar] struct {
 	n, m  int
 	shape []int
@@ -132,8 +136,10 @@ type Lanczos[T tf.Scalar] struct {
 // [EigshOptions] for the defaults and the limit on degenerate
 // eigenvalues.
 //
-// x0 may be any tensor (any shape and view, not modified); a zero x0 is
-// replaced by a random vector. The result's vectors come from e's pool.
+// apply must be Hermitian (⟨x, A·y⟩ = ⟨A·x, y⟩); that is not checked, and
+// a non-Hermitian operator gives meaningless pairs. x0 may be any tensor
+// (any shape and view, not modified); a zero x0 is replaced by a random
+// vector. The result's vectors come from e's pool.
 // A NaN or Inf produced by apply fails with tf.ErrArgument; an error of
 // apply is returned wrapped. Reaching MaxRestarts returns the result so
 // far together with an error of kind [ErrNoConvergence].
@@ -142,14 +148,18 @@ func Eigsh[T tf.Scalar](e tf.Engine, apply Operator[T], x0 *tf.Tensor[T], opts E
 	res := new(EigshResult[T])
 	err := l.Solve(e, apply, x0, opts, res)
 	if err != nil && !errors.Is(err, ErrNoConvergence) {
+		release(res.Vectors...)
 		return nil, err
 	}
 	return res, err
 }
 
 // Solve is [Eigsh] on the reusable state l, writing into res: res.Vectors
-// are reused when they hold K live compact tensors of x0's shape (and are
-// taken from e's pool otherwise), and res's slices when long enough.
+// are reused when they hold K live compact tensors of x0's shape (and
+// replaced by tensors from e's pool otherwise, the old ones left to the
+// caller), and res's slices when long enough. x0 may be one of
+// res.Vectors: a warm start from the previous solution, as DMRG does. On
+// an error other than ErrNoConvergence res holds no valid pairs.
 func (l *Lanczos[T]) Solve(e tf.Engine, apply Operator[T], x0 *tf.Tensor[T], opts EigshOptions, res *EigshResult[T]) error {
 	const name = "Eigsh"
 	if e == nil {
@@ -216,19 +226,20 @@ func (l *Lanczos[T]) Solve(e tf.Engine, apply Operator[T], x0 *tf.Tensor[T], opt
 	if unitRoundoff[T]() > 1e-10 {
 		relTol = 1e-5
 	}
-	st := lanczosState{anorm: 0}
+	st := lanczosState{tol: opts.Tol, relTol: relTol, which: opts.Which}
 	size, start := 0, 0 // basis size after the last expansion; first new column
 	checking, improvedRef := false, 0.0
 	for {
 		var err error
+		st.need = k
+		if checking {
+			st.need = k + 1
+		}
 		size, err = l.expand(apply, name, start, m, &st, res)
 		if err != nil {
 			return err
 		}
-		tol := opts.Tol
-		if tol == 0 {
-			tol = relTol * st.anorm
-		}
+		tol := st.tolerance()
 		if info := l.eig(size); info != 0 {
 			return tf.Errorf(ErrNoConvergence, name, "", "a converged projected eigenproblem", "lapack.Heev info %d", info)
 		}
@@ -290,6 +301,37 @@ type lanczosState struct {
 	beta      float64 // coupling of the last basis vector to the next
 	exhausted bool    // the basis spans the whole space (or an invariant one that no random vector extends)
 	fresh     bool    // the next vector is random: an invariant subspace ended the last expansion
+	// The convergence test: the first need wanted pairs within the
+	// tolerance (tol, or relTol·anorm when tol is 0).
+	need        int
+	tol, relTol float64
+	which       Which
+}
+
+func (st *lanczosState) tolerance() float64 {
+	if st.tol != 0 {
+		return st.tol
+	}
+	return st.relTol * st.anorm
+}
+
+// early reports whether the leading s×s projected matrix, coupled by beta
+// to the next vector, already has the wanted pairs converged, so that the
+// expansion can stop (a warm start from a converged vector costs a few
+// products instead of a cycle). It diagonalizes the s×s matrix: O(s³),
+// small beside s products with A of a large operator.
+func (l *Lanczos[T]) early(s int, beta float64, st *lanczosState) bool {
+	if s < st.need || l.eig(s) != 0 {
+		return false
+	}
+	l.order(s, st.which)
+	tol := st.tolerance()
+	for i := 0; i < st.need; i++ {
+		if l.resid(s, i, beta) > tol {
+			return false
+		}
+	}
+	return true
 }
 
 // reserve sizes l for vectors of x0's shape and subspace dimension m, and
@@ -409,6 +451,9 @@ func (l *Lanczos[T]) expand(apply Operator[T], name string, start, m int, st *la
 			}
 		}
 		st.beta = beta
+		if beta != 0 && j+1 < m && l.early(j+1, beta, st) {
+			return j + 1, nil
+		}
 	}
 	return m, nil
 }

@@ -17,14 +17,17 @@ type ExpmVOptions struct {
 	// Hermitian operator; otherwise the Arnoldi process (full
 	// orthogonalization) serves any operator.
 	Hermitian bool
-	// MaxDim is the Krylov dimension m of each step (default 30, clamped
-	// to the dimension N of the space).
+	// MaxDim is the largest Krylov dimension m of a step (default 30,
+	// clamped to the dimension N of the space); a step stops at a smaller
+	// dimension when its error estimate is met there.
 	MaxDim int
 	// Tol bounds the relative error: a step over the fraction τ of t is
 	// accepted when its error estimate is at most τ·Tol·‖w‖ for the vector
 	// w it propagates, so that the relative local errors sum to about Tol.
-	// 0 selects 1e-12 for float64 and complex128 and 1e-6 for float32 and
-	// complex64.
+	// The local bound τ·Tol is floored at 16 units of roundoff of T, which
+	// the estimate cannot resolve, so that many short steps add up to more
+	// than Tol. 0 selects 1e-12 for float64 and complex128 and 1e-6 for
+	// float32 and complex64.
 	Tol float64
 	// MaxSteps bounds the accepted steps (default 1000); MaxSteps + 100
 	// bounds the trials, rejected ones included. Reaching either fails
@@ -52,14 +55,18 @@ type ExpmVInfo struct {
 // projection with adaptive time steps (Saad, SIAM J. Numer. Anal. 29(1),
 // 1992; Hochbruck and Lubich, SIAM J. Numer. Anal. 34(5), 1997; the step
 // control of Sidje's Expokit, ACM TOMS 24(1), 1998): from the current
-// w ≈ exp(s·t·A)·v, m steps of the Arnoldi (or, with opts.Hermitian,
-// Lanczos) process give A·Vₘ = Vₘ·Hₘ + h·vₘ₊₁·eₘᵀ, and a step over the
+// w ≈ exp(s·t·A)·v, up to m steps of the Arnoldi (or, with
+// opts.Hermitian, Lanczos) process give A·Vₘ = Vₘ·Hₘ + h·vₘ₊₁·eₘᵀ (the
+// process stops sooner once the estimate of the step it is built for is
+// met, so short steps cost few products with A), and a step over the
 // fraction τ of t takes w ← ‖w‖·Vₘ·exp(τ·t·Hₘ)·e₁, the small exponential
 // computed by lapack.Expm on the bordered (m+1)×(m+1) matrix that also
-// yields Saad's error estimate. A step is accepted when its estimate is
-// at most τ·Tol·‖v‖, and the next τ chosen from the estimate's growth as
-// τᵐ; so a large ‖t·A‖ is crossed in several steps of a bounded Krylov
-// dimension. An invariant Krylov space ends the iteration exactly.
+// yields Saad's error estimate. A step is accepted when its estimate,
+// relative to ‖w‖, is at most τ·Tol, and the next τ chosen from the
+// estimate's growth as τᵐ; so a large ‖t·A‖ is crossed in several steps of
+// a bounded Krylov dimension. An invariant Krylov space ends the iteration
+// exactly. Each step costs m products with A and, for Arnoldi, m²·N
+// multiply-adds of orthogonalization (Lanczos: about 8·m·N).
 //
 // t is complex128 so that real-time evolution exp(−i·H·dt)·v works for
 // complex T; for real T, t must be real. v may be any tensor (not
@@ -104,8 +111,10 @@ func expmVInto[T tf.Scalar](e tf.Engine, name string, dst *tf.Tensor[T], apply O
 
 // KrylovExp is the reusable state of [ExpmV]: the Krylov basis, the
 // projected matrices and the small exponential's workspace, grown on
-// demand. A warm KrylovExp whose vector length and dimension do not grow
-// allocates nothing. The zero value is ready to use; not safe for
+// demand. A warm KrylovExp called for vectors of the previous call's
+// shape, with a Krylov dimension no larger than any before, allocates
+// nothing (apply's own allocations aside); a new shape rebuilds the basis
+// tensors' headers. The zero value is ready to use; not safe for
 // concurrent use.
 type KrylovExp[T tf.Scalar] struct {
 	n, m  int
@@ -242,9 +251,19 @@ func (k *KrylovExp[T]) evolve(name string, apply Operator[T], t complex128, m in
 		}
 		copy(k.buf[:n], w)
 		scal(scalar[T](complex(1/beta, 0)), k.buf[:n])
-		mm, hnext, anorm, err := k.arnoldi(name, apply, m, info)
+		// The step the basis is built for: the predicted one, or the
+		// rest of t at first; the build stops as soon as its estimate
+		// meets the local tolerance.
+		want := 1 - s
+		if tau != 0 {
+			want = min(tau, 1-s)
+		}
+		mm, hnext, anorm, early, err := k.arnoldi(name, apply, m, complex(want, 0)*t, max(want*tol, 16*unitRoundoff[T]()), info)
 		if err != nil {
 			return err
+		}
+		if early {
+			tau = want
 		}
 		if tau == 0 {
 			// Expokit's first step: the error bound of the degree-m
@@ -274,7 +293,10 @@ func (k *KrylovExp[T]) evolve(name string, apply Operator[T], t complex128, m in
 			if math.IsNaN(est) {
 				return tf.Errorf(tf.ErrArgument, name, "apply", "finite results", "a NaN in the projected exponential")
 			}
-			if exact || est <= delta*tau*tol {
+			// The local tolerance, floored at the rounding level that the
+			// estimate cannot resolve.
+			loc := max(tau*tol, 16*unitRoundoff[T]())
+			if exact || est <= delta*loc {
 				// Accept: w = β·V·exp(τ·t·H)·e₁.
 				for i := 0; i < mm; i++ {
 					k.y[i] = scalar[T](complex(beta, 0) * k.f[i])
@@ -287,24 +309,24 @@ func (k *KrylovExp[T]) evolve(name string, apply Operator[T], t complex128, m in
 				}
 				info.Steps++
 				info.ErrEstimate += est
-				tau = k.nextTau(tau, est, tol, gamma, m)
+				tau = k.nextTau(tau, est, loc, gamma, mm)
 				break
 			}
 			info.Rejected++
-			tau = k.nextTau(tau, est, tol, gamma, m)
+			tau = k.nextTau(tau, est, loc, gamma, mm)
 		}
 	}
 	return nil
 }
 
-// nextTau predicts the step fraction whose estimate meets τ·tol from the
-// last one's, the estimate per unit step growing as τᵐ (Expokit's rule),
-// within [τ/10, 5τ].
-func (k *KrylovExp[T]) nextTau(tau, est, tol, gamma float64, m int) float64 {
+// nextTau predicts the step fraction whose estimate meets the local
+// tolerance loc from the last one's, the estimate per unit step growing as
+// τᵐ (Expokit's rule), within [τ/10, 5τ].
+func (k *KrylovExp[T]) nextTau(tau, est, loc, gamma float64, m int) float64 {
 	if est == 0 {
 		return 2 * tau
 	}
-	r := gamma * tau * math.Pow(tau*tol/est, 1/float64(m))
+	r := gamma * tau * math.Pow(loc/est, 1/float64(m))
 	return min(max(r, tau/10), 5*tau)
 }
 
@@ -314,13 +336,15 @@ func (k *KrylovExp[T]) nextTau(tau, est, tol, gamma float64, m int) float64 {
 // Hermitian operator, the Lanczos recurrence (orthogonalization against
 // the last two vectors, twice). It returns mm (less than m when the space
 // is invariant, then hnext = 0), hnext = h_{mm+1,mm} and ‖A‖'s estimate
-// max ‖A·vⱼ‖.
-func (k *KrylovExp[T]) arnoldi(name string, apply Operator[T], m int, info *ExpmVInfo) (mm int, hnext, anorm float64, err error) {
+// max ‖A·vⱼ‖. From two vectors on it stops early, reporting early, when
+// Saad's estimate for the step exp(c·A) meets loc (k.f then holds that
+// step's small exponential): a short step costs few products.
+func (k *KrylovExp[T]) arnoldi(name string, apply Operator[T], m int, c complex128, loc float64, info *ExpmVInfo) (mm int, hnext, anorm float64, early bool, err error) {
 	n, ld := k.n, k.m+1
 	clear(k.h)
 	for j := 0; j < m; j++ {
 		if err := apply(k.vecs[j+1], k.vecs[j]); err != nil {
-			return 0, 0, 0, tf.WrapError(name, "apply", err)
+			return 0, 0, 0, false, tf.WrapError(name, "apply", err)
 		}
 		info.Matvecs++
 		w := k.buf[(j+1)*n : (j+2)*n]
@@ -330,7 +354,7 @@ func (k *KrylovExp[T]) arnoldi(name string, apply Operator[T], m int, info *Expm
 		}
 		before, after := orthogonalize(k.buf[lo*n:], j+1-lo, w, k.c[lo:])
 		if math.IsNaN(before) || math.IsInf(before, 0) || math.IsNaN(after) {
-			return 0, 0, 0, tf.Errorf(tf.ErrArgument, name, "apply", "finite results", "a NaN or Inf in A·v at matrix-vector product %d", info.Matvecs)
+			return 0, 0, 0, false, tf.Errorf(tf.ErrArgument, name, "apply", "finite results", "a NaN or Inf in A·v at matrix-vector product %d", info.Matvecs)
 		}
 		anorm = max(anorm, before)
 		if k.herm {
@@ -342,13 +366,16 @@ func (k *KrylovExp[T]) arnoldi(name string, apply Operator[T], m int, info *Expm
 			copy(k.h[j*ld:j*ld+j+1], k.c[:j+1])
 		}
 		if after <= 8*unitRoundoff[T]()*anorm*math.Sqrt(float64(j+1)) {
-			return j + 1, 0, anorm, nil
+			return j + 1, 0, anorm, false, nil
 		}
 		scal(scalar[T](complex(1/after, 0)), w)
 		k.h[j+1+j*ld] = complex(after, 0)
 		hnext = after
+		if j+1 >= 2 && j+1 < m && k.smallExp(j+1, after, c) <= loc {
+			return j + 1, after, anorm, true, nil
+		}
 	}
-	return m, hnext, anorm, nil
+	return m, hnext, anorm, false, nil
 }
 
 // smallExp sets k.f to exp(c·Ĥ) for the bordered (mm+1)×(mm+1)

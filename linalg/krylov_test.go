@@ -287,10 +287,10 @@ func heisenberg[T tf.Scalar](l int) linalg.Operator[T] {
 			for i := 0; i+1 < l; i++ {
 				b := s>>i&1 ^ s>>(i+1)&1
 				if b == 0 {
-					d[s] += v / 4
+					d[s] += v * 0.25
 				} else {
-					d[s] -= v / 4
-					d[s^(3<<i)] += v / 2
+					d[s] -= v * 0.25
+					d[s^(3<<i)] += v * 0.5
 				}
 			}
 		}
@@ -576,37 +576,5 @@ func TestEigshErrors(t *testing.T) {
 	}
 	if _, err := linalg.Eigsh(e, nil, randVec[float64](t, r, n), linalg.EigshOptions{}); !errors.Is(err, tf.ErrArgument) {
 		t.Errorf("nil apply: %v", err)
-	}
-}
-
-// TestEigshAllocs: a warm Lanczos solving into the same result allocates
-// nothing, whatever the number of iterations (two tolerances).
-func TestEigshAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector's sync.Pool drops pooled arguments")
-	}
-	e := engine(t)
-	r := rand.New(rand.NewPCG(15, 16))
-	const n = 300
-	w := make([]float64, n)
-	for i := range w {
-		w[i] = r.Float64()
-	}
-	a := withSpectrum[complex128](r, w)
-	op := denseOp[complex128](a)
-	x0 := randVec[complex128](t, r, 10, 30)
-	var l linalg.Lanczos[complex128]
-	var res linalg.EigshResult[complex128]
-	for _, tol := range []float64{1e-4, 1e-11} {
-		opts := linalg.EigshOptions{K: 3, MaxDim: 12, Tol: tol}
-		run := func() {
-			if err := l.Solve(e, op, x0, opts, &res); err != nil {
-				t.Fatal(err)
-			}
-		}
-		run()
-		if got := testing.AllocsPerRun(3, run); got != 0 {
-			t.Errorf("tol %g: %v allocations per warm solve (%d restarts)", tol, got, res.Restarts)
-		}
 	}
 }

@@ -26,24 +26,42 @@ func dotc[T tf.Scalar](x, y []T) complex128 {
 	return 0
 }
 
+// dotR and dotC keep four (two) independent sums, so that the additions
+// pipeline instead of waiting on one another.
 func dotR[F float32 | float64](x, y []F) float64 {
-	var s float64
+	var s0, s1, s2, s3 float64
 	y = y[:len(x)]
-	for i, v := range x {
-		s += float64(v) * float64(y[i])
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += float64(x[i]) * float64(y[i])
+		s1 += float64(x[i+1]) * float64(y[i+1])
+		s2 += float64(x[i+2]) * float64(y[i+2])
+		s3 += float64(x[i+3]) * float64(y[i+3])
 	}
-	return s
+	for ; i < len(x); i++ {
+		s0 += float64(x[i]) * float64(y[i])
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 func dotC[C complex64 | complex128](x, y []C) complex128 {
-	var sr, si float64
+	var r0, i0, r1, i1 float64
 	y = y[:len(x)]
-	for i, v := range x {
-		a, b := complex128(v), complex128(y[i])
-		sr += real(a)*real(b) + imag(a)*imag(b)
-		si += real(a)*imag(b) - imag(a)*real(b)
+	i := 0
+	for ; i+2 <= len(x); i += 2 {
+		a, b := complex128(x[i]), complex128(y[i])
+		c, d := complex128(x[i+1]), complex128(y[i+1])
+		r0 += real(a)*real(b) + imag(a)*imag(b)
+		i0 += real(a)*imag(b) - imag(a)*real(b)
+		r1 += real(c)*real(d) + imag(c)*imag(d)
+		i1 += real(c)*imag(d) - imag(c)*real(d)
 	}
-	return complex(sr, si)
+	if i < len(x) {
+		a, b := complex128(x[i]), complex128(y[i])
+		r0 += real(a)*real(b) + imag(a)*imag(b)
+		i0 += real(a)*imag(b) - imag(a)*real(b)
+	}
+	return complex(r0+r1, i0+i1)
 }
 
 // nrm2 returns ‖x‖₂ (NaN when x holds a NaN, +Inf for an infinity).

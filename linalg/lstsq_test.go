@@ -42,9 +42,10 @@ func testLstsq[R tf.Float, T tf.Scalar](t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for i, v := range mustData(t, sv) {
-					if w := mustData(t, s)[i]; v != w {
-						t.Fatalf("Lstsq's singular value %d is %v, SVDVals' %v", i, w, v)
+				svs, ss := mustData(t, sv), mustData(t, s)
+				for i, v := range svs {
+					if d := math.Abs(float64(ss[i] - v)); d > 30*float64(max(m, n))*ep*float64(svs[0]) {
+						t.Fatalf("Lstsq's singular value %d is %v, SVDVals' %v", i, ss[i], v)
 					}
 				}
 				for q := range as {
@@ -58,7 +59,7 @@ func testLstsq[R tf.Float, T tf.Scalar](t *testing.T) {
 					bound(t, "‖AA⁺A − A‖/‖A‖", fro(sub(mul(mul(aq, pq), aq), aq))/na, c, 1, 10*ep)
 					bound(t, "‖A⁺AA⁺ − A⁺‖/‖A⁺‖", fro(sub(mul(mul(pq, aq), pq), pq))/fro(pq), c, 1, 10*ep)
 					ap := mul(aq, pq)
-					bound(t, "‖(AA⁺)ᴴ − AA⁺‖", fro(sub(adj(ap), ap)), c, 1, 10*ep)
+					bound(t, "‖(AA⁺)ᴴ − AA⁺‖/‖AA⁺‖", fro(sub(adj(ap), ap))/fro(ap), c, 1, 10*ep)
 					// X = A⁺·B, the minimum-norm least-squares solution.
 					want := mul(pq, bs[q])
 					bound(t, "‖X − A⁺B‖/‖A⁺B‖", fro(sub(xs[q], want))/(fro(want)+1e-300), c, 1, 10*ep)

@@ -6,9 +6,18 @@ import (
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 )
 
+// bdsqrTol is Bdsqr's relative tolerance, LAPACK's max(10, min(100,
+// ε^(−1/8)))·ε.
+var bdsqrTol = max(10, min(100, math.Pow(0x1p-53, -0.125))) * 0x1p-53
+
 // bdsqrMaxIter is the iteration bound of Bdsqr per n² (LAPACK's MAXITR):
 // at most bdsqrMaxIter·n² inner QR steps are taken.
 const bdsqrMaxIter = 6
+
+// BdsqrWork returns the length of work with which [Bdsqr] of order n
+// batches the application of its rotations: 4·n plus room for the
+// rotations of about 40 full sweeps.
+func BdsqrWork(n int) int { return 4*n + 40*(3+4*n) }
 
 // Bdsqr computes the singular value decomposition of the n×n real
 // bidiagonal matrix B,
@@ -35,7 +44,11 @@ const bdsqrMaxIter = 6
 // they hold the singular vectors on return; the rows of vt and the columns
 // of u are permuted with the sort and signs are moved into vt. ncvt = 0 or
 // nru = 0 (or nil Data) skips that matrix: the values alone cost O(n²).
-// work needs 4·n elements (none when ncvt = nru = 0 and upper).
+// work needs 4·n elements (none when ncvt = nru = 0); with
+// [BdsqrWork](n) elements the rotations of many sweeps are recorded and
+// applied together, a cache-sized panel of u's rows (vt's columns) at a
+// time, which is several times faster for large u and vt and gives the
+// same result.
 //
 // It returns 0 on success; k > 0 when k off-diagonals did not converge in
 // bdsqrMaxIter·n² = 6·n² inner steps (d and e then hold a bidiagonal
@@ -126,7 +139,7 @@ func bdsqrIterate[T Scalar](n, ncvt, nru int, d, e []float64, vt, u gemm.Mat[T],
 		unfl   = 0x1p-1022
 		hndrth = 0.01
 	)
-	tol := max(10, min(100, math.Pow(eps, -0.125))) * eps
+	tol := bdsqrTol
 	// Threshold for negligible off-diagonals: tol times an estimate of the
 	// least singular value (the relative criterion), or a tiny absolute
 	// floor when that estimate is 0.
@@ -158,7 +171,11 @@ func bdsqrIterate[T Scalar](n, ncvt, nru int, d, e []float64, vt, u gemm.Mat[T],
 		cr, sr = work[:nm1], work[nm1:2*nm1]
 		cl, sl = work[2*nm1:3*nm1], work[3*nm1:4*nm1]
 	}
-	rowsVT := transpose(vt)
+	rl := rotLog[T]{ncvt: ncvt, nru: nru, rowsVT: transpose(vt), u: u}
+	if vecs && len(work) > 4*nm1 {
+		rl.buf = work[4*nm1:]
+	}
+	defer rl.flush()
 	iter := 0
 	oldll, oldm := -1, -1
 	idir := 0
@@ -194,11 +211,9 @@ func bdsqrIterate[T Scalar](n, ncvt, nru int, d, e []float64, vt, u gemm.Mat[T],
 			// A 2×2 block: diagonalize it directly.
 			smin, smx, sinr, cosr, sinl, cosl := lasv2(d[m-1], e[m-1], d[m])
 			d[m-1], e[m-1], d[m] = smx, 0, smin
-			if ncvt > 0 {
-				Rot(ncvt, rowsVT, m-1, m, cosr, sinr)
-			}
-			if nru > 0 {
-				Rot(nru, u, m-1, m, cosl, sinl)
+			if vecs {
+				rs := [4]float64{cosr, sinr, cosl, sinl}
+				rl.add(true, m-1, rs[0:1], rs[1:2], rs[2:3], rs[3:4])
 			}
 			m -= 2
 			continue
@@ -289,7 +304,7 @@ func bdsqrIterate[T Scalar](n, ncvt, nru int, d, e []float64, vt, u gemm.Mat[T],
 				d[m] = h * oldcs
 				e[m-1] = h * oldsn
 				if vecs {
-					applySweep(true, ncvt, nru, rowsVT, u, ll, cr[:k], sr[:k], cl[:k], sl[:k])
+					rl.add(true, ll, cr[:k], sr[:k], cl[:k], sl[:k])
 				}
 				if math.Abs(e[m-1]) <= thresh {
 					e[m-1] = 0
@@ -312,7 +327,7 @@ func bdsqrIterate[T Scalar](n, ncvt, nru int, d, e []float64, vt, u gemm.Mat[T],
 				d[ll] = h * oldcs
 				e[ll] = h * oldsn
 				if vecs {
-					applySweep(false, ncvt, nru, rowsVT, u, ll, cl[:k], sl[:k], cr[:k], sr[:k])
+					rl.add(false, ll, cl[:k], sl[:k], cr[:k], sr[:k])
 				}
 				if math.Abs(e[ll]) <= thresh {
 					e[ll] = 0
@@ -346,7 +361,7 @@ func bdsqrIterate[T Scalar](n, ncvt, nru int, d, e []float64, vt, u gemm.Mat[T],
 			}
 			e[m-1] = f
 			if vecs {
-				applySweep(true, ncvt, nru, rowsVT, u, ll, cr[:k], sr[:k], cl[:k], sl[:k])
+				rl.add(true, ll, cr[:k], sr[:k], cl[:k], sl[:k])
 			}
 			if math.Abs(e[m-1]) <= thresh {
 				e[m-1] = 0
@@ -382,147 +397,8 @@ func bdsqrIterate[T Scalar](n, ncvt, nru int, d, e []float64, vt, u gemm.Mat[T],
 			e[ll] = 0
 		}
 		if vecs {
-			applySweep(false, ncvt, nru, rowsVT, u, ll, cl[:k], sl[:k], cr[:k], sr[:k])
+			rl.add(false, ll, cl[:k], sl[:k], cr[:k], sr[:k])
 		}
 	}
 	return 0
-}
-
-// applySweep applies one sweep's rotations: (cv, sv) to the row pairs
-// (j0+i, j0+i+1) of vt (given as its transposed view rowsVT, whose column
-// pairs they are; ncvt elements each) and (cu, su) to the column pairs of
-// u (nru elements each), in order i = 0, 1, … when forward and in reverse
-// otherwise.
-func applySweep[T Scalar](forward bool, ncvt, nru int, rowsVT, u gemm.Mat[T], j0 int, cv, sv, cu, su []float64) {
-	if ncvt > 0 {
-		Lasr(forward, ncvt, rowsVT, j0, cv, sv)
-	}
-	if nru > 0 {
-		Lasr(forward, nru, u, j0, cu, su)
-	}
-}
-
-// las2 returns the singular values σmin ≤ σmax of the 2×2 upper
-// triangular [f g; 0 h], computed without overflow and, when σmin > 0,
-// to high relative accuracy (LAPACK's las2).
-func las2(f, g, h float64) (smin, smax float64) {
-	fa, ga, ha := math.Abs(f), math.Abs(g), math.Abs(h)
-	fhmn, fhmx := min(fa, ha), max(fa, ha)
-	if fhmn == 0 {
-		if fhmx == 0 {
-			return 0, ga
-		}
-		lo, hi := min(fhmx, ga), max(fhmx, ga)
-		return 0, hi * math.Sqrt(1+(lo/hi)*(lo/hi))
-	}
-	if ga < fhmx {
-		as := 1 + fhmn/fhmx
-		at := (fhmx - fhmn) / fhmx
-		au := (ga / fhmx) * (ga / fhmx)
-		c := 2 / (math.Sqrt(as*as+au) + math.Sqrt(at*at+au))
-		return fhmn * c, fhmx / c
-	}
-	au := fhmx / ga
-	if au == 0 {
-		// fhmx/ga underflows: σmin = fhmn·fhmx/ga, σmax = ga.
-		return fhmn * fhmx / ga, ga
-	}
-	as := 1 + fhmn/fhmx
-	at := (fhmx - fhmn) / fhmx
-	c := 1 / (math.Sqrt(1+(as*au)*(as*au)) + math.Sqrt(1+(at*au)*(at*au)))
-	return 2 * (fhmn * c) * au, ga / (c + c)
-}
-
-// lasv2 returns the singular value decomposition of the 2×2 upper
-// triangular [f g; 0 h]:
-//
-//	[ cosl sinl] [f g] [cosr −sinr]   [smax    0]
-//	[−sinl cosl] [0 h] [sinr  cosr] = [   0 smin],
-//
-// |smax| ≥ |smin|, the signed singular values, accurate to a few ulps
-// and to high relative accuracy (LAPACK's lasv2, after Demmel and Kahan).
-func lasv2(f, g, h float64) (smin, smax, sinr, cosr, sinl, cosl float64) {
-	const eps = 0x1p-53
-	ft, fa, ht, ha := f, math.Abs(f), h, math.Abs(h)
-	// pmax names the entry of largest magnitude: 1 f, 2 g, 3 h.
-	pmax := 1
-	swap := ha > fa
-	if swap {
-		pmax = 3
-		ft, ht = ht, ft
-		fa, ha = ha, fa
-	}
-	gt, ga := g, math.Abs(g)
-	var clt, crt, slt, srt float64
-	if ga == 0 {
-		smin, smax = ha, fa
-		clt, crt, slt, srt = 1, 1, 0, 0
-	} else {
-		small := true
-		if ga > fa {
-			pmax = 2
-			if fa/ga < eps {
-				// g dominates: the values are ga and fa·ha/ga.
-				small = false
-				smax = ga
-				if ha > 1 {
-					smin = fa / (ga / ha)
-				} else {
-					smin = (fa / ga) * ha
-				}
-				clt = 1
-				slt = ht / gt
-				srt = 1
-				crt = ft / gt
-			}
-		}
-		if small {
-			dd := fa - ha
-			l := 1.0
-			if dd != fa {
-				l = dd / fa
-			}
-			mq := gt / ft
-			t := 2 - l
-			mm, tt := mq*mq, t*t
-			s := math.Sqrt(tt + mm)
-			r := math.Abs(mq)
-			if l != 0 {
-				r = math.Sqrt(l*l + mm)
-			}
-			a := 0.5 * (s + r)
-			smin, smax = ha/a, fa*a
-			switch {
-			case mm == 0 && l == 0:
-				t = math.Copysign(2, ft) * math.Copysign(1, gt)
-			case mm == 0:
-				t = gt/math.Copysign(dd, ft) + mq/t
-			default:
-				t = (mq/(s+t) + mq/(r+l)) * (1 + a)
-			}
-			l = math.Sqrt(t*t + 4)
-			crt = 2 / l
-			srt = t / l
-			clt = (crt + srt*mq) / a
-			slt = (ht / ft) * srt / a
-		}
-	}
-	if swap {
-		cosl, sinl, cosr, sinr = srt, crt, slt, clt
-	} else {
-		cosl, sinl, cosr, sinr = clt, slt, crt, srt
-	}
-	// The signs of the values follow from det = f·h and the rotations.
-	var tsign float64
-	switch pmax {
-	case 1:
-		tsign = math.Copysign(1, cosr) * math.Copysign(1, cosl) * math.Copysign(1, f)
-	case 2:
-		tsign = math.Copysign(1, sinr) * math.Copysign(1, cosl) * math.Copysign(1, g)
-	default:
-		tsign = math.Copysign(1, sinr) * math.Copysign(1, sinl) * math.Copysign(1, h)
-	}
-	smax = math.Copysign(smax, tsign)
-	smin = math.Copysign(smin, tsign*math.Copysign(1, f)*math.Copysign(1, h))
-	return smin, smax, sinr, cosr, sinl, cosl
 }

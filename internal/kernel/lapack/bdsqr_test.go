@@ -132,10 +132,13 @@ func testBdsqr[T Scalar](t *testing.T, sizes []int) {
 	rng := rand.New(rand.NewPCG(3, uint64(len(sizes))))
 	ep := eps[T]()
 	for _, n := range sizes {
-		for _, bc := range bidiagCases(rng, n) {
-			for _, upper := range []bool{true, false} {
+		for ci, bc := range bidiagCases(rng, n) {
+			for ui, upper := range []bool{true, false} {
+				// Work without a rotation log, with a log that holds only
+				// short sweeps, and with the full log.
+				wl := []int{4 * n, 4*n + 3 + 4*3, BdsqrWork(n)}[(ci+ui)%3]
 				l := layout((n + len(bc.name)) % int(nLayouts))
-				name := fmt.Sprintf("%s n=%d %s upper=%v %v", typeName[T](), n, bc.name, upper, l)
+				name := fmt.Sprintf("%s n=%d %s upper=%v %v work=%d", typeName[T](), n, bc.name, upper, l, wl)
 				// Rows of extra data in vt and u check that all columns
 				// (rows) are rotated.
 				nru, ncvt := n+2, n+1
@@ -155,7 +158,7 @@ func testBdsqr[T Scalar](t *testing.T, sizes []int) {
 				u0 := toDense(u)
 				d := append([]float64(nil), bc.d...)
 				e := append([]float64(nil), bc.e...)
-				info := Bdsqr(upper, n, ncvt, nru, d, e, vt.Mat, u.Mat, make([]float64, 4*n))
+				info := Bdsqr(upper, n, ncvt, nru, d, e, vt.Mat, u.Mat, make([]float64, wl))
 				checkGuards(t, vt)
 				checkGuards(t, u)
 				if info != 0 {

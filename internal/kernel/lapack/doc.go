@@ -13,8 +13,20 @@
 //	Orgqr, Ungqr: the explicit thin or full Q; Ormqr, Unmqr: op(Q)·C or C·op(Q)
 //	Gelqf:  A = L·Q; Orglq, Unglq, Ormlq, Unmlq likewise
 //	PositiveDiag: the gauge of a QR or LQ factorization with real diag(R) ≥ 0
+//	Geqp3:  A·P = Q·R with column pivoting (rank-revealing)
 //	Larfg, Larf, Larft, Larfb: one reflector, its application, the compact
 //	        WY form Q = I − V·T·Vᴴ of a block and its application
+//	Hetrd:  Qᴴ·A·Q = T real symmetric tridiagonal, A Hermitian;
+//	        Ungtr, Unmtr: Q or op(Q)·C
+//	Steqr:  T = Z·Λ·Zᵀ by the implicit QL/QR iteration (root-free for
+//	        values alone); Stedc: the same by divide and conquer
+//	Heev:   A = V·diag(w)·Vᴴ, A Hermitian
+//	Gebrd:  Qᴴ·A·P = B real bidiagonal; Ungbr, Orgbr: Q or Pᴴ
+//	Bdsqr:  B = U·Σ·Vᴴ by the Demmel–Kahan bidiagonal QR iteration
+//	Gesvd:  A = U·diag(s)·Vᴴ (values, thin or full)
+//	Gelss:  min ‖A·X − B‖ of least norm through the SVD
+//	Expm:   exp(A) by scaling and squaring with Padé approximants
+//	Lartg, Rot, Lasr: plane rotations, generated and applied
 //
 // where op(A) is A, Aᵀ or Aᴴ. The kernels know nothing of tensors; callers
 // validate shapes and bounds beforehand (an out-of-range operand panics with

@@ -89,3 +89,15 @@ func ExampleGesvd() {
 	// [3 2 2]
 	// [2 3 -2]
 }
+
+// The work length with which Bdsqr batches its rotations.
+func ExampleBdsqrWork() {
+	n := 3
+	d, e := []float64{3, 2, 1}, []float64{1, 1}
+	u := gemm.Mat[float64]{Data: []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}, RS: 1, CS: 3}
+	vt := gemm.Mat[float64]{Data: []float64{1, 0, 0, 0, 1, 0, 0, 0, 1}, RS: 1, CS: 3}
+	work := make([]float64, lapack.BdsqrWork(n))
+	info := lapack.Bdsqr(true, n, n, n, d, e, vt, u, work)
+	fmt.Println(info, r4(d))
+	// Output: 0 [3.2731 2.1326 0.8596]
+}

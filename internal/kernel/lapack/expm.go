@@ -151,6 +151,8 @@ func Expm[T Scalar](ws *Workspace, r par.Runner, n int, a, x gemm.Mat[T]) int {
 		}
 		ipiv = (*pooled)[:n]
 	}
+	// Getrf and Getrs use ws's GEMM buffers only, not its scratch array
+	// that holds v.
 	Getrf(ws, r, n, n, v, ipiv)
 	Getrs(ws, r, NoTrans, n, n, v, ipiv, x)
 	if pooled != nil {

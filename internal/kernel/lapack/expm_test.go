@@ -458,6 +458,22 @@ func testExpmSpecial[T Scalar](t *testing.T) {
 	}
 }
 
+// TestExpmLarge: an order above the stack array of pivots (the pooled
+// path), against the Taylor reference.
+func TestExpmLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	var ws Workspace
+	const n = 161
+	ref := randDense[complex128](rng, n, n)
+	for k := range ref.d {
+		ref.d[k] *= complex(3/math.Sqrt(float64(n)), 0)
+	}
+	a, x := expmRun[complex128](t, &ws, ref, padded, transposed, 0)
+	if e, bound := relErr(x, expRef(a)), 50*float64(n)*eps[complex128]()*(1+norm1(a)); e > bound {
+		t.Fatalf("n=%d: rel err %.3g > %.3g", n, e, bound)
+	}
+}
+
 // TestExpmWarmAllocs: a warm Expm allocates nothing, on the paths of every
 // degree and with squarings.
 func TestExpmWarmAllocs(t *testing.T) {

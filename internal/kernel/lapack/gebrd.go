@@ -42,8 +42,9 @@ var (
 // columns are reduced at a time with matrix-vector products (LAPACK's
 // labrd), accumulating the two-sided update as A − V·Yᴴ − X·Uᴴ, and the
 // trailing matrix is then updated by two products through gemm.Gemm.
-// ws's scratch holds X and Y ((m+n)·GebrdBlock elements) plus a vector of
-// GebrdBlock; below the crossover neither ws nor r is used. A wide matrix
+// ws's scratch holds X and Y ((m+n)·GebrdBlock elements) plus vectors of
+// GebrdBlock and n (a contiguous copy of the row being reduced); below the
+// crossover neither ws nor r is used. A wide matrix
 // is reduced as Aᴴ (the same routine on the conjugated transposed view).
 // The kernels are fastest on a column-major A.
 func Gebrd[T Scalar](ws *Workspace, r par.Runner, m, n int, a gemm.Mat[T], d, e []float64, tauq, taup []T) {
@@ -66,7 +67,7 @@ func gebrdScratch(m, n int) int {
 	if min(m, n) < max(GebrdCrossover, GebrdBlock) || GebrdBlock < 2 {
 		return 0
 	}
-	return (m+n+1)*GebrdBlock + 2
+	return (m+n+1)*GebrdBlock + n + 2
 }
 
 // gebrdUpper is Gebrd for m ≥ n.
@@ -78,11 +79,12 @@ func gebrdUpper[T Scalar](ws *Workspace, r par.Runner, m, n int, a gemm.Mat[T], 
 		s := scratch[T](ws, gebrdScratch(m, n))
 		x := gemm.Mat[T]{Data: s[:m*nb], RS: 1, CS: m}
 		y := gemm.Mat[T]{Data: s[m*nb : (m+n)*nb], RS: 1, CS: n}
-		t := s[(m+n)*nb:]
+		t := s[(m+n)*nb : (m+n+1)*nb+2]
+		wbuf := s[(m+n+1)*nb+2:]
 		for ; n-i > nx; i += nb {
 			ai := shift(a, i, i)
 			mi, ni := m-i, n-i
-			labrd(mi, ni, nb, ai, d[i:], e[i:], tauq[i:], taup[i:], x, y, t)
+			labrd(mi, ni, nb, ai, d[i:], e[i:], tauq[i:], taup[i:], x, y, t, wbuf)
 			// A[nb:, nb:] −= V·Yᴴ + X·Uᴴ, with Uᴴ stored in the rows.
 			c := shift(ai, nb, nb)
 			yc := shift(y, nb, 0)
@@ -131,8 +133,9 @@ func gebd2[T Scalar](m, n int, a gemm.Mat[T], d, e []float64, tauq, taup []T) {
 // A − V·Yᴴ − X·Uᴴ, V and U the reflectors (LAPACK's labrd). On return the
 // unit elements of the reflectors are stored at A[i, i] and A[i, i+1]
 // (the caller restores d and e there after the trailing update), and the
-// rows hold conj(U)ᵀ = Uᴴ. t is scratch of at least nb+1 elements.
-func labrd[T Scalar](m, n, nb int, a gemm.Mat[T], d, e []float64, tauq, taup []T, x, y gemm.Mat[T], t []T) {
+// rows hold conj(U)ᵀ = Uᴴ. t is scratch of at least nb+1 elements and
+// wbuf of n, the current row.
+func labrd[T Scalar](m, n, nb int, a gemm.Mat[T], d, e []float64, tauq, taup []T, x, y gemm.Mat[T], t, wbuf []T) {
 	at := func(i, j int) int { return a.Off + i*a.RS + j*a.CS }
 	for i := 0; i < nb; i++ {
 		// Column i: A[i:m, i] −= V[i:m, :i]·Y[i, :i]ᴴ + X[i:m, :i]·Uᴴ[:i, i].
@@ -161,34 +164,40 @@ func labrd[T Scalar](m, n, nb int, a gemm.Mat[T], d, e []float64, tauq, taup []T
 		gemvC(m-i, i, 1, shift(x, i, 0), a.Data, ci, a.RS, t, 0, 1)
 		gemvC(i, ni, -1, shift(a, 0, i+1), t, 0, 1, y.Data, yi, y.RS)
 		scaleVec(y.Data, yi, ni, y.RS, tq)
-		// Row i, conjugated: conj(A[i, i+1:n]) −= Y[i+1:n, :i+1]·conj(V[i, :i+1])
-		// + Uᴴ[:i, i+1:n]ᴴ·conj(X[i, :i]).
+		// Row i, conjugated, in the contiguous w: conj(A[i, i+1:n]) −=
+		// Y[i+1:n, :i+1]·conj(V[i, :i+1]) + Uᴴ[:i, i+1:n]ᴴ·conj(X[i, :i]).
 		ri := at(i, i+1)
-		conjVec(a.Data, ri, ni, a.CS)
+		w := wbuf[:ni]
+		for j := range w {
+			w[j] = conj(a.Data[ri+j*a.CS])
+		}
 		for j := 0; j <= i; j++ {
 			t[j] = conj(a.Data[at(i, j)])
 		}
-		gemvN(ni, i+1, -1, shift(y, i+1, 0), t, 0, 1, a.Data, ri, a.CS)
+		gemvN(ni, i+1, -1, shift(y, i+1, 0), t, 0, 1, w, 0, 1)
 		for j := 0; j < i; j++ {
 			t[j] = conj(x.Data[x.Off+i*x.RS+j*x.CS])
 		}
-		gemvC(i, ni, -1, shift(a, 0, i+1), t, 0, 1, a.Data, ri, a.CS)
-		beta, tp := Larfg(ni, a.Data[ri], a.Data, ri+a.CS, a.CS)
+		gemvC(i, ni, -1, shift(a, 0, i+1), t, 0, 1, w, 0, 1)
+		beta, tp := Larfg(ni, w[0], w, 1, 1)
 		e[i], taup[i] = re(beta), tp
-		a.Data[ri] = 1
-		// X[i+1:m, i] = τp·(A[i+1:m, i+1:n]·u − V·(Yᴴ·u) − X·(Uᴴ·u)).
+		w[0] = 1
+		// X[i+1:m, i] = τp·(A[i+1:m, i+1:n]·u − V·(Yᴴ·u) − X·(Uᴴ·u)), u = w.
 		xi := x.Off + (i+1)*x.RS + i*x.CS
 		mi := m - i - 1
 		clearVec(x.Data, xi, mi, x.RS)
-		gemvN(mi, ni, 1, shift(a, i+1, i+1), a.Data, ri, a.CS, x.Data, xi, x.RS)
+		gemvN(mi, ni, 1, shift(a, i+1, i+1), w, 0, 1, x.Data, xi, x.RS)
 		clear(t[:i+1])
-		gemvC(ni, i+1, 1, shift(y, i+1, 0), a.Data, ri, a.CS, t, 0, 1)
+		gemvC(ni, i+1, 1, shift(y, i+1, 0), w, 0, 1, t, 0, 1)
 		gemvN(mi, i+1, -1, shift(a, i+1, 0), t, 0, 1, x.Data, xi, x.RS)
 		clear(t[:i])
-		gemvN(i, ni, 1, shift(a, 0, i+1), a.Data, ri, a.CS, t, 0, 1)
+		gemvN(i, ni, 1, shift(a, 0, i+1), w, 0, 1, t, 0, 1)
 		gemvN(mi, i, -1, shift(x, i+1, 0), t, 0, 1, x.Data, xi, x.RS)
 		scaleVec(x.Data, xi, mi, x.RS, tp)
-		conjVec(a.Data, ri, ni, a.CS)
+		// Store Uᴴ's row: conj(u), with the unit element kept.
+		for j, v := range w {
+			a.Data[ri+j*a.CS] = conj(v)
+		}
 	}
 }
 
@@ -210,6 +219,16 @@ func gemvN[T Scalar](m, n int, alpha T, a gemm.Mat[T], x []T, xo, xi int, y []T,
 	if m <= 0 || n <= 0 {
 		return
 	}
+	if a.RS == 1 && yi == 1 {
+		switch ad := any(a.Data).(type) {
+		case []float64:
+			gemvNColF64(m, n, any(alpha).(float64), ad, a.Off, a.CS, any(x).([]float64), xo, xi, any(y).([]float64)[yo:])
+			return
+		case []complex128:
+			gemvNColC128(m, n, any(alpha).(complex128), ad, a.Off, a.CS, any(x).([]complex128), xo, xi, any(y).([]complex128)[yo:])
+			return
+		}
+	}
 	if a.CS == 1 && a.RS != 1 {
 		for i := 0; i < m; i++ {
 			y[yo+i*yi] += alpha * dot(false, n, a.Data, a.Off+i*a.RS, 1, x, xo, xi)
@@ -227,6 +246,16 @@ func gemvN[T Scalar](m, n int, alpha T, a gemm.Mat[T], x []T, xo, xi int, y []T,
 func gemvC[T Scalar](m, n int, alpha T, a gemm.Mat[T], x []T, xo, xi int, y []T, yo, yi int) {
 	if m <= 0 || n <= 0 {
 		return
+	}
+	if a.RS == 1 && xi == 1 {
+		switch ad := any(a.Data).(type) {
+		case []float64:
+			gemvCColF64(m, n, any(alpha).(float64), ad, a.Off, a.CS, any(x).([]float64)[xo:], any(y).([]float64), yo, yi)
+			return
+		case []complex128:
+			gemvCColC128(m, n, any(alpha).(complex128), ad, a.Off, a.CS, any(x).([]complex128)[xo:], any(y).([]complex128), yo, yi)
+			return
+		}
 	}
 	if a.CS == 1 && a.RS != 1 {
 		for i := 0; i < m; i++ {
@@ -274,7 +303,7 @@ func Ungbr[T Scalar](ws *Workspace, r par.Runner, vect BrVect, m, n, k int, a ge
 	at := func(i, j int) int { return a.Off + i*a.RS + j*a.CS }
 	if vect == BrQ {
 		if m >= k {
-			Orgqr(ws, r, m, n, k, a, tau)
+			orgqr(ws, r, m, n, k, a, tau)
 			return
 		}
 		for j := m - 1; j >= 1; j-- {
@@ -287,11 +316,11 @@ func Ungbr[T Scalar](ws *Workspace, r par.Runner, vect BrVect, m, n, k int, a ge
 			a.Data[at(i, 0)] = 0
 		}
 		a.Data[at(0, 0)] = 1
-		Orgqr(ws, r, m-1, m-1, m-1, shift(a, 1, 1), tau)
+		orgqr(ws, r, m-1, m-1, m-1, shift(a, 1, 1), tau)
 		return
 	}
 	if k < n {
-		Orglq(ws, r, m, n, k, a, tau)
+		orglq(ws, r, m, n, k, a, tau)
 		return
 	}
 	for i := n - 1; i >= 1; i-- {
@@ -304,7 +333,56 @@ func Ungbr[T Scalar](ws *Workspace, r par.Runner, vect BrVect, m, n, k int, a ge
 		a.Data[at(0, j)] = 0
 	}
 	a.Data[at(0, 0)] = 1
-	Orglq(ws, r, n-1, n-1, n-1, shift(a, 1, 1), tau)
+	orglq(ws, r, n-1, n-1, n-1, shift(a, 1, 1), tau)
+}
+
+// orgSmall is the order up to which Ungbr forms Q and Pᴴ by the
+// unblocked org2r rather than the blocked Orgqr, whose products do not
+// pay off on small matrices.
+const orgSmall = 32
+
+// orgqr is [Orgqr], unblocked for small matrices.
+func orgqr[T Scalar](ws *Workspace, r par.Runner, m, n, k int, a gemm.Mat[T], tau []T) {
+	if n > orgSmall {
+		Orgqr(ws, r, m, n, k, a, tau)
+		return
+	}
+	org2r(m, n, k, a, tau)
+}
+
+// orglq is [Orglq], unblocked for small matrices.
+func orglq[T Scalar](ws *Workspace, r par.Runner, m, n, k int, a gemm.Mat[T], tau []T) {
+	if m > orgSmall {
+		Orglq(ws, r, m, n, k, a, tau)
+		return
+	}
+	if m <= 0 {
+		return
+	}
+	conjMat(m, n, a)
+	org2r(n, m, k, transpose(a), tau)
+	conjMat(m, n, a)
+}
+
+// org2r is the unblocked [Orgqr]: Q = H1···Hk applied to the first n
+// columns of the identity, backwards one reflector at a time, column i of
+// Q formed in place of vi.
+func org2r[T Scalar](m, n, k int, a gemm.Mat[T], tau []T) {
+	if n <= 0 {
+		return
+	}
+	setIdentityCols(m, k, n, a)
+	for i := k - 1; i >= 0; i-- {
+		d := a.Off + i*a.RS + i*a.CS
+		if i+1 < n {
+			larfLeft(false, m-i, n-i-1, 1, a.Data, d+a.RS, a.RS, tau[i], shift(a, i, i+1))
+		}
+		scaleVec(a.Data, d+a.RS, m-i-1, a.RS, -tau[i])
+		a.Data[d] = 1 - tau[i]
+		for l := 0; l < i; l++ {
+			a.Data[a.Off+l*a.RS+i*a.CS] = 0
+		}
+	}
 }
 
 // Orgbr is [Ungbr] (the real name of the same routine).

@@ -195,12 +195,6 @@ func testGesvd[T Scalar](t *testing.T, shapes [][2]int, kinds []svdKind) {
 	}
 }
 
-// isReal64 reports whether T is float64.
-func isReal64[T Scalar]() bool {
-	var z T
-	_, ok := any(z).(float64)
-	return ok
-}
 
 var allSVDKinds = []svdKind{svdRandom, svdRankDeficient, svdZero, svdIdentity, svdHuge, svdTiny, svdGraded}
 
@@ -305,4 +299,30 @@ func TestGesvdRepeated(t *testing.T) {
 			t.Fatalf("n=%d: ‖UᵀU − I‖ = %.3g", n, res)
 		}
 	}
+}
+
+// TestGesvdDivideConquer runs the Gesvd tests with the vectors from the
+// bidiagonal divide and conquer down to small orders, with small leaves.
+func TestGesvdDivideConquer(t *testing.T) {
+	d0 := GesvdDCMin
+	GesvdDCMin = 2
+	defer func() { GesvdDCMin = d0 }()
+	withBdsdcLeaf(3, func() {
+		testGesvd[float64](t, gesvdShapes, allSVDKinds)
+		testGesvd[complex128](t, gesvdShapes, allSVDKinds)
+		testGesvd[float32](t, gesvdShapes, allSVDKinds)
+		testGesvd[complex64](t, gesvdShapes, allSVDKinds)
+	})
+}
+
+// TestGesvdDivideConquerFallback checks Gesvd's fallback to Bdsqr when
+// the divide and conquer fails.
+func TestGesvdDivideConquerFallback(t *testing.T) {
+	d0 := GesvdDCMin
+	GesvdDCMin = 2
+	bdsdcFailForTest = true
+	defer func() { GesvdDCMin, bdsdcFailForTest = d0, false }()
+	shapes := [][2]int{{5, 5}, {12, 7}, {7, 12}, {40, 12}}
+	testGesvd[float64](t, shapes, []svdKind{svdRandom, svdRankDeficient})
+	testGesvd[complex128](t, shapes, []svdKind{svdRandom})
 }
