@@ -178,7 +178,7 @@ func benchLinalg(args []string, stdout, stderr io.Writer) int {
 	for i := range rows {
 		rows[i].Threads = *threads
 	}
-	var peer linalgPeerResult
+	var peer peerResult
 	if !*noRef {
 		peer = runLinalgPeers(cases, *threads, *budget)
 		for i := range rows {
@@ -193,7 +193,7 @@ func benchLinalg(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, summary)
 		return writeJSONPlain(stdout, stderr, rows)
 	}
-	fmt.Fprintf(stdout, "== linalg Into forms, batch %d, threads=%d; %s\n", *batch, *threads, peer.describe())
+	fmt.Fprintf(stdout, "== linalg Into forms, batch %d, threads=%d; %s\n", *batch, *threads, peer.describe()+", gonum (float64)")
 	printLinalgTable(stdout, rows)
 	fmt.Fprintln(stdout, summary)
 	return 0
@@ -511,57 +511,11 @@ func gonumLU(in [][]*mat.Dense) func() {
 //go:embed bench_linalg_peer.py
 var linalgPeerScript string
 
-// linalgPeerResult is what linalgPeerScript prints.
-type linalgPeerResult struct {
-	OpenBLASCore *string    `json:"openblas_core"`
-	NumpyVersion *string    `json:"numpy_version"`
-	ScipyVersion *string    `json:"scipy_version"`
-	TorchVersion *string    `json:"torch_version"`
-	NumpyMS      []*float64 `json:"numpy_ms"`
-	TorchMS      []*float64 `json:"torch_ms"`
-	Notes        []string   `json:"notes"`
-}
-
-// describe names the peers that ran for the table's header.
-func (p linalgPeerResult) describe() string {
-	str := func(s *string) string {
-		if s == nil {
-			return "missing"
-		}
-		return *s
-	}
-	if p.NumpyVersion == nil && p.TorchVersion == nil {
-		return "peers: gonum (float64)"
-	}
-	return fmt.Sprintf("numpy %s, scipy %s, torch %s, OpenBLAS core %s, gonum (float64)",
-		str(p.NumpyVersion), str(p.ScipyVersion), str(p.TorchVersion), str(p.OpenBLASCore))
-}
-
 // runLinalgPeers runs the peer script on the cases. A missing interpreter
 // or a failed run gives null times and a note, never an error.
-func runLinalgPeers(cases []linalgCase, threads int, budget time.Duration) linalgPeerResult {
+func runLinalgPeers(cases []linalgCase, threads int, budget time.Duration) peerResult {
 	in := map[string]any{"cases": cases, "threads": threads, "budget": budget.Seconds()}
-	var notes []string
-	var cores []string
-	if err := runPeer(openblasProbeScript, threads, nil, &cores); err == nil && len(cores) > 0 {
-		if ct := openblasCoreType(cores[0], hostX86()); ct != "" {
-			in["coretype"] = ct
-			notes = append(notes, fmt.Sprintf("OpenBLAS chose %s, which does not use this CPU's vector units: OPENBLAS_CORETYPE=%s set for the peer", cores[0], ct))
-		}
-	}
-	var res linalgPeerResult
-	err := runPeer(linalgPeerScript, threads, in, &res)
-	if err == nil && (len(res.NumpyMS) != len(cases) || len(res.TorchMS) != len(cases)) {
-		err = fmt.Errorf("peer returned %d numpy and %d torch times for %d cases", len(res.NumpyMS), len(res.TorchMS), len(cases))
-	}
-	if err != nil {
-		res = linalgPeerResult{Notes: []string{"peers skipped: " + err.Error()}}
-	}
-	res.Notes = append(notes, res.Notes...)
-	if res.NumpyMS == nil {
-		res.NumpyMS, res.TorchMS = make([]*float64, len(cases)), make([]*float64, len(cases))
-	}
-	return res
+	return runPeerTimes(linalgPeerScript, threads, in, len(cases))
 }
 
 // linalgPeers are the peer columns: name and the row's time.
