@@ -5,27 +5,40 @@
 //	    [--batch N] [--threads N] [--json] [--budget DURATION] [--no-reference]
 //
 // --ops selects operations of the linalg command's table by name (default
-// all), --sizes the matrix orders n (default 256,512,1024), --dtype the
-// element types (default f64,c128), --batch the number of stacked
-// matrices (default 1: one matrix; N: the library's (n, n, N) batch and
-// NumPy's (N, n, n) stacked call). Inputs are drawn once per (dtype, n,
-// batch): well-conditioned general matrices R + √n·I (R uniform in [-1,
-// 1), both parts for complex), Hermitian positive definite (R + Rᴴ)/2 +
-// 2n·I for cholesky, Hermitian (R + Rᴴ)/2 for eigh, and n right sides R
-// for solve. Every case times the Into form into preallocated destinations
-// on a serial engine for --threads 1 and a team engine otherwise: the
-// median of repeated calls within --budget (default 300ms) after a
-// warm-up.
+// all: qr, lq, svd, eigh, solve, cholesky_solve, solve_triangular,
+// cholesky, inv, det, slogdet, lstsq, pinv, expm, norm, cond,
+// matrix_rank, lu), --sizes the matrix orders n
+// (default 256,512,1024), --dtype the element types (default f64,c128),
+// --batch the number of stacked matrices (default 1: one matrix; N: the
+// library's (n, n, N) batch and NumPy's (N, n, n) stacked call).
 //
-// The same inputs (written to .npy files in a temporary directory) are
-// then timed in one Python process with NumPy (numpy.linalg; lu is
-// scipy.linalg.lu_factor, the packed factors the library's LU returns,
-// called per matrix, when SciPy is importable) under
-// OPENBLAS_NUM_THREADS=N and PyTorch (torch.linalg, torch.set_num_threads(N);
-// when `import torch` fails torch_ms is null and a note on stderr says
-// why; set PYTHONPATH where torch lives outside the interpreter's path),
-// and in this process with gonum (gonum.org/v1/gonum/mat, float64 only:
-// QR, SVD, EigenSym, Cholesky, LU, Solve, Inverse, Det, LogDet, one call
+// Inputs are drawn once per (dtype, n, batch), with R uniform in [-1, 1)
+// (both parts for complex): the well-conditioned R + √n·I for solve, inv,
+// det, slogdet and lu; R for qr, lq, svd, lstsq, pinv, norm, cond and
+// matrix_rank; R/√n for expm; the Hermitian positive definite
+// (R + Rᴴ)/2 + 2n·I for cholesky, and its lower triangle as the factor
+// of cholesky_solve and the matrix of solve_triangular; the Hermitian
+// (R + Rᴴ)/2 for eigh; n right sides R for the solves and lstsq. Every
+// case times the Into form in its default mode (thin SVD, reduced QR, eigenvectors included,
+// Frobenius norm, 2-norm condition, NumPy's rcond) into preallocated
+// destinations, on a serial engine for --threads 1 and a team engine
+// otherwise: the median of repeated calls within --budget (default 300ms;
+// at least 3) after a warm-up.
+//
+// The same inputs, written to .npy files in a temporary directory, are
+// then timed in one Python process by NumPy (numpy.linalg under
+// OPENBLAS_NUM_THREADS=N; lstsq per matrix with rcond=None; lu is
+// scipy.linalg.lu_factor per matrix, the packed factors the library's LU
+// returns, expm scipy.linalg.expm, cholesky_solve scipy.linalg.cho_solve
+// and solve_triangular scipy.linalg.solve_triangular, per matrix, when
+// SciPy is importable) and
+// PyTorch (torch.linalg with torch.set_num_threads(N), lstsq by the
+// SVD-based gelsd driver as the library's; when `import torch` fails
+// torch_ms is null and a note on stderr says why: set PYTHONPATH where
+// torch lives outside the interpreter's path), and in this process by
+// gonum (gonum.org/v1/gonum/mat, float64 only: QR, LQ, SVD, EigenSym,
+// Cholesky, LU, Solve, Solve on a TriDense, Inverse, Det, LogDet, Exp,
+// Norm, Cond; one call
 // per matrix of the batch), each timed the same way. --no-reference skips
 // NumPy and PyTorch.
 //
@@ -165,7 +178,7 @@ func benchLinalg(args []string, stdout, stderr io.Writer) int {
 	for i := range rows {
 		rows[i].Threads = *threads
 	}
-	var peer linalgPeerResult
+	var peer peerResult
 	if !*noRef {
 		peer = runLinalgPeers(cases, *threads, *budget)
 		for i := range rows {
@@ -180,7 +193,7 @@ func benchLinalg(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, summary)
 		return writeJSONPlain(stdout, stderr, rows)
 	}
-	fmt.Fprintf(stdout, "== linalg Into forms, batch %d, threads=%d; %s\n", *batch, *threads, peer.describe())
+	fmt.Fprintf(stdout, "== linalg Into forms, batch %d, threads=%d; %s\n", *batch, *threads, peer.describe()+", gonum (float64)")
 	printLinalgTable(stdout, rows)
 	fmt.Fprintln(stdout, summary)
 	return 0
@@ -268,12 +281,12 @@ func linalgCases[T tf.Scalar](e tf.Engine, ops []string, n, batch int, budget ti
 			done()
 			return nil, nil, fmt.Errorf("%s %s n=%d: %v", o.name, dt, n, err)
 		}
-		m := max(measureFor(budget, func() { _ = call() }).median(), time.Nanosecond)
+		m := max(measureLinalg(budget, func() { _ = call() }).median(), time.Nanosecond)
 		done()
 		row := linalgRow{Op: o.name, DType: dt.String(), Size: n, Batch: batch, MedianMS: ms(m)}
 		if data, ok := any(ins).([]benchInput[float64]); ok && o.peer.gonum != nil {
 			g := o.peer.gonum(gonumInputs(data, n, batch))
-			v := ms(max(measureFor(budget, g).median(), time.Nanosecond))
+			v := ms(max(measureLinalg(budget, g).median(), time.Nanosecond))
 			row.GonumMS = &v
 		}
 		rows = append(rows, row)
@@ -281,6 +294,17 @@ func linalgCases[T tf.Scalar](e tf.Engine, ops []string, n, batch int, budget ti
 			Numpy: o.peer.numpy, Scipy: o.peer.needsScipy, Torch: o.peer.torch})
 	}
 	return rows, cases, nil
+}
+
+// measureLinalg times fn once as the warm-up, which also sizes the run,
+// then repeats it for about budget: at least 3 and at most 500 timed
+// calls (factorizations of large matrices take seconds each, so fewer
+// than measureFor's 5).
+func measureLinalg(budget time.Duration, fn func()) samples {
+	t0 := time.Now()
+	fn()
+	one := max(time.Since(t0), time.Microsecond)
+	return measure(0, min(max(int(budget/one), 3), 500), fn)
 }
 
 // drawInput returns the column-major data of batch n×n matrices of kind k
@@ -294,6 +318,10 @@ func drawInput[T tf.Scalar](k inputKind, n, batch int) []T {
 		case generalIn:
 			for i := range n {
 				m[i*n+i] += fromReal[T](math.Sqrt(float64(n)))
+			}
+		case scaledIn:
+			for i := range m {
+				m[i] /= fromReal[T](math.Sqrt(float64(n)))
 			}
 		case spdIn, hermitianIn:
 			for j := range n {
@@ -411,6 +439,37 @@ func gonumEigenSym(in [][]*mat.Dense) func() {
 		})
 }
 
+// gonumExp computes exp(A).
+func gonumExp(in [][]*mat.Dense) func() {
+	return perItem(in, func(x []*mat.Dense) gonumPair { return gonumPair{&mat.Dense{}, x[0], nil} },
+		func(s gonumPair) { s.dst.Exp(s.a) })
+}
+
+// gonumNorm computes the Frobenius norm.
+func gonumNorm(in [][]*mat.Dense) func() {
+	return perItem(in, func(x []*mat.Dense) *mat.Dense { return x[0] }, func(a *mat.Dense) { mat.Norm(a, 2) })
+}
+
+// gonumCond computes the 2-norm condition number.
+func gonumCond(in [][]*mat.Dense) func() {
+	return perItem(in, func(x []*mat.Dense) *mat.Dense { return x[0] }, func(a *mat.Dense) { mat.Cond(a, 2) })
+}
+
+// gonumSolveTri solves L·X = B with the lower triangle L of A (a
+// TriDense, so that Dense.Solve takes the triangular solver).
+func gonumSolveTri(in [][]*mat.Dense) func() {
+	type st struct {
+		x, b *mat.Dense
+		l    *mat.TriDense
+	}
+	return perItem(in, func(x []*mat.Dense) st {
+		n, _ := x[0].Dims()
+		l := mat.NewTriDense(n, mat.Lower, nil)
+		l.Copy(x[0])
+		return st{&mat.Dense{}, x[1], l}
+	}, func(s st) { _ = s.x.Solve(s.l, s.b) })
+}
+
 type gonumPair struct{ dst, a, b *mat.Dense }
 
 func gonumSolve(in [][]*mat.Dense) func() {
@@ -444,65 +503,19 @@ func gonumLU(in [][]*mat.Dense) func() {
 // the inputs in the cases' files and prints {"openblas_core",
 // "numpy_version", "scipy_version", "torch_version", "numpy_ms",
 // "torch_ms", "notes"}, the times lists parallel to the cases (null: no
-// expression, peer missing or failed), each the median of 5 to 500 calls
-// within the budget after a sizing call and a warm-up. OPENBLAS_CORETYPE
+// expression, peer missing or failed), each the median of 3 to 500 calls
+// within the budget after a warm-up that also sizes the run. OPENBLAS_CORETYPE
 // is set from the input before NumPy loads OpenBLAS, only when the caller
 // found that OpenBLAS does not recognize this CPU.
 //
 //go:embed bench_linalg_peer.py
 var linalgPeerScript string
 
-// linalgPeerResult is what linalgPeerScript prints.
-type linalgPeerResult struct {
-	OpenBLASCore *string    `json:"openblas_core"`
-	NumpyVersion *string    `json:"numpy_version"`
-	ScipyVersion *string    `json:"scipy_version"`
-	TorchVersion *string    `json:"torch_version"`
-	NumpyMS      []*float64 `json:"numpy_ms"`
-	TorchMS      []*float64 `json:"torch_ms"`
-	Notes        []string   `json:"notes"`
-}
-
-// describe names the peers that ran for the table's header.
-func (p linalgPeerResult) describe() string {
-	str := func(s *string) string {
-		if s == nil {
-			return "missing"
-		}
-		return *s
-	}
-	if p.NumpyVersion == nil && p.TorchVersion == nil {
-		return "peers: gonum (float64)"
-	}
-	return fmt.Sprintf("numpy %s, scipy %s, torch %s, OpenBLAS core %s, gonum (float64)",
-		str(p.NumpyVersion), str(p.ScipyVersion), str(p.TorchVersion), str(p.OpenBLASCore))
-}
-
 // runLinalgPeers runs the peer script on the cases. A missing interpreter
 // or a failed run gives null times and a note, never an error.
-func runLinalgPeers(cases []linalgCase, threads int, budget time.Duration) linalgPeerResult {
+func runLinalgPeers(cases []linalgCase, threads int, budget time.Duration) peerResult {
 	in := map[string]any{"cases": cases, "threads": threads, "budget": budget.Seconds()}
-	var notes []string
-	var cores []string
-	if err := runPeer(openblasProbeScript, threads, nil, &cores); err == nil && len(cores) > 0 {
-		if ct := openblasCoreType(cores[0], hostX86()); ct != "" {
-			in["coretype"] = ct
-			notes = append(notes, fmt.Sprintf("OpenBLAS chose %s, which does not use this CPU's vector units: OPENBLAS_CORETYPE=%s set for the peer", cores[0], ct))
-		}
-	}
-	var res linalgPeerResult
-	err := runPeer(linalgPeerScript, threads, in, &res)
-	if err == nil && (len(res.NumpyMS) != len(cases) || len(res.TorchMS) != len(cases)) {
-		err = fmt.Errorf("peer returned %d numpy and %d torch times for %d cases", len(res.NumpyMS), len(res.TorchMS), len(cases))
-	}
-	if err != nil {
-		res = linalgPeerResult{Notes: []string{"peers skipped: " + err.Error()}}
-	}
-	res.Notes = append(notes, res.Notes...)
-	if res.NumpyMS == nil {
-		res.NumpyMS, res.TorchMS = make([]*float64, len(cases)), make([]*float64, len(cases))
-	}
-	return res
+	return runPeerTimes(linalgPeerScript, threads, in, len(cases))
 }
 
 // linalgPeers are the peer columns: name and the row's time.

@@ -7,9 +7,10 @@ res = {"openblas_core": None, "numpy_version": None, "scipy_version": None, "tor
        "notes": notes, "numpy_ms": [None] * len(cases), "torch_ms": [None] * len(cases)}
 
 def median_ms(fn):
+    # The first call is the warm-up and sizes the run: 3 to 500 timed calls.
     t0 = time.perf_counter(); fn(); one = max(time.perf_counter() - t0, 1e-6)
-    fn(); ts = []
-    for _ in range(min(max(int(budget / one), 5), 500)):
+    ts = []
+    for _ in range(min(max(int(budget / one), 3), 500)):
         t0 = time.perf_counter(); fn(); ts.append(time.perf_counter() - t0)
     ts.sort(); m = len(ts) // 2
     return (ts[m] + ts[~m]) / 2 * 1e3

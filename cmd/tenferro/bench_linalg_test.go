@@ -139,7 +139,7 @@ func TestBenchLinalgTable(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 1+1+2+1 || !strings.Contains(lines[0], "batch 1, threads=1; peers: gonum") || !strings.Contains(lines[1], "gonum/ours") {
+	if len(lines) != 1+1+2+1 || !strings.Contains(lines[0], "batch 1, threads=1; peers: none, gonum") || !strings.Contains(lines[1], "gonum/ours") {
 		t.Fatalf("table:\n%s", out)
 	}
 	for i, want := range []string{"det c128 9 1", "lu c128 9 1"} {

@@ -330,7 +330,7 @@ func benchOps(args []string, stdout, stderr io.Writer) int {
 	for i := range rows {
 		rows[i].Threads = *threads
 	}
-	var peer opsPeerResult
+	var peer peerResult
 	if !*noRef {
 		peer = runOpsPeers(cases, *threads, *budget, nil)
 		for i := range rows {
@@ -584,59 +584,15 @@ from threadpoolctl import threadpool_info
 print(json.dumps([i.get("architecture") for i in threadpool_info() if i.get("internal_api") == "openblas"]))
 `
 
-// opsPeerResult is what opsPeerScript prints.
-type opsPeerResult struct {
-	OpenBLASCore *string    `json:"openblas_core"`
-	NumpyVersion *string    `json:"numpy_version"`
-	TorchVersion *string    `json:"torch_version"`
-	NumpyMS      []*float64 `json:"numpy_ms"`
-	TorchMS      []*float64 `json:"torch_ms"`
-	Notes        []string   `json:"notes"`
-}
-
-// describe names the peers that ran for the table's header.
-func (p opsPeerResult) describe() string {
-	if p.NumpyVersion == nil && p.TorchVersion == nil {
-		return "peers: none"
-	}
-	str := func(s *string) string {
-		if s == nil {
-			return "missing"
-		}
-		return *s
-	}
-	return fmt.Sprintf("numpy %s (one thread), torch %s, OpenBLAS core %s", str(p.NumpyVersion), str(p.TorchVersion), str(p.OpenBLASCore))
-}
-
 // runOpsPeers runs the peer script on the cases with the given peers
 // ("numpy", "torch"; nil for both). A missing interpreter or a failed run
 // gives null times and a note, never an error.
-func runOpsPeers(cases []opsCase, threads int, budget time.Duration, peers []string) opsPeerResult {
+func runOpsPeers(cases []opsCase, threads int, budget time.Duration, peers []string) peerResult {
 	in := map[string]any{"cases": cases, "threads": threads, "budget": budget.Seconds()}
 	if peers != nil {
 		in["peers"] = peers
 	}
-	var notes []string
-	var cores []string
-	if err := runPeer(openblasProbeScript, threads, nil, &cores); err == nil && len(cores) > 0 {
-		if ct := openblasCoreType(cores[0], hostX86()); ct != "" {
-			in["coretype"] = ct
-			notes = append(notes, fmt.Sprintf("OpenBLAS chose %s, which does not use this CPU's vector units: OPENBLAS_CORETYPE=%s set for the peer", cores[0], ct))
-		}
-	}
-	var res opsPeerResult
-	err := runPeer(opsPeerScript, threads, in, &res)
-	if err == nil && (len(res.NumpyMS) != len(cases) || len(res.TorchMS) != len(cases)) {
-		err = fmt.Errorf("peer returned %d numpy and %d torch times for %d cases", len(res.NumpyMS), len(res.TorchMS), len(cases))
-	}
-	if err != nil {
-		res = opsPeerResult{Notes: []string{"peers skipped: " + err.Error()}}
-	}
-	res.Notes = append(notes, res.Notes...)
-	if res.NumpyMS == nil {
-		res.NumpyMS, res.TorchMS = make([]*float64, len(cases)), make([]*float64, len(cases))
-	}
-	return res
+	return runPeerTimes(opsPeerScript, threads, in, len(cases))
 }
 
 // x86Features are the CPU features that decide which OpenBLAS kernel fits.

@@ -320,7 +320,7 @@ func TestOpsPeerCoreType(t *testing.T) {
 		t.Skip("needs amd64 and python3 with numpy and threadpoolctl")
 	}
 	c := opsCase{Op: "exp", DType: "float64", Size: 8, A: unitRange, Numpy: opsPeers["exp"].numpy}
-	var res opsPeerResult
+	var res peerResult
 	in := map[string]any{"cases": []opsCase{c}, "threads": 1, "budget": 0.001, "coretype": "Prescott", "peers": []string{"numpy"}}
 	if err := runPeer(opsPeerScript, 1, in, &res); err != nil {
 		t.Fatal(err)

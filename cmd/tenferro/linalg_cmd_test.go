@@ -209,6 +209,16 @@ func drawNumPy[T tf.Scalar](seed uint64, k inputKind, shape ...int) *tf.Tensor[T
 		switch k {
 		case generalIn:
 			setDiagAdd(a, complex(math.Sqrt(float64(min(m, n))), 0))
+		case scaledIn:
+			for i := range a.d {
+				a.d[i] /= complex(math.Sqrt(float64(max(n, 1))), 0)
+			}
+		case hermitianIn:
+			h := cmAdj(a)
+			for i := range h.d {
+				h.d[i] = (h.d[i] + a.d[i]) / 2
+			}
+			a = h
 		case spdIn:
 			h := cmMul(a, cmAdj(a))
 			setDiagAdd(h, complex(float64(n), 0))
@@ -359,6 +369,64 @@ func testLinalgCmd[T tf.Scalar](t *testing.T) {
 				}
 			}
 		}
+		// The triangular solves: S's lower (upper) triangle as L (U), and the
+		// Cholesky factor just written.
+		tri := func(upper, unit bool) []cm {
+			var ts []cm
+			for _, m := range sm {
+				c := newCM(n, n)
+				for i := range n {
+					for j := range n {
+						if i == j && unit {
+							c.set(i, j, 1)
+						} else if upper && j >= i || !upper && j <= i {
+							c.set(i, j, m.at(i, j))
+						}
+					}
+				}
+				ts = append(ts, c)
+			}
+			return ts
+		}
+		bwide := drawNumPy[T](uint64(si+401), rhsIn, append(slices.Clone(shape[:len(shape)-2]), 2, n)...)
+		fbw, bwm := writeIn(t, dir, "bw", bwide), numpyMats(t, c128(t, bwide), false)
+		for _, c := range []struct {
+			args        []string
+			upper, unit bool
+			right       bool
+		}{{nil, false, false, false}, {[]string{"--upper"}, true, false, false}, {[]string{"--unit-diagonal"}, false, true, false},
+			{[]string{"--right", "--upper"}, true, false, true}, {[]string{"--lower", "--right", "--unit-diagonal"}, false, true, true}} {
+			rhs, rm := fb, bm
+			if c.right {
+				rhs, rm = fbw, bwm
+			}
+			runLinalg(t, append([]string{"solve_triangular", "-o", pre, fs, rhs}, c.args...)...)
+			ts := tri(c.upper, c.unit)
+			for q, x := range out("x") {
+				var prod cm
+				if c.right {
+					prod = cmMul(x, ts[q])
+				} else {
+					prod = cmMul(ts[q], x)
+				}
+				if r := cmRel(cmDiff(prod, rm[q]), cmFro(ts[q])*cmFro(x)+cmFro(rm[q])); r > tol {
+					t.Errorf("%s solve_triangular %v item %d: residual %g", name, c.args, q, r)
+				}
+			}
+		}
+		for _, upper := range []bool{false, true} {
+			fn, args := "l", []string{"--lower"}
+			if upper {
+				fn, args = "u", []string{"--upper"}
+			}
+			runLinalg(t, append([]string{"cholesky", "-o", pre, fs}, args...)...)
+			runLinalg(t, append([]string{"cholesky_solve", "-o", pre + "x", pre + "." + fn + ".npy", fb}, args...)...)
+			for q, x := range numpyMats(t, readOut(t, pre+"x", "x", dt), false) {
+				if r := cmRel(cmDiff(cmMul(sm[q], x), bm[q]), cmFro(sm[q])*cmFro(x)+cmFro(bm[q])); r > tol {
+					t.Errorf("%s cholesky_solve %v item %d: residual %g", name, args, q, r)
+				}
+			}
+		}
 		runLinalg(t, "inv", "-o", pre, fa)
 		for q, x := range out("inv") {
 			// A is well conditioned (R + √n·I): its condition is a small constant.
@@ -382,6 +450,14 @@ func testLinalgCmd[T tf.Scalar](t *testing.T) {
 				t.Errorf("%s slogdet item %d: sign·exp(logabs) = %v, want %v", name, q, got, want)
 			}
 		}
+		x := drawNumPy[T](uint64(si+301), scaledIn, shape...)
+		runLinalg(t, "expm", "-o", pre, writeIn(t, dir, "x", x))
+		for q, xq := range numpyMats(t, c128(t, x), false) {
+			want := cmExpm(xq)
+			if d := cmRel(cmDiff(out("expm")[q], want), cmFro(want)); d > tol {
+				t.Errorf("%s expm item %d: relative error %g", name, q, d)
+			}
+		}
 		runLinalg(t, "lu", "-o", pre, fa)
 		ps, ls, us := out("p"), out("l"), out("u")
 		for q := range am {
@@ -397,6 +473,31 @@ func testLinalgCmd[T tf.Scalar](t *testing.T) {
 			}
 		}
 	}
+}
+
+// cmExpm is exp(A) by scaling and squaring a Taylor series: the oracle,
+// good to a few complex128 roundoffs for the small norms of the tests.
+func cmExpm(a cm) cm {
+	sq := 0
+	for f := cmFro(a); f > 0.25; f /= 2 {
+		sq++
+	}
+	b := cm{a.m, a.n, slices.Clone(a.d)}
+	for i := range b.d {
+		b.d[i] /= complex(math.Ldexp(1, sq), 0)
+	}
+	sum, term := cmEye(a.n), cmEye(a.n)
+	for k := 1; k <= 30; k++ {
+		term = cmMul(term, b)
+		for i := range term.d {
+			term.d[i] /= complex(float64(k), 0)
+			sum.d[i] += term.d[i]
+		}
+	}
+	for range sq {
+		sum = cmMul(sum, sum)
+	}
+	return sum
 }
 
 // unpackLU rebuilds A from LAPACK's packed factors and 0-based pivots.
@@ -438,98 +539,6 @@ func c128[T tf.Scalar](t *testing.T, x *tf.Tensor[T]) *tf.Tensor[complex128] {
 		t.Fatal(err)
 	}
 	return c
-}
-
-func TestLinalgCmdQR(t *testing.T) {
-	t.Run("f32", testLinalgCmdQR[float32])
-	t.Run("f64", testLinalgCmdQR[float64])
-	t.Run("c64", testLinalgCmdQR[complex64])
-	t.Run("c128", testLinalgCmdQR[complex128])
-}
-
-// testLinalgCmdQR checks qr and lq in every mode on tall, wide and square
-// matrices and batches: A = Q·R (L·Q), orthonormal Q, triangular R (L),
-// the shapes of numpy.linalg.qr, and a non-negative diagonal with
-// --positive.
-func testLinalgCmdQR[T tf.Scalar](t *testing.T) {
-	eps, _ := epsOf[T]()
-	dt := tf.DTypeOf[T]()
-	dir := t.TempDir()
-	pre := filepath.Join(dir, "out")
-	out := func(name string) []cm { return numpyMats(t, readOut(t, pre, name, dt), false) }
-	for si, shape := range [][]int{{0, 3}, {1, 1}, {7, 4}, {4, 7}, {13, 13}, {3, 5, 2}, {2, 2, 2, 6}} {
-		r := len(shape)
-		m, n := shape[r-2], shape[r-1]
-		k := min(m, n)
-		tol := 30 * float64(max(m, n)+1) * eps
-		a := drawNumPy[T](uint64(si+1), rhsIn, shape...)
-		fa := writeIn(t, dir, "a", a)
-		am := numpyMats(t, c128(t, a), false)
-		for _, mode := range []string{"reduced", "complete", "tri"} {
-			for _, pos := range []bool{false, true} {
-				name := fmt.Sprint(shape, mode, pos)
-				// qr: Q (m, k|m), R (k|m, n); lq: L (m, k|n), Q (k|n, n).
-				for _, lq := range []bool{false, true} {
-					op, tri, uni := "qr", "r", "q"
-					if lq {
-						op, tri = "lq", "l"
-					}
-					args := []string{op, "-o", pre, fa}
-					if mode == "tri" {
-						args = append(args, "--mode", tri)
-					} else {
-						args = append(args, "--mode", mode)
-					}
-					if pos {
-						args = append(args, "--positive")
-					}
-					os.Remove(pre + ".q.npy")
-					runLinalg(t, args...)
-					ts := out(tri)
-					for q := range am {
-						f := ts[q]
-						wantRows, wantCols := k, n
-						if lq {
-							wantRows, wantCols = m, k
-						}
-						if mode == "complete" {
-							if lq {
-								wantCols = n
-							} else {
-								wantRows = m
-							}
-						}
-						if f.m != wantRows || f.n != wantCols || !triangular(f, !lq) {
-							t.Fatalf("%s %s: %s is %dx%d (want %dx%d), triangular %v", op, name, tri, f.m, f.n, wantRows, wantCols, triangular(f, !lq))
-						}
-						for i := range min(f.m, f.n) {
-							if d := f.at(i, i); pos && (real(d) < 0 || imag(d) != 0) {
-								t.Errorf("%s %s: %s[%d, %d] = %v with --positive", op, name, tri, i, i, d)
-							}
-						}
-					}
-					if mode == "tri" {
-						if _, err := os.Stat(pre + ".q.npy"); err == nil {
-							t.Errorf("%s %s: wrote Q with --mode %s", op, name, tri)
-						}
-						continue
-					}
-					for q, u := range out(uni) {
-						var prod cm
-						var ortho float64
-						if lq {
-							prod, ortho = cmMul(ts[q], u), cmOrtho(cmAdj(u))
-						} else {
-							prod, ortho = cmMul(u, ts[q]), cmOrtho(u)
-						}
-						if res := cmRel(cmDiff(prod, am[q]), cmFro(am[q])); res > tol || ortho > tol {
-							t.Errorf("%s %s item %d: ‖A − QR‖/‖A‖ = %g, orthogonality %g", op, name, q, res, ortho)
-						}
-					}
-				}
-			}
-		}
-	}
 }
 
 // TestLinalgCmdSolveShapes checks NumPy's broadcasting of solve's
@@ -599,6 +608,56 @@ func broadcastItem(q int, out, in []int) int {
 	return p
 }
 
+// TestLinalgCmdRank checks matrix_rank on matrices of known rank, with
+// NumPy's default tolerance and with --atol and --rtol.
+func TestLinalgCmdRank(t *testing.T) {
+	dir := t.TempDir()
+	pre := filepath.Join(dir, "out")
+	// Item q < 5 of the batch is Σ_{r<q} u_r·v_rᵀ for random u_r (6) and
+	// v_r (5), of rank q; item 5 is item 4 plus 1e-9·u₅·v₅ᵀ, of rank 5
+	// with NumPy's tolerance and 4 with a looser one.
+	a, _ := tf.Zeros[float64](6, 6, 5)
+	u := drawNumPy[float64](1, rhsIn, 6, 6)
+	v := drawNumPy[float64](2, rhsIn, 6, 5)
+	for q := range 6 {
+		for i := range 6 {
+			for j := range 5 {
+				x := 0.0
+				for r := range min(q, 4) {
+					uu, _ := u.At(r, i)
+					vv, _ := v.At(r, j)
+					x += uu * vv
+				}
+				if q == 5 {
+					uu, _ := u.At(5, i)
+					vv, _ := v.At(5, j)
+					x += 1e-9 * uu * vv
+				}
+				a.Set(x, q, i, j)
+			}
+		}
+	}
+	fa := writeIn(t, dir, "a", a)
+	for _, c := range []struct {
+		args []string
+		want []int64
+	}{
+		{nil, []int64{0, 1, 2, 3, 4, 5}},
+		{[]string{"--atol", "1e-6"}, []int64{0, 1, 2, 3, 4, 4}},
+		{[]string{"--rtol", "1e-6"}, []int64{0, 1, 2, 3, 4, 4}},
+		{[]string{"--atol", "1e3"}, []int64{0, 0, 0, 0, 0, 0}},
+	} {
+		runLinalg(t, append([]string{"matrix_rank", "-o", pre, fa}, c.args...)...)
+		r, err := npy.ReadTensorFile[int64](pre + ".rank.npy")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := r.Data(); !slices.Equal(got, c.want) {
+			t.Errorf("%v: ranks %v, want %v", c.args, got, c.want)
+		}
+	}
+}
+
 // TestLinalgCmdErrors checks that bad input exits with status 2 and one
 // line on stderr, and that an unwritable output exits with status 1.
 func TestLinalgCmdErrors(t *testing.T) {
@@ -654,6 +713,25 @@ func TestLinalgCmdErrors(t *testing.T) {
 		{[]string{"solve", "-o", o, a}, "input file"},
 		{[]string{"det", "-o", o, a, a}, "input file"},
 		{[]string{"det", "--threads", "0", "-o", o, a}, "--threads"},
+		{[]string{"eigh", "-o", o, wide}, "square"},
+		{[]string{"eigh", "--full", "-o", o, a}, "does not apply"},
+		{[]string{"svd", "--max-rank", "1", "-o", o, zero}, "single matrix"},
+		{[]string{"svd", "--max-rank", "0", "-o", o, a}, "--max-rank"},
+		{[]string{"svd", "--cutoff", "x", "-o", o, a}, "--cutoff"},
+		{[]string{"svd", "--values-only", "--full", "-o", o, a}, "excludes"},
+		{[]string{"svd", "--full", "--max-rank", "2", "-o", o, a}, "excludes"},
+		{[]string{"svd", "-o", o, v}, "shape"},
+		{[]string{"pinv", "--rcond", "nan", "-o", o, a}, "--rcond"},
+		{[]string{"lstsq", "-o", o, a, wide}, "shape"},
+		{[]string{"lstsq", "-o", o, v, v}, "matrix"},
+		{[]string{"norm", "--ord", "3", "-o", o, a}, "--ord"},
+		{[]string{"cond", "--ord", "1", "-o", o, wide}, "square"},
+		{[]string{"det", "--ord", "1", "-o", o, a}, "does not apply"},
+		{[]string{"solve_triangular", "-o", o, zero, zero}, "singular"},
+		{[]string{"cholesky_solve", "--right", "-o", o, a, a}, "does not apply"},
+		{[]string{"solve_triangular", "--right", "-o", o, a, v}, "shape"},
+		{[]string{"matrix_rank", "--atol", "-1", "-o", o, a}, "--atol"},
+		{[]string{"qr", "--pivoting", "--mode", "r", "-o", o, a}, "--pivoting"},
 	} {
 		code, out, errs := runCLI(t, append([]string{"linalg"}, c.args...)...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "tenferro linalg ") || !strings.Contains(errs, c.want) {
@@ -675,166 +753,5 @@ func TestLinalgCmdErrors(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "linalg", "qr", "-h"); code != 0 || !strings.Contains(errs, "-positive") {
 		t.Errorf("-h: exit %d, %q", code, errs)
-	}
-}
-
-// linalgNumPyScript writes the inputs of each case (mode "gen": NumPy
-// random arrays, batch axes first, in the case's memory order) or checks
-// the CLI's outputs against numpy.linalg (mode "check"): the dtype, the
-// shape and C order of every file, and values within 100·n·eps of NumPy's
-// (relative to the operands' scale) for the unique results, and by
-// reconstruction (Q·R = A, L·Q = A, P·L·U = A) where the factors depend
-// on a gauge. It prints {name: "ok" or a message}.
-const linalgNumPyScript = `
-import json, sys, glob, os
-import numpy as np
-cfg = json.load(sys.stdin)
-rng = np.random.default_rng(3)
-res = {}
-def draw(shape, dt, kind):
-    x = rng.standard_normal(shape)
-    if np.dtype(dt).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    if kind == "spd":
-        x = x @ np.conj(np.swapaxes(x, -1, -2)) + shape[-1] * np.eye(shape[-1])
-    elif kind == "general":
-        x = x + np.sqrt(shape[-1]) * np.eye(shape[-2], shape[-1])
-    return x.astype(dt)
-for c in cfg["cases"]:
-    base = os.path.join(cfg["dir"], c["name"])
-    if cfg["mode"] == "gen":
-        for k, i in enumerate(c["inputs"]):
-            np.save("%s_in%d.npy" % (base, k), np.array(draw(tuple(i["shape"]), i["dtype"], i["kind"]), order=i["order"]))
-        continue
-    ins = [np.load("%s_in%d.npy" % (base, k)) for k in range(len(c["inputs"]))]
-    out = {os.path.basename(f)[len(c["name"]) + 5:-4]: np.load(f) for f in glob.glob(base + "_out.*.npy")}
-    a = ins[0]
-    eps = np.finfo(np.result_type(*ins)).eps
-    n = max(a.shape[-2:]) if a.ndim >= 2 else 1
-    tol = 100 * (n + 1) * eps
-    sc = lambda x: max(np.max(np.abs(x)), 1e-300) if x.size else 1
-    def close(got, want, scale):
-        if got.shape != want.shape:
-            return "shape %s, want %s" % (got.shape, want.shape)
-        if got.dtype != want.dtype:
-            return "dtype %s, want %s" % (got.dtype, want.dtype)
-        err = np.max(np.abs(got - want)) if got.size else 0
-        return "ok" if err <= tol * scale else "error %g > %g" % (err, tol * scale)
-    op, msgs = c["op"], []
-    for k, v in out.items():
-        if v.ndim >= 2 and not v.flags["C_CONTIGUOUS"]:
-            msgs.append(k + " not C-contiguous")
-    try:
-        if op == "solve":
-            # NumPy 2's rule (only a 1-D b is a vector), whatever NumPy runs.
-            b = ins[1][:, None] if ins[1].ndim == 1 else ins[1]
-            r = max(a.ndim, b.ndim)
-            a2, b2 = a.reshape((1,) * (r - a.ndim) + a.shape), b.reshape((1,) * (r - b.ndim) + b.shape)
-            want = np.linalg.solve(a2, b2)
-            if ins[1].ndim == 1:
-                want = want[..., 0]
-            msgs.append(close(out["x"], want, sc(out["x"]) * sc(a) * n))
-        elif op == "cholesky":
-            msgs.append(close(out["l"], np.linalg.cholesky(a), sc(a) ** 0.5))
-        elif op == "inv":
-            msgs.append(close(out["inv"], np.linalg.inv(a), sc(out["inv"])))
-        elif op == "det":
-            d = np.linalg.det(a)
-            msgs.append(close(out["det"], d, sc(d)))
-        elif op == "slogdet":
-            s, l = np.linalg.slogdet(a)
-            msgs.append(close(out["sign"], s, 1))
-            msgs.append(close(out["logabs"], l, sc(l)))
-        elif op in ("qr", "lq"):
-            mode = c["flags"][1] if c["flags"] else "reduced"
-            x = a if op == "qr" else np.conj(np.swapaxes(a, -1, -2))
-            want = np.linalg.qr(x, mode={"l": "r"}.get(mode, mode))
-            wr = want if mode in ("r", "l") else want[1]
-            tri = out["r" if op == "qr" else "l"]
-            if op == "lq":
-                tri = np.conj(np.swapaxes(tri, -1, -2))
-            d = lambda r: np.abs(np.diagonal(r, axis1=-2, axis2=-1))
-            msgs.append(close(d(tri).astype(wr.real.dtype), d(wr).astype(wr.real.dtype), sc(a)))
-            if mode not in ("r", "l"):
-                prod = out["q"] @ out["r"] if op == "qr" else out["l"] @ out["q"]
-                msgs.append(close(prod, a, sc(a) * n))
-                wq = want[0].shape if op == "qr" else want[0].shape[:-2] + want[0].shape[-2:][::-1]
-                msgs.append("ok" if out["q"].shape == wq else "q shape %s, want %s" % (out["q"].shape, wq))
-        elif op == "lu":
-            msgs.append(close(out["p"] @ out["l"] @ out["u"], a, sc(a) * n))
-    except Exception as e:
-        msgs.append("%s: %s" % (type(e).__name__, e))
-    bad = [m for m in msgs if m != "ok"]
-    res[c["name"]] = "; ".join(bad) if bad else "ok"
-print(json.dumps(res))
-`
-
-// linalgNumPyCase is one end-to-end case of TestLinalgCmdNumPy.
-type linalgNumPyCase struct {
-	Name   string   `json:"name"`
-	Op     string   `json:"op"`
-	Flags  []string `json:"flags"`
-	Inputs []struct {
-		Shape []int  `json:"shape"`
-		DType string `json:"dtype"`
-		Kind  string `json:"kind"`
-		Order string `json:"order"`
-	} `json:"inputs"`
-}
-
-// TestLinalgCmdNumPy runs every operation on files NumPy wrote (C and
-// Fortran order, batch axes first) and checks the results with NumPy.
-func TestLinalgCmdNumPy(t *testing.T) {
-	if !numpyOK() {
-		t.Skip(pythonPath + " lacks numpy")
-	}
-	type in = struct {
-		Shape []int  `json:"shape"`
-		DType string `json:"dtype"`
-		Kind  string `json:"kind"`
-		Order string `json:"order"`
-	}
-	var cases []linalgNumPyCase
-	add := func(op string, flags []string, ins ...in) {
-		cases = append(cases, linalgNumPyCase{Name: fmt.Sprintf("c%d_%s", len(cases), op), Op: op, Flags: flags, Inputs: ins})
-	}
-	for i, dt := range []string{"float32", "float64", "complex64", "complex128"} {
-		order := []string{"C", "F"}[i%2]
-		add("solve", nil, in{[]int{2, 3, 6, 6}, dt, "general", order}, in{[]int{3, 6, 2}, dt, "plain", "C"})
-		add("solve", nil, in{[]int{5, 5}, dt, "general", "C"}, in{[]int{5}, dt, "plain", "C"})
-		add("cholesky", nil, in{[]int{3, 7, 7}, dt, "spd", order})
-		add("inv", nil, in{[]int{4, 9, 9}, dt, "general", order})
-		add("det", nil, in{[]int{2, 2, 5, 5}, dt, "general", order})
-		add("det", nil, in{[]int{6, 6}, dt, "general", "C"})
-		add("slogdet", nil, in{[]int{3, 8, 8}, dt, "general", order})
-		add("lu", nil, in{[]int{3, 6, 6}, dt, "general", order})
-		for _, mode := range []string{"reduced", "complete", "r"} {
-			add("qr", []string{"--mode", mode}, in{[]int{2, 9, 4}, dt, "plain", order})
-			add("qr", []string{"--mode", mode}, in{[]int{4, 9}, dt, "plain", "C"})
-			lm := map[string]string{"r": "l"}[mode]
-			if lm == "" {
-				lm = mode
-			}
-			add("lq", []string{"--mode", lm}, in{[]int{3, 4, 7}, dt, "plain", order})
-		}
-	}
-	add("solve", nil, in{[]int{4, 4}, "float32", "general", "C"}, in{[]int{4, 2}, "complex128", "plain", "F"})
-	dir := t.TempDir()
-	runNumpyDir := func(mode string) map[string]string {
-		return runNumpy(t, linalgNumPyScript, map[string]any{"mode": mode, "dir": dir, "cases": cases})
-	}
-	runNumpyDir("gen")
-	for _, c := range cases {
-		args := append([]string{c.Op, "-o", filepath.Join(dir, c.Name+"_out")}, c.Flags...)
-		for k := range c.Inputs {
-			args = append(args, filepath.Join(dir, fmt.Sprintf("%s_in%d.npy", c.Name, k)))
-		}
-		runLinalg(t, args...)
-	}
-	res := runNumpyDir("check")
-	for _, c := range cases {
-		if r := res[c.Name]; r != "ok" {
-			t.Errorf("%s %v %v: %s", c.Op, c.Flags, c.Inputs, r)
-		}
 	}
 }

@@ -55,3 +55,63 @@ func runPeer(script string, threads int, input, out any) error {
 	}
 	return json.Unmarshal(stdout.Bytes(), out)
 }
+
+// peerResult is what a benchmark's peer script prints: the peers'
+// versions, the OpenBLAS kernel NumPy loaded, one time per case (null
+// where a peer lacks the case or failed) and notes.
+type peerResult struct {
+	OpenBLASCore *string    `json:"openblas_core"`
+	NumpyVersion *string    `json:"numpy_version"`
+	ScipyVersion *string    `json:"scipy_version"`
+	TorchVersion *string    `json:"torch_version"`
+	NumpyMS      []*float64 `json:"numpy_ms"`
+	TorchMS      []*float64 `json:"torch_ms"`
+	Notes        []string   `json:"notes"`
+}
+
+// describe names the peers that ran for a table's header.
+func (p peerResult) describe() string {
+	if p.NumpyVersion == nil && p.TorchVersion == nil {
+		return "peers: none"
+	}
+	str := func(s *string) string {
+		if s == nil {
+			return "missing"
+		}
+		return *s
+	}
+	s := "numpy " + str(p.NumpyVersion) + " (one thread)"
+	if p.ScipyVersion != nil {
+		s += ", scipy " + *p.ScipyVersion
+	}
+	return s + ", torch " + str(p.TorchVersion) + ", OpenBLAS core " + str(p.OpenBLASCore)
+}
+
+// runPeerTimes runs a peer script on in (whose "cases" has n entries),
+// first probing which OpenBLAS kernel NumPy loads: when it is a generic
+// one that ignores this CPU's vector units, OPENBLAS_CORETYPE is set for
+// the peer's process (and said in a note). A missing interpreter or a
+// failed run gives null times and a note, never an error.
+func runPeerTimes(script string, threads int, in map[string]any, n int) peerResult {
+	var notes []string
+	var cores []string
+	if err := runPeer(openblasProbeScript, threads, nil, &cores); err == nil && len(cores) > 0 {
+		if ct := openblasCoreType(cores[0], hostX86()); ct != "" {
+			in["coretype"] = ct
+			notes = append(notes, fmt.Sprintf("OpenBLAS chose %s, which does not use this CPU's vector units: OPENBLAS_CORETYPE=%s set for the peer", cores[0], ct))
+		}
+	}
+	var res peerResult
+	err := runPeer(script, threads, in, &res)
+	if err == nil && (len(res.NumpyMS) != n || len(res.TorchMS) != n) {
+		err = fmt.Errorf("peer returned %d numpy and %d torch times for %d cases", len(res.NumpyMS), len(res.TorchMS), n)
+	}
+	if err != nil {
+		res = peerResult{Notes: []string{"peers skipped: " + err.Error()}}
+	}
+	res.Notes = append(notes, res.Notes...)
+	if res.NumpyMS == nil {
+		res.NumpyMS, res.TorchMS = make([]*float64, n), make([]*float64, n)
+	}
+	return res
+}

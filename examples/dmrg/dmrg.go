@@ -5,12 +5,13 @@ import (
 	"slices"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/examples/internal/spin"
 	"github.com/tenferro-go/tenferro/linalg"
 )
 
 // number is the element types the program runs in; both have float64
 // singular values and eigenvalues.
-type number interface{ float64 | complex128 }
+type number = spin.Number
 
 // scalar converts the real x to T.
 func scalar[T number](x float64) T {
@@ -139,7 +140,7 @@ func NewDMRG[T number](e tf.Engine, L, d0 int, seed uint64, w *tf.Tensor[T], tr 
 	a0, _ := d.A[0].Data()
 	n := 0.0
 	for _, x := range a0 {
-		n += abs2(x)
+		n += spin.Abs2(x)
 	}
 	for j := range a0 {
 		a0[j] *= scalar[T](1 / math.Sqrt(n))
@@ -161,17 +162,6 @@ func NewDMRG[T number](e tf.Engine, L, d0 int, seed uint64, w *tf.Tensor[T], tr 
 		}
 	}
 	return d, nil
-}
-
-// abs2 returns |x|².
-func abs2[T number](x T) float64 {
-	switch v := any(x).(type) {
-	case float64:
-		return v * v
-	case complex128:
-		return real(v)*real(v) + imag(v)*imag(v)
-	}
-	return 0
 }
 
 // replace sets *p = t, releasing the old tensor.

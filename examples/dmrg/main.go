@@ -31,6 +31,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/tenferro-go/tenferro/examples/internal/spin"
 	"math"
 	"os"
 	"time"
@@ -77,7 +78,7 @@ func run(o Options, threads int) error {
 		return err
 	}
 	defer e.Close()
-	ed, err := GroundEnergy(e, o.L)
+	ed, err := spin.GroundEnergy(e, o.L)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/tenferro-go/tenferro/examples/internal/spin"
 	"math"
 	"math/cmplx"
 	"testing"
@@ -88,13 +89,13 @@ func expectation[T number](t *testing.T, psi []T, L int) (n2, en float64) {
 	t.Helper()
 	x, _ := tf.FromSlice(psi, len(psi))
 	hx, _ := tf.Zeros[T](len(psi))
-	if err := HeisenbergApply[T](L)(hx, x); err != nil {
+	if err := spin.HeisenbergApply[T](L)(hx, x); err != nil {
 		t.Fatal(err)
 	}
 	d, _ := hx.Data()
 	var s complex128
 	for i := range psi {
-		n2 += abs2(psi[i])
+		n2 += spin.Abs2(psi[i])
 		s += cmplx.Conj(widen(psi[i])) * widen(d[i])
 	}
 	return n2, real(s)
@@ -125,7 +126,7 @@ func TestMPO(t *testing.T) {
 	h, _ := m.Slice(0, 0, 1, 1) // the right boundary, MPO index 0
 	h, _ = tf.Copy(e, h)
 	h, _ = h.Reshape(1<<L, 1<<L)
-	apply := HeisenbergApply[float64](L)
+	apply := spin.HeisenbergApply[float64](L)
 	for j := range 1 << L {
 		x, _ := tf.Zeros[float64](1 << L)
 		x.Set(1, j)
@@ -152,7 +153,7 @@ func TestExactDiagonalization(t *testing.T) {
 	const L = 8
 	n := 1 << L
 	h, _ := tf.Zeros[float64](n, n)
-	apply := HeisenbergApply[float64](L)
+	apply := spin.HeisenbergApply[float64](L)
 	for j := range n {
 		col, _ := h.Slice(1, j, j+1, 1)
 		col, _ = col.Reshape(n)
@@ -171,7 +172,7 @@ func TestExactDiagonalization(t *testing.T) {
 		L    int
 		want float64
 	}{{8, -3.374932598687897}, {10, -4.258035207282883}} {
-		got, err := GroundEnergy(e, c.L)
+		got, err := spin.GroundEnergy(e, c.L)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +203,7 @@ func TestDMRG(t *testing.T) {
 			if c.L > 10 && testing.Short() {
 				t.Skip("L = 16 under -short")
 			}
-			ed, err := GroundEnergy(e, c.L)
+			ed, err := spin.GroundEnergy(e, c.L)
 			if err != nil {
 				t.Fatal(err)
 			}

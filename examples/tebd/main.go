@@ -34,6 +34,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/tenferro-go/tenferro/examples/internal/spin"
 	"os"
 	"strconv"
 	"strings"
@@ -154,7 +155,7 @@ func imaginaryTime(e tf.Engine, L, order int, tr linalg.Truncation, dtaus []floa
 	if err != nil {
 		return err
 	}
-	e0, err := GroundEnergy(e, L)
+	e0, err := spin.GroundEnergy(e, L)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/tenferro-go/tenferro/examples/internal/spin"
 	"math"
 	"math/cmplx"
 	"testing"
@@ -39,7 +40,7 @@ func fullVector[T number](t *testing.T, e tf.Engine, m *MPS[T]) []T {
 func norm2[T number](v []T) float64 {
 	s := 0.0
 	for _, x := range v {
-		s += abs2(x)
+		s += spin.Abs2(x)
 	}
 	return s
 }
@@ -48,7 +49,7 @@ func norm2[T number](v []T) float64 {
 func distance[T number](a, b []T) float64 {
 	s := 0.0
 	for i := range a {
-		s += abs2(a[i] - b[i])
+		s += spin.Abs2(a[i] - b[i])
 	}
 	return math.Sqrt(s / norm2(b))
 }
@@ -98,7 +99,7 @@ func denseEnergy[T number](t *testing.T, e tf.Engine, psi []T, L int) float64 {
 	t.Helper()
 	x, _ := tf.FromSlice(psi, len(psi))
 	hx, _ := tf.Zeros[T](len(psi))
-	if err := HeisenbergApply[T](L)(hx, x); err != nil {
+	if err := spin.HeisenbergApply[T](L)(hx, x); err != nil {
 		t.Fatal(err)
 	}
 	d, _ := hx.Data()
@@ -280,7 +281,7 @@ func TestImaginaryTimeLowersEnergy(t *testing.T) {
 		}
 		prev = en
 	}
-	e0, err := GroundEnergy(e, L)
+	e0, err := spin.GroundEnergy(e, L)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +327,7 @@ func TestTrotterError(t *testing.T) {
 	const L, T = 8, 0.2
 	psi0, _, _ := setup[complex128](t, e, L, 0)
 	v0, _ := tf.FromSlice(fullVector(t, e, psi0), 1<<L)
-	x, _, err := linalg.ExpmV(e, HeisenbergApply[complex128](L), complex(0, -T), v0, linalg.ExpmVOptions{Hermitian: true})
+	x, _, err := linalg.ExpmV(e, spin.HeisenbergApply[complex128](L), complex(0, -T), v0, linalg.ExpmVOptions{Hermitian: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +366,7 @@ func TestGroundEnergy(t *testing.T) {
 	const L = 8
 	n := 1 << L
 	h, _ := tf.Zeros[float64](n, n)
-	apply := HeisenbergApply[float64](L)
+	apply := spin.HeisenbergApply[float64](L)
 	for j := range n {
 		col, _ := h.Slice(1, j, j+1, 1)
 		col, _ = col.Reshape(n)
@@ -380,7 +381,7 @@ func TestGroundEnergy(t *testing.T) {
 		t.Fatal(err)
 	}
 	wmin, _ := w.At(0)
-	e0, err := GroundEnergy(e, L)
+	e0, err := spin.GroundEnergy(e, L)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,13 +4,14 @@ import (
 	"math"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/examples/internal/spin"
 	"github.com/tenferro-go/tenferro/linalg"
 )
 
 // number is the element types the program runs in: float64 for
 // imaginary-time evolution, complex128 for real time. Both have float64
 // singular values.
-type number interface{ float64 | complex128 }
+type number = spin.Number
 
 // scalar converts c to T (its real part for float64).
 func scalar[T number](c complex128) T {
@@ -22,17 +23,6 @@ func scalar[T number](c complex128) T {
 		*p = c
 	}
 	return z
-}
-
-// abs2 returns |x|².
-func abs2[T number](x T) float64 {
-	switch v := any(x).(type) {
-	case float64:
-		return v * v
-	case complex128:
-		return real(v)*real(v) + imag(v)*imag(v)
-	}
-	return 0
 }
 
 // MPS is a matrix product state of L spins ½ on an open chain,
@@ -82,7 +72,7 @@ func (m *MPS[T]) Norm2() float64 {
 	c, _ := m.Sites[m.Center].Data()
 	s := 0.0
 	for _, x := range c {
-		s += abs2(x)
+		s += spin.Abs2(x)
 	}
 	return s
 }

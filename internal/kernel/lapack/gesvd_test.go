@@ -195,7 +195,6 @@ func testGesvd[T Scalar](t *testing.T, shapes [][2]int, kinds []svdKind) {
 	}
 }
 
-
 var allSVDKinds = []svdKind{svdRandom, svdRankDeficient, svdZero, svdIdentity, svdHuge, svdTiny, svdGraded}
 
 var gesvdShapes = [][2]int{

@@ -1,4 +1,8 @@
-package main
+// Package spin holds what the example programs share about the spin-½
+// Heisenberg chain: its Hamiltonian on the full space of 2^L amplitudes
+// and the exact ground-state energy, the references the tensor-network
+// results are checked against.
+package spin
 
 import (
 	tf "github.com/tenferro-go/tenferro"
@@ -12,7 +16,7 @@ import (
 // ±¼ on the diagonal and the flip-flop ½(S⁺S⁻ + S⁻S⁺) exchanges
 // antiparallel neighbours with amplitude ½: bit operations, never a
 // matrix.
-func HeisenbergApply[T number](L int) linalg.Operator[T] {
+func HeisenbergApply[T Number](L int) linalg.Operator[T] {
 	return func(dst, x *tf.Tensor[T]) error {
 		d, err := dst.Data()
 		if err != nil {
@@ -51,4 +55,19 @@ func GroundEnergy(e tf.Engine, L int) (float64, error) {
 	}
 	res.Vectors[0].Release()
 	return res.Values[0], nil
+}
+
+// Number is the element types the examples run in; both have float64
+// singular values and eigenvalues.
+type Number interface{ float64 | complex128 }
+
+// Abs2 returns |x|².
+func Abs2[T Number](x T) float64 {
+	switch v := any(x).(type) {
+	case float64:
+		return v * v
+	case complex128:
+		return real(v)*real(v) + imag(v)*imag(v)
+	}
+	return 0
 }
