@@ -19,8 +19,8 @@ const JacobiMaxSweeps = 30
 // matrix with vectors, shared and busy 2-vCPU AMD EPYC guest, minimum of
 // 3 runs): Gesvj took 0.5-0.7× Gesvd's time at n = 4 (float64 and
 // complex128), 0.9-1.1× at n = 6, 1.3-1.4× at n = 8 and 2-3.5× at n = 16;
-// Heevj took 1.0-1.1× Heev's at n = 4, 1.3-1.6× at n = 6 and 1.8× at
-// n = 8. A sweep costs about 6·n³ operations against a one-time
+// Heevj took 0.8-0.9× Heev's at n = 4, 1.0-1.4× at n = 6 and 1.3-1.6×
+// at n = 8. A sweep costs about 6·n³ operations against a one-time
 // reduction, so the crossovers are small. Set them before calls run (they
 // are read without locking).
 var (
@@ -49,26 +49,8 @@ func jacobiRot(alpha, beta, g float64) (c, s, t float64) {
 	return c, c * t, t
 }
 
-// rotCols sets x, y = c·x − conj(sp)·y, sp·x + c·y over two equal-length
-// contiguous columns.
-func rotCols[T Scalar](x, y []T, c float64, sp T) {
-	switch p := any(&x).(type) {
-	case *[]complex128:
-		rotColsC(*p, any(y).([]complex128), c, any(sp).(complex128))
-		return
-	case *[]complex64:
-		rotColsC(*p, any(y).([]complex64), c, any(sp).(complex64))
-		return
-	}
-	ct := fromReal[T](c)
-	y = y[:len(x)]
-	for i, a := range x {
-		b := y[i]
-		x[i] = ct*a - sp*b
-		y[i] = sp*a + ct*b
-	}
-}
-
+// rotColsC sets x, y = c·x − conj(sp)·y, sp·x + c·y over two equal-length
+// contiguous complex columns.
 func rotColsC[C complex64 | complex128](x, y []C, c float64, sp C) {
 	s := complex128(sp)
 	sr, si := real(s), imag(s)
@@ -79,17 +61,6 @@ func rotColsC[C complex64 | complex128](x, y []C, c float64, sp C) {
 		// conj(sp)·b and sp·a
 		x[i] = C(complex(c*ar-(sr*br+si*bi), c*ai-(sr*bi-si*br)))
 		y[i] = C(complex(c*br+(sr*ar-si*ai), c*bi+(sr*ai+si*ar)))
-	}
-}
-
-// rotRows sets rows p and q of the n×n compact column-major a to
-// c·a[p,:] − sp·a[q,:] and conj(sp)·a[p,:] + c·a[q,:] (the rows of Jᴴ·A).
-func rotRows[T Scalar](a []T, n, p, q int, c float64, sp T) {
-	ct, csp := fromReal[T](c), conj(sp)
-	for j := 0; j < n; j++ {
-		x, y := a[p+j*n], a[q+j*n]
-		a[p+j*n] = ct*x - sp*y
-		a[q+j*n] = csp*x + ct*y
 	}
 }
 
@@ -453,6 +424,84 @@ func completeCol[T Scalar](w []T, p, j int, z []T) {
 	}
 }
 
+// heevjR runs Heevj's sweeps on the full n×n real symmetric h (and v),
+// as typed loops: the pair (p, q) is rotated when
+// h[p,q]² > max(eps2·|h[p,p]·h[q,q]|, floor2).
+func heevjR[F float32 | float64](h, v []F, n int, vectors bool, eps2, floor2 float64) int {
+	for sweep := 0; sweep < JacobiMaxSweeps; sweep++ {
+		rotated := false
+		for p := 0; p < n-1; p++ {
+			for q := p + 1; q < n; q++ {
+				gamma := float64(h[p+q*n])
+				g2 := gamma * gamma
+				app, aqq := float64(h[p+p*n]), float64(h[q+q*n])
+				if !(g2 > eps2*math.Abs(app*aqq) && g2 > floor2) {
+					continue
+				}
+				rotated = true
+				g := math.Abs(gamma)
+				c, sn, t := jacobiRot(app, aqq, g)
+				if gamma < 0 {
+					sn = -sn
+				}
+				cf, sf := F(c), F(sn)
+				rotPairR(h[p*n:(p+1)*n], h[q*n:(q+1)*n], cf, sf)
+				for j := 0; j < n; j++ {
+					x, y := h[p+j*n], h[q+j*n]
+					h[p+j*n] = cf*x - sf*y
+					h[q+j*n] = sf*x + cf*y
+				}
+				h[p+q*n], h[q+p*n] = 0, 0
+				h[p+p*n], h[q+q*n] = F(app-t*g), F(aqq+t*g)
+				if vectors {
+					rotPairR(v[p*n:(p+1)*n], v[q*n:(q+1)*n], cf, sf)
+				}
+			}
+		}
+		if !rotated {
+			return 0
+		}
+	}
+	return 1
+}
+
+// heevjC is heevjR for complex Hermitian h, with the complex rotation.
+func heevjC[C complex64 | complex128](h, v []C, n int, vectors bool, eps2, floor2 float64) int {
+	for sweep := 0; sweep < JacobiMaxSweeps; sweep++ {
+		rotated := false
+		for p := 0; p < n-1; p++ {
+			for q := p + 1; q < n; q++ {
+				gamma := complex128(h[p+q*n])
+				g2 := real(gamma)*real(gamma) + imag(gamma)*imag(gamma)
+				app, aqq := real(complex128(h[p+p*n])), real(complex128(h[q+q*n]))
+				if !(g2 > eps2*math.Abs(app*aqq) && g2 > floor2) {
+					continue
+				}
+				rotated = true
+				g := math.Sqrt(g2)
+				c, sn, t := jacobiRot(app, aqq, g)
+				sp := gamma * complex(sn/g, 0)
+				rotColsC(h[p*n:(p+1)*n], h[q*n:(q+1)*n], c, C(sp))
+				csp := complex(real(sp), -imag(sp))
+				for j := 0; j < n; j++ {
+					x, y := complex128(h[p+j*n]), complex128(h[q+j*n])
+					h[p+j*n] = C(complex(c*real(x), c*imag(x)) - sp*y)
+					h[q+j*n] = C(csp*x + complex(c*real(y), c*imag(y)))
+				}
+				h[p+q*n], h[q+p*n] = 0, 0
+				h[p+p*n], h[q+q*n] = C(complex(app-t*g, 0)), C(complex(aqq+t*g, 0))
+				if vectors {
+					rotColsC(v[p*n:(p+1)*n], v[q*n:(q+1)*n], c, C(sp))
+				}
+			}
+		}
+		if !rotated {
+			return 0
+		}
+	}
+	return 1
+}
+
 // HeevjWork returns the number of elements of T that [Heevj] takes from
 // the workspace's scratch for order n.
 func HeevjWork(n int) int { return 2 * n * n }
@@ -509,8 +558,7 @@ func Heevj[T Scalar](ws *Workspace, vectors bool, uplo Uplo, n int, a gemm.Mat[T
 				x = fromReal[T](re(x))
 				fro += re(x) * re(x)
 			} else {
-				ax := abs(x)
-				fro += 2 * ax * ax
+				fro += 2 * abs2(x)
 			}
 			h[i+j*n] = x
 			h[j+i*n] = conj(x)
@@ -525,34 +573,16 @@ func Heevj[T Scalar](ws *Workspace, vectors bool, uplo Uplo, n int, a gemm.Mat[T
 	}
 	eps := machEps[T]()
 	eps2, floor2 := eps*eps, eps*fro*eps*fro
-	info := 1
-	for sweep := 0; sweep < JacobiMaxSweeps; sweep++ {
-		rotated := false
-		for p := 0; p < n-1; p++ {
-			for q := p + 1; q < n; q++ {
-				gamma := h[p+q*n]
-				g2 := abs2(gamma)
-				app, aqq := re(h[p+p*n]), re(h[q+q*n])
-				if !(g2 > eps2*math.Abs(app*aqq) && g2 > floor2) {
-					continue
-				}
-				g := math.Sqrt(g2)
-				rotated = true
-				c, sn, t := jacobiRot(app, aqq, g)
-				sp := gamma * fromReal[T](sn/g)
-				rotCols(h[p*n:(p+1)*n], h[q*n:(q+1)*n], c, sp)
-				rotRows(h, n, p, q, c, sp)
-				h[p+q*n], h[q+p*n] = 0, 0
-				h[p+p*n], h[q+q*n] = fromReal[T](app-t*g), fromReal[T](aqq+t*g)
-				if vectors {
-					rotCols(v[p*n:(p+1)*n], v[q*n:(q+1)*n], c, sp)
-				}
-			}
-		}
-		if !rotated {
-			info = 0
-			break
-		}
+	var info int
+	switch x := any(h).(type) {
+	case []float64:
+		info = heevjR(x, any(v).([]float64), n, vectors, eps2, floor2)
+	case []float32:
+		info = heevjR(x, any(v).([]float32), n, vectors, eps2, floor2)
+	case []complex128:
+		info = heevjC(x, any(v).([]complex128), n, vectors, eps2, floor2)
+	case []complex64:
+		info = heevjC(x, any(v).([]complex64), n, vectors, eps2, floor2)
 	}
 	for i := 0; i < n; i++ {
 		w[i] = re(h[i+i*n])
