@@ -178,6 +178,11 @@ func entryNorm[T strided.Scalar](a gemm.Mat[T], m, n int, ord backend.NormOrd) f
 	}
 	switch ord {
 	case backend.NormFro:
+		// One pass of plain squares, in float64, unless they overflow or
+		// may have lost digits to underflow (float64 entries only).
+		if ss := sumSquares(a, m, n); ss != ss || ss > 0x1p-968 && ss < math.Inf(1) {
+			return math.Sqrt(ss)
+		}
 		big := 0.0
 		for j := range n {
 			for i := range m {
@@ -215,6 +220,52 @@ func entryNorm[T strided.Scalar](a gemm.Mat[T], m, n int, ord backend.NormOrd) f
 		best = pick(best, r, i, ord == backend.NormInf)
 	}
 	return best
+}
+
+// sumSquares is Σ|aᵢⱼ|² of the m×n a in float64, one typed loop per
+// column.
+func sumSquares[T strided.Scalar](a gemm.Mat[T], m, n int) float64 {
+	switch d := any(a.Data).(type) {
+	case []float32:
+		return sumSquaresReal(d, a.Off, a.RS, a.CS, m, n)
+	case []float64:
+		return sumSquaresReal(d, a.Off, a.RS, a.CS, m, n)
+	case []complex64:
+		return sumSquaresComplex(d, a.Off, a.RS, a.CS, m, n)
+	case []complex128:
+		return sumSquaresComplex(d, a.Off, a.RS, a.CS, m, n)
+	}
+	return 0
+}
+
+func sumSquaresReal[F float32 | float64](d []F, off, rs, cs, m, n int) float64 {
+	s := 0.0
+	for j := range n {
+		o := off + j*cs
+		if rs == 1 {
+			for _, v := range d[o : o+m] {
+				s += float64(v) * float64(v)
+			}
+			continue
+		}
+		for i := range m {
+			v := float64(d[o+i*rs])
+			s += v * v
+		}
+	}
+	return s
+}
+
+func sumSquaresComplex[C complex64 | complex128](d []C, off, rs, cs, m, n int) float64 {
+	s := 0.0
+	for j := range n {
+		o := off + j*cs
+		for i := range m {
+			v := complex128(d[o+i*rs])
+			s += real(v)*real(v) + imag(v)*imag(v)
+		}
+	}
+	return s
 }
 
 // pick folds v, the j-th of a sequence, into the running maximum (or

@@ -143,6 +143,17 @@ func TestMatrixNormCondRank(t *testing.T) {
 			t.Errorf("MatrixRank of a rank-%d matrix = %d", r, g)
 		}
 	}
+	// The Frobenius norm neither overflows nor underflows.
+	for _, scale := range []float64{1e200, 1e-200, 1} {
+		x, _ := tf.Full[float64](3*scale, 2, 2)
+		got, err := linalg.MatrixNorm[float64](e, x, linalg.NormFro)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := mustData(t, got)[0]; math.Abs(g-6*scale) > 1e-15*6*scale {
+			t.Errorf("Frobenius norm of 2×2 of %g = %g, want %g", 3*scale, g, 6*scale)
+		}
+	}
 	if _, err := linalg.MatrixNorm[float64](e, a, linalg.NormOrder(42)); !errors.Is(err, tf.ErrArgument) {
 		t.Errorf("MatrixNorm ord 42: %v", err)
 	}
