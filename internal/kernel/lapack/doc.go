@@ -149,6 +149,43 @@ type Workspace struct {
 	f64  []float64
 	c64  []complex64
 	c128 []complex128
+	// sub are the workspaces of the parts of a split solve, and t32 …
+	// t128 its task, kept so that a warm split allocates nothing.
+	sub   []*Workspace
+	t32   trsmTask[float32]
+	t64   trsmTask[float64]
+	tc64  trsmTask[complex64]
+	tc128 trsmTask[complex128]
+}
+
+// parts returns n workspaces for the parts of a split operation, ws itself
+// first, made on first use.
+func (ws *Workspace) parts(n int) []*Workspace {
+	for len(ws.sub) < n {
+		if len(ws.sub) == 0 {
+			ws.sub = append(ws.sub, ws)
+			continue
+		}
+		ws.sub = append(ws.sub, new(Workspace))
+	}
+	return ws.sub[:n]
+}
+
+// trsmTaskFor returns ws's split-solve task for T.
+func trsmTaskFor[T Scalar](ws *Workspace) *trsmTask[T] {
+	switch t := any(&ws.t32).(type) {
+	case *trsmTask[T]:
+		return t
+	}
+	switch t := any(&ws.t64).(type) {
+	case *trsmTask[T]:
+		return t
+	}
+	switch t := any(&ws.tc64).(type) {
+	case *trsmTask[T]:
+		return t
+	}
+	return any(&ws.tc128).(*trsmTask[T])
 }
 
 // scratch returns a []T of length n owned by ws, grown when too small. Its

@@ -270,7 +270,7 @@ func testOrg2r[T Scalar](t *testing.T) {
 
 // TestJacobiWarmAllocs checks that warm Jacobi calls allocate nothing.
 func TestJacobiWarmAllocs(t *testing.T) {
-	if svdRace {
+	if raceEnabled {
 		t.Skip("allocation counts differ under the race detector")
 	}
 	var ws Workspace

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tenferro-go/tenferro/internal/kernel/gemm"
 	"github.com/tenferro-go/tenferro/internal/par"
+	"github.com/tenferro-go/tenferro/team"
 )
 
 // goRunner is a par.Runner that runs each part on its own goroutine.
@@ -59,5 +60,33 @@ func TestRunner(t *testing.T) {
 				t.Fatalf("pivots differ at %d", i)
 			}
 		}
+	}
+}
+
+// TestRunnerAllocs checks that the factorizations split over a warm team
+// (the solves' right-hand sides and the products) allocate nothing.
+func TestRunnerAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	prev := gemm.ParallelThreshold
+	gemm.ParallelThreshold = 1000
+	defer func() { gemm.ParallelThreshold = prev }()
+	tm, err := team.New(team.Threads(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tm.Close()
+	const n = 150
+	src := benchInput[float64](n, true)
+	a := gemm.Mat[float64]{Data: make([]float64, n*n), RS: 1, CS: n}
+	var ws Workspace
+	run := func() {
+		copy(a.Data, src)
+		Potrf(&ws, tm, Lower, n, a)
+	}
+	run()
+	if got := testing.AllocsPerRun(10, run); got != 0 {
+		t.Errorf("warm Potrf on a team: %v allocations, want 0", got)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // allocate nothing, on sizes that run the blocked reduction, the QR path
 // and the wide path.
 func TestSVDWarmAllocs(t *testing.T) {
-	if svdRace {
+	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	t.Run("float64", testSVDWarmAllocs[float64])

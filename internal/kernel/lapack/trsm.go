@@ -70,8 +70,50 @@ func scaleMat[T Scalar](m, n int, alpha T, b gemm.Mat[T]) {
 }
 
 // trsmLeft solves A·X = B in place for m×m triangular A (no conjugation),
-// halving A recursively down to TrsmLeaf.
+// halving A recursively down to TrsmLeaf. With a runner of width w > 1 and
+// at least gemm.ParallelThreshold flops, the right-hand sides are split
+// into w column blocks solved side by side, each by the serial recursion
+// with a workspace of its own (the small products and the leaves of the
+// recursion would otherwise run on one core).
 func trsmLeft[T Scalar](ws *Workspace, r par.Runner, lower, unit bool, m, n int, a, b gemm.Mat[T]) {
+	if w := par.Width(r); w > 1 && n >= 2*w*8 && m*m*n*flopsPer[T]() >= gemm.ParallelThreshold {
+		t := trsmTaskFor[T](ws)
+		*t = trsmTask[T]{ws: ws.parts(w), lower: lower, unit: unit, m: m, n: n, a: a, b: b}
+		par.Run(r, t, w)
+		*t = trsmTask[T]{}
+		return
+	}
+	trsmLeftSerial(ws, r, lower, unit, m, n, a, b)
+}
+
+// trsmTask solves a block of right-hand-side columns per part.
+type trsmTask[T Scalar] struct {
+	ws          []*Workspace
+	lower, unit bool
+	m, n        int
+	a, b        gemm.Mat[T]
+}
+
+// RunPart implements par.Task: part p solves columns [lo, hi), a multiple
+// of 8 wide (the GEMM register tile) except at the end.
+func (t *trsmTask[T]) RunPart(part, parts int) {
+	blocks := (t.n + 7) / 8
+	lo, hi := par.Split(blocks, part, parts)
+	lo, hi = lo*8, min(hi*8, t.n)
+	if lo < hi {
+		trsmLeftSerial(t.ws[part], nil, t.lower, t.unit, t.m, hi-lo, t.a, shift(t.b, 0, lo))
+	}
+}
+
+// flopsPer is the real flops of one multiply-add of T.
+func flopsPer[T Scalar]() int {
+	if isComplex[T]() {
+		return 8
+	}
+	return 2
+}
+
+func trsmLeftSerial[T Scalar](ws *Workspace, r par.Runner, lower, unit bool, m, n int, a, b gemm.Mat[T]) {
 	if m <= max(TrsmLeaf, 1) {
 		trsmLeftUnblocked(lower, unit, m, n, a, b)
 		return
@@ -80,15 +122,15 @@ func trsmLeft[T Scalar](ws *Workspace, r par.Runner, lower, unit bool, m, n int,
 	m2 := m - m1
 	if lower {
 		// [A11 0; A21 A22]·[X1; X2] = [B1; B2].
-		trsmLeft(ws, r, lower, unit, m1, n, a, b)
+		trsmLeftSerial(ws, r, lower, unit, m1, n, a, b)
 		gemmC(ws, r, m2, n, m1, -1, shift(a, m1, 0), b, shift(b, m1, 0))
-		trsmLeft(ws, r, lower, unit, m2, n, shift(a, m1, m1), shift(b, m1, 0))
+		trsmLeftSerial(ws, r, lower, unit, m2, n, shift(a, m1, m1), shift(b, m1, 0))
 		return
 	}
 	// [A11 A12; 0 A22]·[X1; X2] = [B1; B2].
-	trsmLeft(ws, r, lower, unit, m2, n, shift(a, m1, m1), shift(b, m1, 0))
+	trsmLeftSerial(ws, r, lower, unit, m2, n, shift(a, m1, m1), shift(b, m1, 0))
 	gemmC(ws, r, m1, n, m2, -1, shift(a, 0, m1), shift(b, m1, 0), b)
-	trsmLeft(ws, r, lower, unit, m1, n, a, b)
+	trsmLeftSerial(ws, r, lower, unit, m1, n, a, b)
 }
 
 // gemmC computes C += alpha·A·B (m×n, inner k) by gemm.Gemm, through the

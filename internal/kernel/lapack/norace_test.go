@@ -1,0 +1,7 @@
+//go:build !race
+
+package lapack
+
+// raceEnabled reports whether the race detector is on (allocation counts are
+// not meaningful under it).
+const raceEnabled = false
