@@ -174,3 +174,35 @@ func negate(v []float64) []float64 {
 	}
 	return out
 }
+
+// TestEmptyNormsRank checks the per-matrix reductions of empty matrices:
+// norms 0, rank 0, no panic.
+func TestEmptyNormsRank(t *testing.T) {
+	e := engine(t)
+	for _, sh := range [][]int{{0, 3}, {3, 0}, {0, 0}, {0, 4, 2}} {
+		a, _ := tf.Zeros[complex64](sh...)
+		for _, ord := range []linalg.NormOrder{linalg.NormFro, linalg.Norm2, linalg.NormNeg2, linalg.NormNuclear, linalg.Norm1, linalg.NormInf} {
+			nrm, err := linalg.MatrixNorm[float32](e, a, ord)
+			if err != nil {
+				t.Fatalf("%v ord %d: %v", sh, ord, err)
+			}
+			for _, v := range mustData(t, nrm) {
+				if v != 0 {
+					t.Errorf("%v ord %d: norm %v, want 0", sh, ord, v)
+				}
+			}
+		}
+		r, err := linalg.MatrixRank(e, a, 0, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range mustData(t, r) {
+			if v != 0 {
+				t.Errorf("%v: rank %d", sh, v)
+			}
+		}
+		if _, err := linalg.Cond[float32](e, a, linalg.Norm2); err != nil {
+			t.Errorf("%v: Cond: %v", sh, err)
+		}
+	}
+}
