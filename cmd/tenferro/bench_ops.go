@@ -32,8 +32,6 @@ package main
 
 import (
 	_ "embed"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -275,16 +273,8 @@ func benchOps(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print JSON rows instead of a table")
 	budget := fs.Duration("budget", 300*time.Millisecond, "timing budget per case")
 	noRef := fs.Bool("no-reference", false, "skip the NumPy and PyTorch peers")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-			return 0
-		}
-		return fail(stderr, name, err)
-	}
-	if fs.NArg() > 0 {
-		return fail(stderr, name, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	if code, done := parseBenchFlags(fs, name, args, stderr); done {
+		return code
 	}
 	ops, err := parseOpList(*opsFlag)
 	if err != nil {

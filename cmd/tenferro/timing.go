@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -93,6 +94,24 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	return fs
+}
+
+// parseBenchFlags parses a benchmark's flags, which take no positional
+// arguments. done reports that the command ends now with exit code code:
+// after printing the flags for -h, or after a one-line error.
+func parseBenchFlags(fs *flag.FlagSet, name string, args []string, stderr io.Writer) (code int, done bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+			return 0, true
+		}
+		return fail(stderr, name, err), true
+	}
+	if fs.NArg() > 0 {
+		return fail(stderr, name, fmt.Errorf("unexpected argument %q", fs.Arg(0))), true
+	}
+	return 0, false
 }
 
 // defaultThreads is the team width benchmarks use unless --threads says.
