@@ -303,7 +303,7 @@ func Ungbr[T Scalar](ws *Workspace, r par.Runner, vect BrVect, m, n, k int, a ge
 	at := func(i, j int) int { return a.Off + i*a.RS + j*a.CS }
 	if vect == BrQ {
 		if m >= k {
-			orgqr(ws, r, m, n, k, a, tau)
+			Orgqr(ws, r, m, n, k, a, tau)
 			return
 		}
 		for j := m - 1; j >= 1; j-- {
@@ -316,11 +316,11 @@ func Ungbr[T Scalar](ws *Workspace, r par.Runner, vect BrVect, m, n, k int, a ge
 			a.Data[at(i, 0)] = 0
 		}
 		a.Data[at(0, 0)] = 1
-		orgqr(ws, r, m-1, m-1, m-1, shift(a, 1, 1), tau)
+		Orgqr(ws, r, m-1, m-1, m-1, shift(a, 1, 1), tau)
 		return
 	}
 	if k < n {
-		orglq(ws, r, m, n, k, a, tau)
+		Orglq(ws, r, m, n, k, a, tau)
 		return
 	}
 	for i := n - 1; i >= 1; i-- {
@@ -333,57 +333,13 @@ func Ungbr[T Scalar](ws *Workspace, r par.Runner, vect BrVect, m, n, k int, a ge
 		a.Data[at(0, j)] = 0
 	}
 	a.Data[at(0, 0)] = 1
-	orglq(ws, r, n-1, n-1, n-1, shift(a, 1, 1), tau)
+	Orglq(ws, r, n-1, n-1, n-1, shift(a, 1, 1), tau)
 }
 
-// orgSmall is the order up to which Ungbr forms Q and Pᴴ by the
-// unblocked org2r rather than the blocked Orgqr, whose products do not
-// pay off on small matrices.
+// orgSmall is the number of columns up to which Orgqr (and so Orglq,
+// Ungbr, Ungtr) forms Q by the unblocked [Org2r]: the block reflector's
+// products do not pay off on so few columns.
 const orgSmall = 32
-
-// orgqr is [Orgqr], unblocked for small matrices.
-func orgqr[T Scalar](ws *Workspace, r par.Runner, m, n, k int, a gemm.Mat[T], tau []T) {
-	if n > orgSmall {
-		Orgqr(ws, r, m, n, k, a, tau)
-		return
-	}
-	org2r(m, n, k, a, tau)
-}
-
-// orglq is [Orglq], unblocked for small matrices.
-func orglq[T Scalar](ws *Workspace, r par.Runner, m, n, k int, a gemm.Mat[T], tau []T) {
-	if m > orgSmall {
-		Orglq(ws, r, m, n, k, a, tau)
-		return
-	}
-	if m <= 0 {
-		return
-	}
-	conjMat(m, n, a)
-	org2r(n, m, k, transpose(a), tau)
-	conjMat(m, n, a)
-}
-
-// org2r is the unblocked [Orgqr]: Q = H1···Hk applied to the first n
-// columns of the identity, backwards one reflector at a time, column i of
-// Q formed in place of vi.
-func org2r[T Scalar](m, n, k int, a gemm.Mat[T], tau []T) {
-	if n <= 0 {
-		return
-	}
-	setIdentityCols(m, k, n, a)
-	for i := k - 1; i >= 0; i-- {
-		d := a.Off + i*a.RS + i*a.CS
-		if i+1 < n {
-			larfLeft(false, m-i, n-i-1, 1, a.Data, d+a.RS, a.RS, tau[i], shift(a, i, i+1))
-		}
-		scaleVec(a.Data, d+a.RS, m-i-1, a.RS, -tau[i])
-		a.Data[d] = 1 - tau[i]
-		for l := 0; l < i; l++ {
-			a.Data[a.Off+l*a.RS+i*a.CS] = 0
-		}
-	}
-}
 
 // Orgbr is [Ungbr] (the real name of the same routine).
 func Orgbr[T Scalar](ws *Workspace, r par.Runner, vect BrVect, m, n, k int, a gemm.Mat[T], tau []T) {

@@ -164,6 +164,10 @@ func Orgqr[T Scalar](ws *Workspace, r par.Runner, m, n, k int, a gemm.Mat[T], ta
 	if n <= 0 {
 		return
 	}
+	if n <= orgSmall {
+		Org2r(m, n, k, a, tau)
+		return
+	}
 	setIdentityCols(m, k, n, a)
 	if k <= 0 {
 		return
