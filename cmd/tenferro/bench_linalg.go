@@ -518,32 +518,16 @@ var linalgPeers = []struct {
 	{"torch", func(r linalgRow) *float64 { return r.TorchMS }},
 }
 
-// ratio is a peer's time over ours (above 1: the library is faster), nil
-// without a peer time.
-func (r linalgRow) ratio(p *float64) *float64 {
-	if p == nil || r.MedianMS <= 0 {
-		return nil
-	}
-	q := *p / r.MedianMS
-	return &q
-}
-
 func printLinalgTable(w io.Writer, rows []linalgRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "op\tdtype\tsize\tbatch\tours ms\tnumpy ms\tgonum ms\ttorch ms\tnumpy/ours\tgonum/ours\ttorch/ours\t")
-	opt := func(v *float64, f string) string {
-		if v == nil {
-			return "-"
-		}
-		return fmt.Sprintf(f, *v)
-	}
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.4f\t", r.Op, r.DType, r.Size, r.Batch, r.MedianMS)
 		for _, p := range linalgPeers {
-			fmt.Fprintf(tw, "%s\t", opt(p.ms(r), "%.4f"))
+			fmt.Fprintf(tw, "%s\t", orDash(p.ms(r), "%.4f"))
 		}
 		for _, p := range linalgPeers {
-			fmt.Fprintf(tw, "%s\t", opt(r.ratio(p.ms(r)), "%.2f"))
+			fmt.Fprintf(tw, "%s\t", orDash(timeRatio(p.ms(r), r.MedianMS), "%.2f"))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -553,20 +537,9 @@ func printLinalgTable(w io.Writer, rows []linalgRow) {
 // linalgSummary is the closing line: for each peer the geometric mean of
 // its time over ours across the rows it ran.
 func linalgSummary(rows []linalgRow) string {
-	var parts []string
-	for _, p := range linalgPeers {
-		var s float64
-		n := 0
-		for _, r := range rows {
-			if q := r.ratio(p.ms(r)); q != nil && *q > 0 {
-				s, n = s+math.Log(*q), n+1
-			}
-		}
-		if n == 0 {
-			parts = append(parts, p.name+"/ours n/a")
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s/ours %.2f over %d cases", p.name, math.Exp(s/float64(n)), n))
+	names := make([]string, len(linalgPeers))
+	for p, lp := range linalgPeers {
+		names[p] = lp.name
 	}
-	return "geometric mean: " + strings.Join(parts, "; ")
+	return geomeanSummary(names, len(rows), func(p, i int) *float64 { return timeRatio(linalgPeers[p].ms(rows[i]), rows[i].MedianMS) })
 }

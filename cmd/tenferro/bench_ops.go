@@ -504,30 +504,16 @@ func (r opsRow) peerMS(peer string) *float64 {
 	return r.TorchMS
 }
 
-// peerRatio is the row's peer time over ours (above 1: the library is
-// faster), nil without a peer time.
-func (r opsRow) peerRatio(peer string) *float64 {
-	p := r.peerMS(peer)
-	if p == nil || r.MedianMS <= 0 {
-		return nil
-	}
-	q := *p / r.MedianMS
-	return &q
-}
+// peerRatio is the row's peer time over ours (see timeRatio).
+func (r opsRow) peerRatio(peer string) *float64 { return timeRatio(r.peerMS(peer), r.MedianMS) }
 
 func printOpsTable(w io.Writer, rows []opsRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "op\tdtype\tsize\tours ms\tnumpy ms\ttorch ms\tnumpy/ours\ttorch/ours\tGB/s\tcopy/op\t")
-	opt := func(v *float64, f string) string {
-		if v == nil {
-			return "-"
-		}
-		return fmt.Sprintf(f, *v)
-	}
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.4f\t%s\t%s\t%s\t%s\t%.1f\t%.2f\t\n", r.Op, r.DType, r.Size, r.MedianMS,
-			opt(r.NumpyMS, "%.4f"), opt(r.TorchMS, "%.4f"), opt(r.peerRatio("numpy"), "%.2f"),
-			opt(r.peerRatio("torch"), "%.2f"), r.GBps, r.CopyRatio)
+			orDash(r.NumpyMS, "%.4f"), orDash(r.TorchMS, "%.4f"), orDash(r.peerRatio("numpy"), "%.2f"),
+			orDash(r.peerRatio("torch"), "%.2f"), r.GBps, r.CopyRatio)
 	}
 	tw.Flush()
 }
@@ -535,22 +521,8 @@ func printOpsTable(w io.Writer, rows []opsRow) {
 // opsSummary is the closing line: for each peer the geometric mean of its
 // time over ours across the rows it ran (above 1: the library is faster).
 func opsSummary(rows []opsRow) string {
-	var parts []string
-	for _, peer := range []string{"numpy", "torch"} {
-		var s float64
-		n := 0
-		for _, r := range rows {
-			if q := r.peerRatio(peer); q != nil && *q > 0 {
-				s, n = s+math.Log(*q), n+1
-			}
-		}
-		if n == 0 {
-			parts = append(parts, peer+"/ours n/a")
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s/ours %.2f over %d cases", peer, math.Exp(s/float64(n)), n))
-	}
-	return "geometric mean: " + strings.Join(parts, "; ")
+	peers := []string{"numpy", "torch"}
+	return geomeanSummary(peers, len(rows), func(p, i int) *float64 { return rows[i].peerRatio(peers[p]) })
 }
 
 // opsPeerScript times the cases with NumPy and PyTorch (those of the

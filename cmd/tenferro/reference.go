@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"strings"
@@ -114,4 +115,44 @@ func runPeerTimes(script string, threads int, in map[string]any, n int) peerResu
 		res.NumpyMS, res.TorchMS = make([]*float64, n), make([]*float64, n)
 	}
 	return res
+}
+
+// timeRatio is a peer's time over ours (above 1: the library is faster),
+// nil without a peer time.
+func timeRatio(peer *float64, ours float64) *float64 {
+	if peer == nil || ours <= 0 {
+		return nil
+	}
+	q := *peer / ours
+	return &q
+}
+
+// orDash formats v with f, or "-" when v is nil.
+func orDash(v *float64, f string) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf(f, *v)
+}
+
+// geomeanSummary is a benchmark table's closing line: for each peer p of
+// names, the geometric mean of ratio(p, i) over the rows i < n where it is
+// positive.
+func geomeanSummary(names []string, n int, ratio func(p, i int) *float64) string {
+	var parts []string
+	for p, name := range names {
+		var s float64
+		k := 0
+		for i := range n {
+			if q := ratio(p, i); q != nil && *q > 0 {
+				s, k = s+math.Log(*q), k+1
+			}
+		}
+		if k == 0 {
+			parts = append(parts, name+"/ours n/a")
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s/ours %.2f over %d cases", name, math.Exp(s/float64(k)), k))
+	}
+	return "geometric mean: " + strings.Join(parts, "; ")
 }
