@@ -206,3 +206,58 @@ func TestEmptyNormsRank(t *testing.T) {
 		}
 	}
 }
+
+// TestLstsqErrors checks the error paths of Lstsq, Pinv and MatrixRank:
+// non-finite inputs fail before anything is written, shapes are checked.
+func TestLstsqErrors(t *testing.T) {
+	e := engine(t)
+	a, _ := tf.Ones[float64](4, 3)
+	b, _ := tf.Ones[float64](4, 2)
+	_ = b.Set(math.NaN(), 1, 1)
+	x, _ := tf.Full[float64](7, 3, 2)
+	if err := linalg.LstsqInto[float64](e, x, nil, nil, a, b, -1); !errors.Is(err, tf.ErrArgument) {
+		t.Errorf("LstsqInto with NaN in b: %v, want ErrArgument", err)
+	}
+	for _, v := range mustData(t, x) {
+		if v != 7 {
+			t.Fatal("a failed LstsqInto wrote x")
+		}
+	}
+	bad, _ := tf.Ones[float64](5, 2)
+	if _, _, _, err := linalg.Lstsq[float64](e, a, bad, -1); !errors.Is(err, tf.ErrShape) {
+		t.Errorf("Lstsq with 5 rows in b for 4 in a: %v, want ErrShape", err)
+	}
+	if _, _, _, err := linalg.Lstsq[float32](e, a, b, -1); !errors.Is(err, tf.ErrDType) {
+		t.Errorf("Lstsq[float32] of float64: %v, want ErrDType", err)
+	}
+	_ = a.Set(math.Inf(-1), 0, 2)
+	p, _ := tf.Full[float64](7, 3, 4)
+	if err := linalg.PinvInto(e, p, a, -1); !errors.Is(err, tf.ErrArgument) {
+		t.Errorf("PinvInto with Inf: %v, want ErrArgument", err)
+	}
+	for _, v := range mustData(t, p) {
+		if v != 7 {
+			t.Fatal("a failed PinvInto wrote dst")
+		}
+	}
+	if _, err := linalg.MatrixRank(e, a, 0, -1); !errors.Is(err, tf.ErrArgument) {
+		t.Errorf("MatrixRank with Inf: %v, want ErrArgument", err)
+	}
+	wrong, _ := tf.Zeros[float64](4, 3)
+	if err := linalg.PinvInto(e, wrong, a, -1); !errors.Is(err, tf.ErrShape) {
+		t.Errorf("PinvInto with a 4×3 dst: %v, want ErrShape", err)
+	}
+	// MatrixNorm and Cond give NaN for NaN entries, every order.
+	nan, _ := tf.Ones[float64](3, 3)
+	_ = nan.Set(math.NaN(), 1, 2)
+	for _, ord := range []linalg.NormOrder{linalg.NormFro, linalg.Norm1, linalg.Norm2, linalg.NormInf, linalg.NormNuclear} {
+		n, err := linalg.MatrixNorm[float64](e, nan, ord)
+		if err != nil || !math.IsNaN(mustData(t, n)[0]) {
+			t.Errorf("MatrixNorm ord %d of NaN: %v, %v", ord, n, err)
+		}
+		c, err := linalg.Cond[float64](e, nan, ord)
+		if err != nil || !math.IsNaN(mustData(t, c)[0]) {
+			t.Errorf("Cond ord %d of NaN: %v, %v", ord, c, err)
+		}
+	}
+}
