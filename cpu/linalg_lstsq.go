@@ -143,10 +143,7 @@ func (k *numeric[T]) MatrixNorm(dst any, a *backend.View[T], ord backend.NormOrd
 		out[q] = spectralNorm(vals[:mn], ord)
 		bt.next()
 	}
-	for q := range items {
-		do.set(do.batchOff(0, bt.idx), out[q])
-		bt.next()
-	}
+	do.setBatch(&bt, out)
 	return nil
 }
 
@@ -341,10 +338,7 @@ func (k *numeric[T]) Cond(dst any, a *backend.View[T], ord backend.NormOrd) erro
 		}
 		bt.next()
 	}
-	for q := range items {
-		do.set(do.batchOff(0, bt.idx), out[q])
-		bt.next()
-	}
+	do.setBatch(&bt, out)
 	return nil
 }
 

@@ -54,6 +54,15 @@ func (o realOut) set(off int, v float64) {
 	}
 }
 
+// setBatch sets the per-item values v (one per batch item, in the order
+// b walks them) of a destination of the batch's shape, walking b.
+func (o realOut) setBatch(b *batch, v []float64) {
+	for _, x := range v {
+		o.set(o.batchOff(0, b.idx), x)
+		b.next()
+	}
+}
+
 // setVec sets the n elements of o's leading axis at batch index idx.
 func (o realOut) setVec(idx []int, v []float64) {
 	off, st := o.batchOff(1, idx), o.stride()
