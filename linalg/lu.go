@@ -176,17 +176,15 @@ func LUUnpack[T tf.Scalar](e tf.Engine, lu *tf.Tensor[T], piv *tf.Tensor[int64])
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if p, err = alloc[T](e, sh.p); err == nil {
-		if l, err = alloc[T](e, sh.l); err == nil {
-			if u, err = alloc[T](e, sh.u); err == nil {
-				if err = runUnpack(e, name, p, l, u, lu, piv); err == nil {
-					return p, l, u, nil
-				}
-			}
-		}
+	p, err = allocRun(e, sh.p, func(p *tf.Tensor[T]) error {
+		var err error
+		l, u, err = allocRun2(e, sh.l, sh.u, func(l, u *tf.Tensor[T]) error { return runUnpack(e, name, p, l, u, lu, piv) })
+		return err
+	})
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	release(p, l, u)
-	return nil, nil, nil, err
+	return p, l, u, nil
 }
 
 // LUUnpackInto sets p, l and u as [LUUnpack] returns them. They have
