@@ -188,6 +188,9 @@ func load[T strided.Scalar](dst, src gemm.Mat[T], m, n int, p part, item int) *b
 // part p of dst are set to zero and only part p of src is read. Columns of
 // column-major operands are copied as contiguous runs.
 func copyMat[T strided.Scalar](dst, src gemm.Mat[T], m, n int, p part) {
+	if m == 0 {
+		return // no rows: the columns of an empty buffer must not be sliced
+	}
 	for j := range n {
 		i0, i1 := p.rows(j, m)
 		do, so := dst.Off+j*dst.CS, src.Off+j*src.CS

@@ -261,3 +261,30 @@ func TestLstsqErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLstsqEmpty solves least squares with no equations (the minimum-norm
+// solution is zero) and with no unknowns, on a batch.
+func TestLstsqEmpty(t *testing.T) {
+	e := engine(t)
+	for _, sh := range [][2]int{{0, 3}, {3, 0}, {0, 0}} {
+		a, _ := tf.Zeros[complex128](sh[0], sh[1], 2)
+		b, _ := tf.Zeros[complex128](sh[0], 2, 2)
+		x, rank, _, err := linalg.Lstsq[float64](e, a, b, -1)
+		if err != nil {
+			t.Fatalf("%v: %v", sh, err)
+		}
+		for _, v := range mustData(t, x) {
+			if v != 0 {
+				t.Fatalf("%v: x = %v, want zeros", sh, v)
+			}
+		}
+		for _, r := range mustData(t, rank) {
+			if r != 0 {
+				t.Fatalf("%v: rank %d", sh, r)
+			}
+		}
+		if _, err := linalg.Pinv(e, a, -1); err != nil {
+			t.Fatalf("%v: Pinv: %v", sh, err)
+		}
+	}
+}
