@@ -2,6 +2,7 @@ package linalg
 
 import (
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/internal/lafail"
 )
 
 // Cholesky returns the Cholesky factor of the Hermitian positive definite
@@ -54,7 +55,7 @@ func runCholesky[T tf.Scalar](e tf.Engine, name string, dst, a *tf.Tensor[T], f 
 	}
 	defer s.end()
 	err = s.k.Cholesky(view(&s.ar.v[0], dst), view(&s.ar.v[1], a), f&Upper != 0)
-	return failure(name, "a", a.Shape()[2:], err)
+	return lafail.Error(name, "a", a.Shape()[2:], err)
 }
 
 // CholeskySolve returns X with A·X = B, given the Cholesky factor C of A:
@@ -106,5 +107,5 @@ func runCholeskySolve[T tf.Scalar](e tf.Engine, name string, x, c, b *tf.Tensor[
 	defer s.end()
 	xv, cv, bv := solveViews(sp, s.ar, x, c, b)
 	err = s.k.CholeskySolve(xv, cv, bv, f&Upper != 0)
-	return failure(name, "c", c.Shape()[2:], err)
+	return lafail.Error(name, "c", c.Shape()[2:], err)
 }

@@ -3,6 +3,7 @@ package linalg
 import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/lafail"
 )
 
 // Eigh returns the eigenvalues W and eigenvectors V of the Hermitian (real
@@ -98,5 +99,5 @@ func runEigh[R tf.Float, T tf.Scalar](e tf.Engine, name string, w *tf.Tensor[R],
 	if v != nil {
 		vv = view(&s.ar.v[0], v)
 	}
-	return failure(name, "a", a.Shape()[2:], s.k.Eigh(realView(s.ar, w), vv, view(&s.ar.v[1], a), f&Upper != 0))
+	return lafail.Error(name, "a", a.Shape()[2:], s.k.Eigh(realView(s.ar, w), vv, view(&s.ar.v[1], a), f&Upper != 0))
 }

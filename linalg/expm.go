@@ -2,6 +2,7 @@ package linalg
 
 import (
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/internal/lafail"
 )
 
 // Expm returns the matrix exponential exp(A) = Σₖ Aᵏ/k! of each matrix of
@@ -43,5 +44,5 @@ func runExpm[T tf.Scalar](e tf.Engine, name string, x, a *tf.Tensor[T]) error {
 		return err
 	}
 	defer s.end()
-	return failure(name, "a", a.Shape()[2:], s.k.Expm(view(&s.ar.v[0], x), view(&s.ar.v[1], a)))
+	return lafail.Error(name, "a", a.Shape()[2:], s.k.Expm(view(&s.ar.v[0], x), view(&s.ar.v[1], a)))
 }

@@ -5,6 +5,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/lafail"
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
@@ -113,7 +114,7 @@ func runLstsq[R tf.Float, T tf.Scalar](e tf.Engine, name string, x *tf.Tensor[T]
 	if s != nil {
 		sv = realView(ar, s)
 	}
-	return failure(name, "a", a.Shape()[2:], ss.k.Lstsq(xv, rv, sv, view(&ar.v[1], a), bv, rcond))
+	return lafail.Error(name, "a", a.Shape()[2:], ss.k.Lstsq(xv, rv, sv, view(&ar.v[1], a), bv, rcond))
 }
 
 // Pinv returns the Moore–Penrose pseudo-inverse A⁺ (n, m, batch...) of A
@@ -161,5 +162,5 @@ func runPinv[T tf.Scalar](e tf.Engine, name string, x, a *tf.Tensor[T], rcond fl
 		return err
 	}
 	defer s.end()
-	return failure(name, "a", a.Shape()[2:], s.k.Pinv(view(&s.ar.v[0], x), view(&s.ar.v[1], a), rcond))
+	return lafail.Error(name, "a", a.Shape()[2:], s.k.Pinv(view(&s.ar.v[0], x), view(&s.ar.v[1], a), rcond))
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/internal/lafail"
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
@@ -63,7 +64,7 @@ func runLU[T tf.Scalar](e tf.Engine, name string, lu *tf.Tensor[T], piv *tf.Tens
 		return err
 	}
 	defer s.end()
-	return failure(name, "a", a.Shape()[2:], s.k.LU(view(&s.ar.v[0], lu), view(&s.ar.piv, piv), view(&s.ar.v[1], a)))
+	return lafail.Error(name, "a", a.Shape()[2:], s.k.LU(view(&s.ar.v[0], lu), view(&s.ar.piv, piv), view(&s.ar.v[1], a)))
 }
 
 // Det returns det(A) for each matrix of A (n, n, batch...): a tensor of
@@ -109,7 +110,7 @@ func runDet[T tf.Scalar](e tf.Engine, name string, d, a *tf.Tensor[T]) error {
 		return err
 	}
 	defer s.end()
-	return failure(name, "a", a.Shape()[2:], s.k.Det(view(&s.ar.v[0], d), view(&s.ar.v[1], a)))
+	return lafail.Error(name, "a", a.Shape()[2:], s.k.Det(view(&s.ar.v[0], d), view(&s.ar.v[1], a)))
 }
 
 // SlogDet returns det(A) = sign·exp(logabs) for each matrix of A (n, n,
@@ -159,7 +160,7 @@ func runSlogDet[R tf.Float, T tf.Scalar](e tf.Engine, name string, sign *tf.Tens
 		return err
 	}
 	defer s.end()
-	return failure(name, "a", a.Shape()[2:], s.k.SlogDet(view(&s.ar.v[0], sign), realView(s.ar, logabs), view(&s.ar.v[1], a)))
+	return lafail.Error(name, "a", a.Shape()[2:], s.k.SlogDet(view(&s.ar.v[0], sign), realView(s.ar, logabs), view(&s.ar.v[1], a)))
 }
 
 // LUUnpack returns the permutation P (m, m, batch...), the unit lower

@@ -3,6 +3,7 @@ package linalg
 import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/lafail"
 )
 
 // NormOrder is the order of a matrix norm, numpy.linalg.norm's ord for
@@ -88,7 +89,7 @@ func runPerMatrix[R tf.Float, T tf.Scalar](e tf.Engine, name string, d *tf.Tenso
 		return err
 	}
 	defer s.end()
-	return failure(name, "a", a.Shape()[2:], run(s, realView(s.ar, d), view(&s.ar.v[0], a)))
+	return lafail.Error(name, "a", a.Shape()[2:], run(s, realView(s.ar, d), view(&s.ar.v[0], a)))
 }
 
 // MatrixRank returns the numerical rank of each matrix of A (m, n,
@@ -135,5 +136,5 @@ func runRank[T tf.Scalar](e tf.Engine, name string, d *tf.Tensor[int64], a *tf.T
 		return err
 	}
 	defer s.end()
-	return failure(name, "a", a.Shape()[2:], s.k.MatrixRank(view(&s.ar.piv, d), view(&s.ar.v[0], a), atol, rtol))
+	return lafail.Error(name, "a", a.Shape()[2:], s.k.MatrixRank(view(&s.ar.piv, d), view(&s.ar.v[0], a), atol, rtol))
 }

@@ -3,6 +3,7 @@ package linalg
 import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/lafail"
 )
 
 // QR returns the QR factorization A = Q·R of A (m, n, batch...) by
@@ -197,5 +198,5 @@ func runPair[T tf.Scalar](e tf.Engine, name string, x, y *tf.Tensor[T], perm *tf
 	default:
 		err = s.k.QR(xv, yv, nil, av, pos)
 	}
-	return failure(name, "a", a.Shape()[2:], err)
+	return lafail.Error(name, "a", a.Shape()[2:], err)
 }

@@ -3,6 +3,7 @@ package linalg
 import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/lafail"
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
@@ -122,7 +123,7 @@ func runSolve[T tf.Scalar](e tf.Engine, name string, x, a, b *tf.Tensor[T], sp s
 	}
 	defer s.end()
 	xv, av, bv := solveViews(sp, s.ar, x, a, b)
-	return failure(name, "a", a.Shape()[2:], s.k.Solve(xv, av, bv))
+	return lafail.Error(name, "a", a.Shape()[2:], s.k.Solve(xv, av, bv))
 }
 
 // SolveTriangular returns X with A·X = B, or X·A = B with the option
@@ -175,7 +176,7 @@ func runTriangular[T tf.Scalar](e tf.Engine, name string, x, a, b *tf.Tensor[T],
 	}
 	defer s.end()
 	xv, av, bv := solveViews(sp, s.ar, x, a, b)
-	return failure(name, "a", a.Shape()[2:], s.k.SolveTriangular(xv, av, bv, upper, f&Right == 0, f&UnitDiagonal != 0))
+	return lafail.Error(name, "a", a.Shape()[2:], s.k.SolveTriangular(xv, av, bv, upper, f&Right == 0, f&UnitDiagonal != 0))
 }
 
 // Inv returns A⁻¹ for each matrix of A (n, n, batch...), by an LU
@@ -212,5 +213,5 @@ func runInv[T tf.Scalar](e tf.Engine, name string, x, a *tf.Tensor[T]) error {
 		return err
 	}
 	defer s.end()
-	return failure(name, "a", a.Shape()[2:], s.k.Inv(view(&s.ar.v[0], x), view(&s.ar.v[1], a)))
+	return lafail.Error(name, "a", a.Shape()[2:], s.k.Inv(view(&s.ar.v[0], x), view(&s.ar.v[1], a)))
 }

@@ -3,6 +3,7 @@ package linalg
 import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/lafail"
 )
 
 // SVD returns the singular value decomposition A = U·diag(S)·Vᴴ of A
@@ -132,5 +133,5 @@ func runSVD[R tf.Float, T tf.Scalar](e tf.Engine, name string, u *tf.Tensor[T], 
 	if u != nil {
 		uv, vv = view(&ss.ar.v[0], u), view(&ss.ar.v[1], vh)
 	}
-	return failure(name, "a", a.Shape()[2:], ss.k.SVD(uv, realView(ss.ar, s), vv, view(&ss.ar.v[2], a)))
+	return lafail.Error(name, "a", a.Shape()[2:], ss.k.SVD(uv, realView(ss.ar, s), vv, view(&ss.ar.v[2], a)))
 }
