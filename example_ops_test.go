@@ -68,3 +68,24 @@ func ExampleValue_Data() {
 	fmt.Println(v.DType(), v.Shape(), d.([]int64))
 	// Output: i64 [2 3] [3 1 4 1 5 9]
 }
+
+func ExampleErf() {
+	e := cpu.Serial()
+	x, _ := tf.FromSlice([]float64{-1, 0, 0.5, 2}, 4)
+	y, _ := tf.Erf(e, x)
+	d, _ := y.Data()
+	fmt.Printf("%.6f\n", d)
+	// Output: [-0.842701 0.000000 0.520500 0.995322]
+}
+
+// Erfc keeps its relative accuracy in the tail, where 1 - Erf is 0.
+func ExampleErfc() {
+	e := cpu.Serial()
+	x, _ := tf.FromSlice([]float64{0, 1, 10}, 3)
+	y, _ := tf.Erfc(e, x)
+	z, _ := tf.Erf(e, x)
+	d, _ := y.Data()
+	w, _ := z.Data()
+	fmt.Printf("%.6g %v\n", d, 1-w[2])
+	// Output: [1 0.157299 2.08849e-45] 0
+}

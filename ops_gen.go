@@ -418,6 +418,29 @@ func Gelu[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e,
 // in-place update). See Destinations in the package documentation.
 func GeluInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Gelu, 0, 0, dst, a) }
 
+// Erf returns the error function erf(a) = 2/√π·∫₀^a e^(-t²) dt
+// elementwise (math.Erf; ±1 at ±Inf).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ErfInto].
+func Erf[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Erf, 0, 0, a) }
+
+// ErfInto is the Into form of [Erf]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func ErfInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Erf, 0, 0, dst, a) }
+
+// Erfc returns the complementary error function erfc(a) = 1 - erf(a)
+// elementwise, accurate where erf(a) is near 1 (math.Erfc; 0 at +Inf, 2 at
+// -Inf).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ErfcInto].
+func Erfc[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Erfc, 0, 0, a) }
+
+// ErfcInto is the Into form of [Erfc]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func ErfcInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Erfc, 0, 0, dst, a) }
+
 // Floor returns the largest integer <= a elementwise.
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [FloorInto].

@@ -196,3 +196,15 @@ func ExampleTrace_Add() {
 	fmt.Println(err)
 	// Output: tenferro: Add: b: shape mismatch: expected a shape that broadcasts with a's [2 3] (extents equal or 1, aligned on the last axis), got [3 3] (3 against 2 at axis -2)
 }
+
+func ExampleTrace_Erf() {
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float64, 4)
+	y, _ := tr.Erf(x)
+	fmt.Println(y.DType(), y.Shape())
+	_, err := tr.Erfc(must(tr.Input(tf.Complex128, 4)))
+	fmt.Println(errors.Is(err, tf.ErrDType))
+	// Output:
+	// f64 [4]
+	// true
+}

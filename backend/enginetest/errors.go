@@ -77,6 +77,7 @@ func testAllocs(t *testing.T, e tf.Engine) {
 		"MulInto in place":  func() error { return tf.MulInto(e, d, d, b) },
 		"ScaleInto":         func() error { return tf.ScaleInto(e, d, 0.5, a) },
 		"ConjInto":          func() error { return tf.ConjInto(e, zd, z) },
+		"ErfInto":           func() error { return tf.ErfInto(e, d, a) },
 		"SumInto":           func() error { return tf.SumInto(e, s, a, 0) },
 		"CopyInto":          func() error { return tf.CopyInto(e, d, a) },
 		"MatmulInto":        func() error { return tf.MatmulInto(e, c, a, m) },

@@ -62,6 +62,8 @@ const (
 	Sigmoid
 	Relu
 	Gelu
+	Erf
+	Erfc
 	Floor
 	Ceil
 	Round
