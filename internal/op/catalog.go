@@ -174,6 +174,9 @@ const (
 	// RealDType: the real dtype of the inputs' precision (DType.Real): Abs,
 	// Real, Imag and Angle of complex inputs.
 	RealDType
+	// ComplexDType: the complex dtype of the inputs' precision
+	// (DType.Complex): Complex of two real inputs.
+	ComplexDType
 	// BoolDType: bool (predicates and comparisons).
 	BoolDType
 	// IndexDType: int64 (ArgMax, ArgMin).
@@ -185,6 +188,8 @@ func (r Result) Of(in DType) DType {
 	switch r {
 	case RealDType:
 		return in.Real()
+	case ComplexDType:
+		return in.Complex()
 	case BoolDType:
 		return Bool
 	case IndexDType:
