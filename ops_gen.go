@@ -575,6 +575,27 @@ func AngleInto[R Float, T Scalar](e Engine, dst *Tensor[R], a *Tensor[T]) error 
 	return toRealInto(e, op.Angle, dst, a)
 }
 
+// Complex returns the complex number re + i·im elementwise from real
+// tensors re and im of one dtype, as a complex tensor of their precision
+// (PyTorch's complex). re and im broadcast as in NumPy (see Broadcasting in
+// the package documentation). The result's element type C is the complex
+// type of R (complex64 for float32, complex128 for float64), given as the
+// first type argument: for example Complex[complex128](e, re, im) for
+// float64 re and im; any other C is an ErrDType error.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ComplexInto].
+func Complex[C Scalar, R Float](e Engine, re, im *Tensor[R]) (*Tensor[C], error) {
+	return toComplex[C](e, op.Complex, re, im)
+}
+
+// ComplexInto is the Into form of [Complex]: it writes the result into dst,
+// which has the result's shape and distinct elements; its storage is never
+// an input's (the element types differ). See Destinations in the package
+// documentation.
+func ComplexInto[C Scalar, R Float](e Engine, dst *Tensor[C], re, im *Tensor[R]) error {
+	return toComplexInto(e, op.Complex, dst, re, im)
+}
+
 // IsNaN reports elementwise whether a is NaN (for complex inputs, whether
 // either part is). The result is a bool tensor of a's shape.
 // The result's storage comes from e's buffer pool; Release it when done, or

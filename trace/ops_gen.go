@@ -187,6 +187,12 @@ func (t *Trace) Imag(a Var) (Var, error) { return t.record(op.Imag, op.Attrs{}, 
 // negative numbers and -0).
 func (t *Trace) Angle(a Var) (Var, error) { return t.record(op.Angle, op.Attrs{}, a) }
 
+// Complex records tenferro.Complex: it returns the complex number re +
+// i·im elementwise from real tensors re and im of one dtype, as a complex
+// tensor of their precision (PyTorch's complex). re and im broadcast as in
+// NumPy (see Broadcasting in the package documentation).
+func (t *Trace) Complex(re, im Var) (Var, error) { return t.record(op.Complex, op.Attrs{}, re, im) }
+
 // IsNaN records tenferro.IsNaN: it reports elementwise whether a is NaN
 // (for complex inputs, whether either part is).
 func (t *Trace) IsNaN(a Var) (Var, error) { return t.record(op.IsNaN, op.Attrs{}, a) }

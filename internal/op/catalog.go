@@ -73,6 +73,7 @@ const (
 	Real
 	Imag
 	Angle
+	Complex
 	IsNaN
 	IsInf
 	IsFinite
@@ -241,7 +242,9 @@ type Info struct {
 	// the same for real inputs; an operation on real inputs has one, or
 	// uses the real part of Ref. For a reduction, Ref(acc, x, 0, 0) folds
 	// one element into the accumulator, which starts at Identity. Ref is
-	// nil for operations that accept real dtypes only.
+	// nil for operations that accept real dtypes only, except Complex
+	// (real inputs, a complex result), whose Ref reads the real parts of x
+	// and y.
 	Ref      func(x, y, alpha, beta complex128) complex128
 	RefReal  func(x, y, alpha, beta float64) float64
 	Identity complex128

@@ -38,8 +38,8 @@ func TestCatalogEntries(t *testing.T) {
 			if in.Accept&Complexes != 0 && in.Ref == nil {
 				t.Errorf("%v accepts complex dtypes but has no complex reference", k)
 			}
-			if in.Accept&Complexes == 0 && in.Accept&Floats != 0 && in.Ref != nil {
-				t.Errorf("%v accepts real dtypes only but has a complex reference", k)
+			if in.Accept&Complexes == 0 && in.Accept&Floats != 0 && (in.Ref != nil) != (in.Result == ComplexDType) {
+				t.Errorf("%v accepts real dtypes only: it has a complex reference exactly when its result is complex", k)
 			}
 		}
 		if in.Generated && in.Doc == "" {
@@ -226,6 +226,41 @@ func TestBroadcastArgs(t *testing.T) {
 	}
 	if _, f := Add.Shape(&Attrs{}, [][]int{{3, 2}, {3}}); f == nil || f.Arg != "b" || !strings.Contains(f.Expected, "a's [3 2]") {
 		t.Errorf("Add.Shape mismatch: %+v, want a fault on b against a's shape", f)
+	}
+}
+
+// TestComplexRules pins Complex's dtype and shape rules: two real inputs of
+// one dtype give the complex dtype of their precision, other dtypes are
+// faults naming the argument, and the shapes broadcast with faults that
+// name re and im.
+func TestComplexRules(t *testing.T) {
+	names := Complex.Info().Args
+	for _, c := range []struct {
+		re, im, want DType
+		arg          string
+	}{
+		{Float32, Float32, Complex64, ""},
+		{Float64, Float64, Complex128, ""},
+		{Float32, Float64, InvalidDType, "im"},
+		{Float64, Float32, InvalidDType, "im"},
+		{Complex128, Complex128, InvalidDType, "re"},
+		{Int64, Int64, InvalidDType, "re"},
+		{Bool, Bool, InvalidDType, "re"},
+	} {
+		dt, f := Complex.DTypeOf(names, c.re, c.im)
+		switch {
+		case c.arg == "" && (f != nil || dt != c.want):
+			t.Errorf("Complex(%v, %v): %v, %v; want %v", c.re, c.im, dt, f, c.want)
+		case c.arg != "" && (f == nil || f.Kind != ErrDType || f.Arg != c.arg):
+			t.Errorf("Complex(%v, %v): fault %+v, want an ErrDType fault naming %s", c.re, c.im, f, c.arg)
+		}
+	}
+	if s, f := Complex.Shape(&Attrs{}, [][]int{{3, 1}, {4}}); f != nil || len(s) != 2 || s[0] != 3 || s[1] != 4 {
+		t.Errorf("Complex.Shape broadcast: %v %v", s, f)
+	}
+	_, f := Complex.Shape(&Attrs{}, [][]int{{3, 2}, {3}})
+	if f == nil || f.Kind != ErrShape || f.Arg != "im" || !strings.Contains(f.Expected, "re's [3 2]") {
+		t.Errorf("Complex.Shape mismatch: %+v, want a fault on im against re's shape", f)
 	}
 }
 

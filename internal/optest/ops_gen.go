@@ -208,6 +208,12 @@ func realOps[T tf.Scalar]() []RealOp[T] {
 	}
 }
 
+func floatComplexOps[T tf.Float]() []ComplexOp[T] {
+	return []ComplexOp[T]{
+		{op.Complex, complexEager(tf.Complex[complex64, T], tf.Complex[complex128, T]), complexInto(tf.ComplexInto[complex64, T], tf.ComplexInto[complex128, T]), (*trace.Trace).Complex},
+	}
+}
+
 func anyReductions[T tf.Scalar]() []AnyReduction[T] {
 	return []AnyReduction[T]{
 		{op.Sum,
@@ -417,3 +423,9 @@ func CompareOps[T tf.Scalar]() []CompareOp[T] {
 // RealOps lists the generated operations with a real result (Abs, Real,
 // Imag, Angle).
 func RealOps[T tf.Scalar]() []RealOp[T] { return realOps[T]() }
+
+// ComplexOps lists the generated operations of two real tensors of dtype T
+// with a complex result (Complex); none for complex T.
+func ComplexOps[T tf.Scalar]() []ComplexOp[T] {
+	return withReal[T, ComplexOp[T]](nil, floatComplexOps[float32], floatComplexOps[float64])
+}
