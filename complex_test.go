@@ -11,6 +11,7 @@ import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend/enginetest"
 	"github.com/tenferro-go/tenferro/cpu"
+	"github.com/tenferro-go/tenferro/program"
 	"github.com/tenferro-go/tenferro/trace"
 )
 
@@ -241,5 +242,95 @@ func TestComplexErrors(t *testing.T) {
 	}
 	if !strings.Contains(fmt.Sprint(eerr), "broadcasts with re's [2 3]") {
 		t.Errorf("shape error %v does not name re's shape", eerr)
+	}
+}
+
+// TestComplexProgram runs Complex in compiled programs, with and without
+// fusion, against the same operations run eagerly: parts computed by
+// fused elementwise trees, a broadcast row and a 0-d constant as
+// imaginary parts, the complex result read by complex arithmetic (which
+// may fuse), by Abs and Real, viewed through a permutation, and written
+// straight into a strided output of the caller. The inputs are strided
+// views, which the steps read in place. A warm RunInto allocates nothing.
+func TestComplexProgram(t *testing.T) {
+	e := cpu.Serial()
+	defer e.Close()
+	r := rand.New(rand.NewPCG(5, 7))
+	x := enginetest.Operand[float64](t, r, []int{7, 5}, enginetest.Transposed)
+	y := enginetest.Operand[float64](t, r, []int{5}, enginetest.Reversed)
+	w := enginetest.Operand[complex128](t, r, []int{7, 5}, enginetest.Stepped)
+
+	// Eagerly.
+	ex, _ := tf.Exp(e, x)
+	sy, _ := tf.Sin(e, y)
+	z1, _ := tf.Complex[complex128](e, ex, sy)
+	m, _ := tf.Mul(e, z1, w)
+	s, _ := tf.Add(e, m, tf.Const(complex(1.0, -1.0)))
+	a, _ := tf.Abs[float64](e, s)
+	rz, _ := tf.Real[float64](e, z1)
+	x2, _ := tf.Scale(e, 2, x)
+	z2, _ := tf.Complex[complex128](e, x2, tf.Const(-0.5))
+	z2t, _ := z2.Permute(1, 0)
+	eager := []tf.Value{tf.ValueOf(z1), tf.ValueOf(s), tf.ValueOf(a), tf.ValueOf(rz), tf.ValueOf(z2t)}
+
+	tr := trace.New()
+	vx, _ := tr.Input(tf.Float64, 7, 5)
+	vy, _ := tr.Input(tf.Float64, 5)
+	vw, _ := tr.Input(tf.Complex128, 7, 5)
+	vz1, err := tr.Complex(must(tr.Exp(vx)), must(tr.Sin(vy)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := must(tr.Add(must(tr.Mul(vz1, vw)), must(tr.Full(tf.Complex128, complex(1, -1)))))
+	va := must(tr.Abs(vs))
+	vr := must(tr.Real(vz1))
+	vz2 := must(tr.Complex(must(tr.Scale(2, vx)), must(tr.Full(tf.Float64, -0.5))))
+	vz2t := must(tr.Permute(vz2, 1, 0))
+	g, err := tr.Finish(vz1, vs, va, vr, vz2t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range [][]program.Option{nil, {program.WithoutFusion()}, {program.WithoutCSE()}} {
+		p, err := program.Compile(g, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(p.String(), " complex "); n != 2 {
+			t.Errorf("%d complex commands, want 2:\n%v", n, p)
+		}
+		if opts == nil && p.Stats().Fused == 0 {
+			t.Errorf("nothing fused:\n%v", p)
+		}
+		pp, err := program.Prepare(p, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins := []tf.Value{tf.ValueOf(x), tf.ValueOf(y), tf.ValueOf(w)}
+		outs, err := pp.Run(ins...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range eager {
+			if !sameValues(t, outs[i], want) {
+				t.Errorf("options %d, output %d: program %v, eager %v", len(opts), i, outs[i], want)
+			}
+		}
+		// The first output into a strided destination of the caller.
+		dst, whole := enginetest.Destination(t, []int{7, 5}, enginetest.Stepped, complex(3.0, 3.0))
+		outs[0] = tf.ValueOf(dst)
+		if err := pp.RunInto(outs, ins...); err != nil {
+			t.Fatal(err)
+		}
+		if !sameValues(t, outs[0], eager[0]) {
+			t.Errorf("options %d, strided output: program %v, eager %v", len(opts), outs[0], eager[0])
+		}
+		untouchedOutside(t, "strided output", dst, whole, complex(3.0, 3.0))
+		if n := testing.AllocsPerRun(20, func() {
+			if err := pp.RunInto(outs, ins...); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 && !raceEnabled {
+			t.Errorf("RunInto: %v allocations, want 0", n)
+		}
 	}
 }
