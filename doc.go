@@ -69,7 +69,9 @@
 //
 // Arithmetic needs a Scalar dtype; int64 and bool tensors can be built,
 // viewed, copied and converted. [DType.Real] is the dtype of real results
-// of complex inputs (absolute values, norms, singular values).
+// of complex inputs (absolute values, norms, singular values), and
+// [DType.Complex] the dtype of complex numbers built from real parts
+// ([Complex]).
 //
 // # Structural and indexing operations
 //

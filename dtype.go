@@ -69,6 +69,12 @@ func (d DType) Valid() bool { return op.DType(d).Valid() }
 // Hermitian eigenvalues) return it.
 func (d DType) Real() DType { return DType(op.DType(d).Real()) }
 
+// Complex returns the complex dtype of the same precision (Complex64 for
+// Float32, Complex128 for Float64 and Int64), d itself for a complex d,
+// and Invalid for Bool and Invalid. [Complex] returns it for real parts of
+// dtype d.
+func (d DType) Complex() DType { return DType(op.DType(d).Complex()) }
+
 // ParseDType accepts the short names (f32, f64, c64, c128, i64, bool) and
 // the long ones (float32, float64, complex64, complex128, int64).
 func ParseDType(s string) (DType, error) {

@@ -68,3 +68,55 @@ func ExampleValue_Data() {
 	fmt.Println(v.DType(), v.Shape(), d.([]int64))
 	// Output: i64 [2 3] [3 1 4 1 5 9]
 }
+
+// Complex builds complex numbers from their real and imaginary parts,
+// which broadcast like the operands of any binary operation: here one
+// imaginary part per column.
+func ExampleComplex() {
+	e := cpu.Serial()
+	re, _ := tf.FromRowMajor([]float64{1, 2, 3, 4}, 2, 2)
+	im, _ := tf.FromSlice([]float64{10, 20}, 1, 2)
+	z, _ := tf.Complex[complex128](e, re, im)
+	d, _ := z.Data() // column-major
+	fmt.Println(z.DType(), d)
+	// Output: c128 [(1+10i) (3+10i) (2+20i) (4+20i)]
+}
+
+// The result type is the complex type of the parts' precision: float32
+// parts make complex64, and asking for another type is an ErrDType error.
+func ExampleComplexInto() {
+	e := cpu.Serial()
+	re, _ := tf.FromSlice([]float32{1, 2, 3}, 3)
+	z, _ := tf.Zeros[complex64](3)
+	_ = tf.ComplexInto(e, z, re, tf.Const(float32(-1)))
+	d, _ := z.Data()
+	_, err := tf.Complex[complex128](e, re, re)
+	fmt.Println(d, errors.Is(err, tf.ErrDType))
+	// Output: [(1-1i) (2-1i) (3-1i)] true
+}
+
+func ExampleDType_Complex() {
+	fmt.Println(tf.Float32.Complex(), tf.Float64.Complex(), tf.Complex64.Complex(), tf.Bool.Complex() == tf.Invalid)
+	// Output: c64 c128 c64 true
+}
+
+func ExampleErf() {
+	e := cpu.Serial()
+	x, _ := tf.FromSlice([]float64{-1, 0, 0.5, 2}, 4)
+	y, _ := tf.Erf(e, x)
+	d, _ := y.Data()
+	fmt.Printf("%.6f\n", d)
+	// Output: [-0.842701 0.000000 0.520500 0.995322]
+}
+
+// Erfc keeps its relative accuracy in the tail, where 1 - Erf is 0.
+func ExampleErfc() {
+	e := cpu.Serial()
+	x, _ := tf.FromSlice([]float64{0, 1, 10}, 3)
+	y, _ := tf.Erfc(e, x)
+	z, _ := tf.Erf(e, x)
+	d, _ := y.Data()
+	w, _ := z.Data()
+	fmt.Printf("%.6g %v\n", d, 1-w[2])
+	// Output: [1 0.157299 2.08849e-45] 0
+}

@@ -10,8 +10,9 @@ import (
 
 // The shared bodies of the elementwise operations whose result dtype
 // differs from their inputs': predicates and comparisons (bool results),
-// the logical operations on bool tensors, Where, and the complex parts
-// (real results). The typed functions are generated into ops_gen.go.
+// the logical operations on bool tensors, Where, the complex parts (real
+// results) and Complex (a complex result of real parts). The typed
+// functions are generated into ops_gen.go.
 
 // predicate computes predicate k of a into a new bool tensor.
 func predicate[T Scalar](e Engine, k op.Kind, a *Tensor[T]) (*Tensor[bool], error) {
@@ -285,10 +286,100 @@ func realParts[R Float, T Scalar](be backend.Engine, name string, k op.Kind, dst
 	return ks.Elementwise.Binary(op.Atan2, dst.desc(), im, re)
 }
 
-// parts holds the real and imaginary views of a complex tensor.
+// checkComplex checks that C is the complex dtype of R for operation
+// name.
+func checkComplex[C Scalar, R Float](name string) error {
+	if c, r := DTypeOf[C](), DTypeOf[R](); c != r.Complex() {
+		return newError(name, "C", r.Complex().String()+" (the complex dtype of "+r.String()+")", c.String(), ErrDType)
+	}
+	return nil
+}
+
+// complexShape validates the operands of Complex (k), named by the
+// catalog, and returns their broadcast shape.
+func complexShape[R Float](name string, k op.Kind, re, im *Tensor[R], buf []int) ([]int, error) {
+	args := k.Info().Args
+	if err := re.check(name, args[0]); err != nil {
+		return nil, err
+	}
+	if err := im.check(name, args[1]); err != nil {
+		return nil, err
+	}
+	shape, f := op.BroadcastArgs(args[0], args[1], re.v.Shape, im.v.Shape, buf)
+	if f != nil {
+		return nil, faultError(name, f)
+	}
+	return shape, nil
+}
+
+// toComplex computes re + i·im (Complex, k) into a new tensor of C, the
+// complex dtype of R.
+func toComplex[C Scalar, R Float](e Engine, k op.Kind, re, im *Tensor[R]) (*Tensor[C], error) {
+	name := k.Info().Name
+	if err := checkComplex[C, R](name); err != nil {
+		return nil, err
+	}
+	var buf [8]int
+	shape, err := complexShape(name, k, re, im, buf[:0])
+	if err != nil {
+		return nil, err
+	}
+	return produce(e, name, shape, func(be backend.Engine, out *Tensor[C]) error {
+		return complexParts(be, name, out, re, im)
+	})
+}
+
+// toComplexInto computes dst = re + i·im. dst holds complex numbers and
+// re and im real ones, so their storages cannot overlap.
+func toComplexInto[C Scalar, R Float](e Engine, k op.Kind, dst *Tensor[C], re, im *Tensor[R]) error {
+	name := k.Info().Into
+	if err := checkComplex[C, R](name); err != nil {
+		return err
+	}
+	var buf [8]int
+	shape, err := complexShape(name, k, re, im, buf[:0])
+	if err != nil {
+		return err
+	}
+	if err := checkDst[C](name, false, dst, shape, nil); err != nil {
+		return err
+	}
+	be, err := begin(e, name)
+	if err != nil {
+		return err
+	}
+	defer be.End()
+	return complexParts(be, name, dst, re, im)
+}
+
+// complexParts computes dst = re + i·im on be's kernels for R: the real
+// and imaginary parts of dst, two real views of its storage (as
+// realParts reads a complex input), are copies of re and im read at
+// dst's shape with NumPy's broadcasting. The engine's kernels for R are
+// looked up before anything is written.
+func complexParts[C Scalar, R Float](be backend.Engine, name string, dst *Tensor[C], re, im *Tensor[R]) error {
+	core, err := coreOf[R](be, name)
+	if err != nil {
+		return err
+	}
+	pv := getParts[R](dst)
+	defer putParts(pv)
+	shape := dst.v.Shape
+	pv.from[0] = backend.View[R]{Data: re.v.Data, Off: re.v.Off, Shape: shape, Strides: op.BroadcastStrides(shape, re.v.Shape, re.v.Strides, pv.fromStrides[0][:])}
+	pv.from[1] = backend.View[R]{Data: im.v.Data, Off: im.v.Off, Shape: shape, Strides: op.BroadcastStrides(shape, im.v.Shape, im.v.Strides, pv.fromStrides[1][:])}
+	if err := core.Copy(&pv.re, &pv.from[0]); err != nil {
+		return err
+	}
+	return core.Copy(&pv.im, &pv.from[1])
+}
+
+// parts holds the real and imaginary views of a complex tensor, and for
+// Complex the views of its real operands read at its shape.
 type parts[R Float] struct {
-	re, im  backend.View[R]
-	strides [op.MaxRank]int
+	re, im      backend.View[R]
+	strides     [op.MaxRank]int
+	from        [2]backend.View[R]
+	fromStrides [2][op.MaxRank]int
 }
 
 var partPools [2]sync.Pool // *parts[float32], *parts[float64]
@@ -316,6 +407,7 @@ func getParts[R Float, T Scalar](a *Tensor[T]) *parts[R] {
 
 func putParts[R Float](pv *parts[R]) {
 	pv.re, pv.im = backend.View[R]{}, backend.View[R]{}
+	pv.from = [2]backend.View[R]{}
 	partPools[partIndex[R]()].Put(pv)
 }
 

@@ -19,7 +19,7 @@ import (
 type npOp struct {
 	// expr is a Python expression of a (and b) with NumPy as np; alpha,
 	// lo and hi are scalars of a's dtype; sign, div, log1p, expm1, power,
-	// sigmoid and gelu are the helpers of elementwiseScript.
+	// sigmoid, gelu, erf and erfc are the helpers of elementwiseScript.
 	expr string
 	// wide evaluates expr in float64/complex128 and rounds the result to
 	// the dtype once: for formulas of several steps, whose intermediate
@@ -128,6 +128,11 @@ var elementwiseOps = map[string]npOp{
 		slack: func(in []complex128, w complex128) (float64, float64) {
 			return 2 * real(in[0]) * real(in[0]) * cmplx.Abs(w), 0
 		}},
+	// NumPy has no erf: Python's math.erf and math.erfc (the C library's)
+	// per element, in float64 and rounded once for float32. The random
+	// inputs reach the tails, where erf is ±1 and erfc underflows.
+	"Erf":   {expr: "erf(a)", wide: true, dom: []gen{uni(-7, 7), sym(-10, 1)}},
+	"Erfc":  {expr: "erfc(a)", wide: true, dom: []gen{uni(-7, 30), sym(-10, 1.5)}},
 	"Floor": {expr: "np.floor(a)", dom: []gen{uni(-100, 100), sym(-3, 20), halves(-10, 10)}, edges: roundEdges},
 	"Ceil":  {expr: "np.ceil(a)", dom: []gen{uni(-100, 100), sym(-3, 20), halves(-10, 10)}, edges: roundEdges},
 	"Round": {expr: "np.round(a)", dom: []gen{halves(-20, 20), uni(-100, 100), sym(-3, 20)}, edges: roundEdges},
@@ -438,6 +443,7 @@ import numpy as np
 
 warnings.simplefilter('ignore')
 
+_erf = np.vectorize(math.erf, otypes=[np.float64])
 _erfc = np.vectorize(math.erfc, otypes=[np.float64])
 
 def sigmoid(a):
@@ -532,7 +538,7 @@ def power(a, b):
     return out
 
 env = {'np': np, 'sign': sign, 'div': div, 'log1p': log1p, 'sigmoid': sigmoid, 'gelu': gelu,
-       'expm1': expm1, 'power': power}
+       'erf': _erf, 'erfc': _erfc, 'expm1': expm1, 'power': power}
 cases = json.load(open(sys.argv[1]))
 d = sys.argv[2]
 bufs = {dt: np.load('%s/in_%s.npy' % (d, dt)) for dt in set(c['dtype'] for c in cases)}

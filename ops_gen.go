@@ -418,6 +418,29 @@ func Gelu[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e,
 // in-place update). See Destinations in the package documentation.
 func GeluInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Gelu, 0, 0, dst, a) }
 
+// Erf returns the error function erf(a) = 2/√π·∫₀^a e^(-t²) dt
+// elementwise (math.Erf; ±1 at ±Inf).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ErfInto].
+func Erf[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Erf, 0, 0, a) }
+
+// ErfInto is the Into form of [Erf]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func ErfInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Erf, 0, 0, dst, a) }
+
+// Erfc returns the complementary error function erfc(a) = 1 - erf(a)
+// elementwise, accurate where erf(a) is near 1 (math.Erfc; 0 at +Inf, 2 at
+// -Inf).
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ErfcInto].
+func Erfc[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Erfc, 0, 0, a) }
+
+// ErfcInto is the Into form of [Erfc]: it writes the result into dst, which
+// has the result's shape and distinct elements; dst may be a itself (an
+// in-place update). See Destinations in the package documentation.
+func ErfcInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Erfc, 0, 0, dst, a) }
+
 // Floor returns the largest integer <= a elementwise.
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [FloorInto].
@@ -550,6 +573,27 @@ func Angle[R Float, T Scalar](e Engine, a *Tensor[T]) (*Tensor[R], error) {
 // when T is real. See Destinations in the package documentation.
 func AngleInto[R Float, T Scalar](e Engine, dst *Tensor[R], a *Tensor[T]) error {
 	return toRealInto(e, op.Angle, dst, a)
+}
+
+// Complex returns the complex number re + i·im elementwise from real
+// tensors re and im of one dtype, as a complex tensor of their precision
+// (PyTorch's complex). re and im broadcast as in NumPy (see Broadcasting in
+// the package documentation). The result's element type C is the complex
+// type of R (complex64 for float32, complex128 for float64), given as the
+// first type argument: for example Complex[complex128](e, re, im) for
+// float64 re and im; any other C is an ErrDType error.
+// The result's storage comes from e's buffer pool; Release it when done, or
+// use [ComplexInto].
+func Complex[C Scalar, R Float](e Engine, re, im *Tensor[R]) (*Tensor[C], error) {
+	return toComplex[C](e, op.Complex, re, im)
+}
+
+// ComplexInto is the Into form of [Complex]: it writes the result into dst,
+// which has the result's shape and distinct elements; its storage is never
+// an input's (the element types differ). See Destinations in the package
+// documentation.
+func ComplexInto[C Scalar, R Float](e Engine, dst *Tensor[C], re, im *Tensor[R]) error {
+	return toComplexInto(e, op.Complex, dst, re, im)
 }
 
 // IsNaN reports elementwise whether a is NaN (for complex inputs, whether

@@ -112,10 +112,11 @@ const (
 	cmdStruct                    // dst = kind(args, attrs): structural and indexing operations
 	cmdTiled                     // the commands sub, run block by block along a tile axis
 	cmdFusedReduce               // dst = kind over mask of code(args)
+	cmdComplex                   // dst (complex) = a + i·b: Complex
 )
 
 var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "fused", "copy", "predicate", "compare", "where", "real",
-	"reduce", "arg", "scan", "struct", "tiled", "reduce"}
+	"reduce", "arg", "scan", "struct", "tiled", "reduce", "complex"}
 
 // command is one step of a program. dst and args are value ids.
 type command struct {
@@ -472,6 +473,8 @@ func (c *compiler) schedule() error {
 			}
 		case cat == op.Unary && nd.Op.Info().Result == op.RealDType:
 			cmd.op = cmdReal
+		case cat == op.Binary && nd.Op.Info().Result == op.ComplexDType:
+			cmd.op = cmdComplex // never fused: fused kernels run in one dtype
 		case cat == op.Unary || cat == op.Binary:
 			if c.inner != nil && c.hasInner(id) {
 				code, leaves, n := c.fusedCode(id)

@@ -102,10 +102,10 @@ func Prepare(p *Program, e tf.Engine) (*Prepared, error) {
 
 // stepDType is the dtype whose builder makes command c's step: its
 // inputs' for the commands whose result has another dtype (predicates,
-// comparisons, complex parts, Where's values), else its result's.
+// comparisons, complex parts, Complex, Where's values), else its result's.
 func stepDType(p *Program, c *command) tf.DType {
 	switch c.op {
-	case cmdPredicate, cmdCompare, cmdReal, cmdReduceReal, cmdArg:
+	case cmdPredicate, cmdCompare, cmdReal, cmdReduceReal, cmdArg, cmdComplex:
 		return p.vals[c.args[0]].dt
 	case cmdWhere:
 		return p.vals[c.args[1]].dt

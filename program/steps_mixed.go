@@ -150,3 +150,61 @@ func (s *partsStep[C, R]) run() error {
 	}
 	return tf.Errorf(tf.ErrArgument, "Run", "command", "Abs, Real, Imag or Angle", "%v", s.kind)
 }
+
+// complexStep makes the step of Complex of real inputs of dtype T: copies
+// of the inputs into the two real views of the complex result.
+func complexStep[T backend.Number](b *preparer, c *command) (step, error) {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return complexOfParts[complex64, float32](b, c)
+	case float64:
+		return complexOfParts[complex128, float64](b, c)
+	}
+	return nil, tf.Errorf(tf.ErrArgument, "Prepare", "command", "Complex of float32 or float64 inputs", "inputs of %v", tf.DTypeOf[T]())
+}
+
+// complexOfParts is complexStep for a result of element type C whose parts
+// have type R.
+func complexOfParts[C backend.Number, R backend.Number](b *preparer, c *command) (step, error) {
+	core, err := kernels(b, "storage", func(ks *backend.Kernels[R]) backend.Core[R] { return ks.Core })
+	if err != nil {
+		return nil, err
+	}
+	r := regs[R](b)
+	return &complexPartsStep[C, R]{k: core, dst: regs[C](b).at(c.dst), re: r.at(c.args[0]), im: r.at(c.args[1])}, nil
+}
+
+// complexPartsStep writes re and im, read at the result's shape with
+// NumPy's broadcasting, into the real and imaginary parts of dst: two real
+// views of its storage (real parts at even, imaginary parts at odd
+// positions). The views are rebuilt at every run because binding the
+// program's inputs and outputs rewrites their registers.
+type complexPartsStep[C, R backend.Number] struct {
+	k           backend.Core[R]
+	dst         *backend.View[C]
+	re, im      *backend.View[R]
+	parts       [2]backend.View[R] // dst's real and imaginary parts
+	from        [2]backend.View[R] // re and im at dst's shape
+	strides     [op.MaxRank]int
+	fromStrides [2][op.MaxRank]int
+}
+
+func (s *complexPartsStep[C, R]) run() error {
+	d := s.dst
+	data := unsafe.Slice((*R)(unsafe.Pointer(unsafe.SliceData(d.Data))), 2*len(d.Data))
+	n := len(d.Shape)
+	for i, st := range d.Strides {
+		s.strides[i] = 2 * st
+	}
+	s.parts[0] = backend.View[R]{Data: data, Off: 2 * d.Off, Shape: d.Shape, Strides: s.strides[:n:n]}
+	s.parts[1] = s.parts[0]
+	s.parts[1].Off++
+	for i, a := range [2]*backend.View[R]{s.re, s.im} {
+		s.from[i] = backend.View[R]{Data: a.Data, Off: a.Off, Shape: d.Shape, Strides: op.BroadcastStrides(d.Shape, a.Shape, a.Strides, s.fromStrides[i][:])}
+		if err := s.k.Copy(&s.parts[i], &s.from[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -56,6 +56,15 @@ var tileCases = []tileCase{
 		w := must(tr.Matmul(must(tr.Permute(y, 1, 0)), z))
 		return []trace.Var{z, m, w}
 	}},
+	{"softmax first axis read by Complex, which does not tile", false, func(tr *trace.Trace, dt tf.DType) []trace.Var {
+		x := must(tr.Input(dt, 129, 37))
+		m := must(tr.Reshape(must(tr.Max(x, 0)), 1, 37))
+		y := must(tr.Exp(must(tr.Sub(x, m))))
+		s := must(tr.Reshape(must(tr.Sum(y, 0)), 1, 37))
+		q := must(tr.Div(y, s))
+		// y and q are read after the run, by a command of another dtype.
+		return []trace.Var{must(tr.Complex(y, q)), must(tr.Complex(m, must(tr.Full(dt, 0.5))))}
+	}},
 	{"chain of reductions", false, func(tr *trace.Trace, dt tf.DType) []trace.Var {
 		x := must(tr.Input(dt, 3, 41, 23))
 		s := must(tr.Sum(x, 0))  // (41, 23)

@@ -137,6 +137,15 @@ func (t *Trace) Relu(a Var) (Var, error) { return t.record(op.Relu, op.Attrs{}, 
 // a·Φ(a) = a/2·(1+erf(a/√2)) elementwise.
 func (t *Trace) Gelu(a Var) (Var, error) { return t.record(op.Gelu, op.Attrs{}, a) }
 
+// Erf records tenferro.Erf: it returns the error function erf(a) =
+// 2/√π·∫₀^a e^(-t²) dt elementwise (math.Erf; ±1 at ±Inf).
+func (t *Trace) Erf(a Var) (Var, error) { return t.record(op.Erf, op.Attrs{}, a) }
+
+// Erfc records tenferro.Erfc: it returns the complementary error function
+// erfc(a) = 1 - erf(a) elementwise, accurate where erf(a) is near 1
+// (math.Erfc; 0 at +Inf, 2 at -Inf).
+func (t *Trace) Erfc(a Var) (Var, error) { return t.record(op.Erfc, op.Attrs{}, a) }
+
 // Floor records tenferro.Floor: it returns the largest integer <= a
 // elementwise.
 func (t *Trace) Floor(a Var) (Var, error) { return t.record(op.Floor, op.Attrs{}, a) }
@@ -177,6 +186,12 @@ func (t *Trace) Imag(a Var) (Var, error) { return t.record(op.Imag, op.Attrs{}, 
 // elementwise in [-π, π], as a real tensor (for real inputs 0, or π for
 // negative numbers and -0).
 func (t *Trace) Angle(a Var) (Var, error) { return t.record(op.Angle, op.Attrs{}, a) }
+
+// Complex records tenferro.Complex: it returns the complex number re +
+// i·im elementwise from real tensors re and im of one dtype, as a complex
+// tensor of their precision (PyTorch's complex). re and im broadcast as in
+// NumPy (see Broadcasting in the package documentation).
+func (t *Trace) Complex(re, im Var) (Var, error) { return t.record(op.Complex, op.Attrs{}, re, im) }
 
 // IsNaN records tenferro.IsNaN: it reports elementwise whether a is NaN
 // (for complex inputs, whether either part is).

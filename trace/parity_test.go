@@ -51,8 +51,8 @@ func shapeOfV[T tf.Elem](t *tf.Tensor[T], err error) ([]int, error) {
 }
 
 // mixedCases lists the operations whose operands or results are not all
-// float64: predicates, comparisons, complex parts, logical operations and
-// Where.
+// float64: predicates, comparisons, complex parts, Complex, logical
+// operations and Where.
 func mixedCases() []parityCase {
 	var cs []parityCase
 	for _, p := range optest.PredicateOps[float64]() {
@@ -67,6 +67,16 @@ func mixedCases() []parityCase {
 				return v.Shape(), err
 			},
 			traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return r.Traced(tr, in[0]) }})
+	}
+	for _, c := range optest.ComplexOps[float64]() {
+		for _, bs := range binaryShapes {
+			cs = append(cs, parityCase{kind: c.Kind, name: bs.name, shapes: bs.shapes,
+				eager: func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) {
+					v, err := c.Eager(e, in[0], in[1])
+					return v.Shape(), err
+				},
+				traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return c.Traced(tr, in[0], in[1]) }})
+		}
 	}
 	for _, c := range optest.CompareOps[float64]() {
 		for _, bs := range binaryShapes {

@@ -196,3 +196,30 @@ func ExampleTrace_Add() {
 	fmt.Println(err)
 	// Output: tenferro: Add: b: shape mismatch: expected a shape that broadcasts with a's [2 3] (extents equal or 1, aligned on the last axis), got [3 3] (3 against 2 at axis -2)
 }
+
+// Complex takes two real variables of one dtype and records a complex
+// one of their precision; other dtypes are refused.
+func ExampleTrace_Complex() {
+	tr := trace.New()
+	re, _ := tr.Input(tf.Float32, 2, 3)
+	im, _ := tr.Input(tf.Float32, 3)
+	z, _ := tr.Complex(re, im)
+	fmt.Println(z.DType(), z.Shape())
+	_, err := tr.Complex(z, z)
+	fmt.Println(err)
+	// Output:
+	// c64 [2 3]
+	// tenferro: Complex: re: dtype mismatch: expected f32 or f64, got c64
+}
+
+func ExampleTrace_Erf() {
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float64, 4)
+	y, _ := tr.Erf(x)
+	fmt.Println(y.DType(), y.Shape())
+	_, err := tr.Erfc(must(tr.Input(tf.Complex128, 4)))
+	fmt.Println(errors.Is(err, tf.ErrDType))
+	// Output:
+	// f64 [4]
+	// true
+}

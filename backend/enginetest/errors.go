@@ -70,6 +70,8 @@ func testAllocs(t *testing.T, e tf.Engine) {
 	c, _ := tf.Zeros[float64](40, 20)
 	z := Operand[complex128](t, r, []int{16, 16}, Compact)
 	zd, _ := tf.Zeros[complex128](16, 16)
+	re := Operand[float64](t, r, []int{16, 16}, Transposed)
+	im := Operand[float64](t, r, []int{16}, Compact)
 	plan, err := tf.PrepareEinsum(tf.Float64, "ij,jk->ik", [][]int{{40, 30}, {30, 20}})
 	mustNil(t, "PrepareEinsum", err)
 	cases := map[string]func() error{
@@ -77,6 +79,8 @@ func testAllocs(t *testing.T, e tf.Engine) {
 		"MulInto in place":  func() error { return tf.MulInto(e, d, d, b) },
 		"ScaleInto":         func() error { return tf.ScaleInto(e, d, 0.5, a) },
 		"ConjInto":          func() error { return tf.ConjInto(e, zd, z) },
+		"ComplexInto":       func() error { return tf.ComplexInto(e, zd, re, im) },
+		"ErfInto":           func() error { return tf.ErfInto(e, d, a) },
 		"SumInto":           func() error { return tf.SumInto(e, s, a, 0) },
 		"CopyInto":          func() error { return tf.CopyInto(e, d, a) },
 		"MatmulInto":        func() error { return tf.MatmulInto(e, c, a, m) },

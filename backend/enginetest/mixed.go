@@ -13,7 +13,8 @@ import (
 
 // The operations whose operands or results have other dtypes: predicates
 // and comparisons (bool results), Where, the logical operations on bool
-// tensors and the complex parts (real results).
+// tensors, the complex parts (real results) and Complex (a complex result
+// of real parts).
 
 // withSpecials returns an operand like Operand with NaN, ±Inf and ±0
 // planted in a third of its elements (in either part for complex T), so
@@ -143,6 +144,19 @@ func (suite[T]) mixed(t *testing.T, e tf.Engine) {
 				mustNil(t, what+" into", p.Into(e, dst, x))
 				compareValue(t, what+" into", dst, want, tol)
 			}
+			// Complex numbers from real parts: x with the broadcast y, y
+			// with x, and x with a 0-d imaginary part.
+			for _, c := range optest.ComplexOps[T]() {
+				zero := tf.Const(castC[T](-0.5))
+				for i, ops := range [][2]*tf.Tensor[T]{{x, y}, {y, x}, {x, zero}} {
+					what := name(c.Kind, shape, " ", LayoutName(kind), " case ", i)
+					if tf.DTypeOf[T]() == tf.Float32 {
+						complexCase[T, complex64](t, e, c, what, ops[0], ops[1], (kind+i+1)%NumLayouts)
+					} else {
+						complexCase[T, complex128](t, e, c, what, ops[0], ops[1], (kind+i+1)%NumLayouts)
+					}
+				}
+			}
 		}
 	}
 	if isComplex[T]() {
@@ -158,7 +172,7 @@ func (suite[T]) mixed(t *testing.T, e tf.Engine) {
 	compare(t, "Abs in place", x, want, make([]float64, len(want)))
 }
 
-// compareValue is compare for a Value of a real dtype.
+// compareValue is compare for a Value of an arithmetic dtype.
 func compareValue(t testing.TB, what string, got tf.Value, want []complex128, tol []float64) {
 	t.Helper()
 	switch g := got.Tensor().(type) {
@@ -166,9 +180,41 @@ func compareValue(t testing.TB, what string, got tf.Value, want []complex128, to
 		compare(t, what, g, want, tol)
 	case *tf.Tensor[float64]:
 		compare(t, what, g, want, tol)
+	case *tf.Tensor[complex64]:
+		compare(t, what, g, want, tol)
+	case *tf.Tensor[complex128]:
+		compare(t, what, g, want, tol)
 	default:
-		t.Fatalf("%s: result of dtype %v, want a real dtype", what, got.DType())
+		t.Fatalf("%s: result of dtype %v, want an arithmetic dtype", what, got.DType())
 	}
+}
+
+// complexCase checks complex operation c of real parts a and b (T), whose
+// result has element type C, against its reference: eagerly, and into a
+// destination laid out as kind whose surroundings must stay untouched.
+// The parts are copied, so the result is exact.
+func complexCase[T, C tf.Scalar](t *testing.T, e tf.Engine, c optest.ComplexOp[T], what string, a, b *tf.Tensor[T], kind int) {
+	t.Helper()
+	shape, err := tf.BroadcastShapes(a.Shape(), b.Shape())
+	mustNil(t, what, err)
+	ad, bd := Dense(a), Dense(b)
+	var want []complex128
+	Each(shape, func(idx []int) {
+		want = append(want, c.Kind.Info().Ref(at(ad, a.Shape(), idx), at(bd, b.Shape(), idx), 0, 0))
+	})
+	tol := make([]float64, len(want))
+	got, err := c.Eager(e, a, b)
+	mustNil(t, what, err)
+	if got.DType() != tf.DTypeOf[C]() {
+		t.Fatalf("%s: result of dtype %v, want %v", what, got.DType(), tf.DTypeOf[C]())
+	}
+	compareValue(t, what, got, want, tol)
+	mustNil(t, what, got.Release())
+	sentinel := castC[C](complex(7, -7))
+	dst, whole := Destination(t, shape, kind, sentinel)
+	mustNil(t, what+" into", c.Into(e, tf.ValueOf(dst), a, b))
+	compare(t, what+" into", dst, want, tol)
+	checkOutside(t, what+" into", dst, whole, sentinel)
 }
 
 // aligned is the index of an operand of shape s read at output index idx

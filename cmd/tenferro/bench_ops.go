@@ -134,8 +134,11 @@ var opsPeers = map[string]opPeer{
 	"sigmoid": {a: unitRange, torch: "torch.sigmoid(a, out=out)",
 		numpy: "np.reciprocal(np.add(1, np.exp(np.negative(a, out=out), out=out), out=out), out=out)"},
 	"relu": {a: unitRange, numpy: "np.maximum(a, 0, out=out)", torch: "torch.clamp(a, min=0, out=out)"},
-	// NumPy has no erf; torch's gelu (exact erf form) has no out=.
+	// NumPy has no gelu, erf or erfc; torch's gelu (exact erf form) has no
+	// out=.
 	"gelu":  {a: unitRange, torch: "torch.nn.functional.gelu(a)"},
+	"erf":   {a: unitRange, torch: "torch.erf(a, out=out)"},
+	"erfc":  {a: unitRange, torch: "torch.erfc(a, out=out)"},
 	"floor": unaryPeer(wideRange, "floor", "floor"),
 	"ceil":  unaryPeer(wideRange, "ceil", "ceil"),
 	"round": unaryPeer(wideRange, "rint", "round"),

@@ -62,6 +62,8 @@ const (
 	Sigmoid
 	Relu
 	Gelu
+	Erf
+	Erfc
 	Floor
 	Ceil
 	Round
@@ -71,6 +73,7 @@ const (
 	Real
 	Imag
 	Angle
+	Complex
 	IsNaN
 	IsInf
 	IsFinite
@@ -172,6 +175,9 @@ const (
 	// RealDType: the real dtype of the inputs' precision (DType.Real): Abs,
 	// Real, Imag and Angle of complex inputs.
 	RealDType
+	// ComplexDType: the complex dtype of the inputs' precision
+	// (DType.Complex): Complex of two real inputs.
+	ComplexDType
 	// BoolDType: bool (predicates and comparisons).
 	BoolDType
 	// IndexDType: int64 (ArgMax, ArgMin).
@@ -183,6 +189,8 @@ func (r Result) Of(in DType) DType {
 	switch r {
 	case RealDType:
 		return in.Real()
+	case ComplexDType:
+		return in.Complex()
 	case BoolDType:
 		return Bool
 	case IndexDType:
@@ -234,7 +242,9 @@ type Info struct {
 	// the same for real inputs; an operation on real inputs has one, or
 	// uses the real part of Ref. For a reduction, Ref(acc, x, 0, 0) folds
 	// one element into the accumulator, which starts at Identity. Ref is
-	// nil for operations that accept real dtypes only.
+	// nil for operations that accept real dtypes only, except Complex
+	// (real inputs, a complex result), whose Ref reads the real parts of x
+	// and y.
 	Ref      func(x, y, alpha, beta complex128) complex128
 	RefReal  func(x, y, alpha, beta float64) float64
 	Identity complex128

@@ -3,6 +3,7 @@ package op
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,8 +38,8 @@ func TestCatalogEntries(t *testing.T) {
 			if in.Accept&Complexes != 0 && in.Ref == nil {
 				t.Errorf("%v accepts complex dtypes but has no complex reference", k)
 			}
-			if in.Accept&Complexes == 0 && in.Accept&Floats != 0 && in.Ref != nil {
-				t.Errorf("%v accepts real dtypes only but has a complex reference", k)
+			if in.Accept&Complexes == 0 && in.Accept&Floats != 0 && (in.Ref != nil) != (in.Result == ComplexDType) {
+				t.Errorf("%v accepts real dtypes only: it has a complex reference exactly when its result is complex", k)
 			}
 		}
 		if in.Generated && in.Doc == "" {
@@ -84,6 +85,14 @@ func TestPromote(t *testing.T) {
 	for _, c := range []struct{ d, real DType }{{Complex64, Float32}, {Complex128, Float64}, {Float32, Float32}, {Int64, Int64}, {Bool, Bool}} {
 		if c.d.Real() != c.real {
 			t.Errorf("%v.Real() = %v, want %v", c.d, c.d.Real(), c.real)
+		}
+	}
+	for _, c := range []struct{ d, cplx DType }{{Float32, Complex64}, {Float64, Complex128}, {Complex64, Complex64}, {Complex128, Complex128}, {Int64, Complex128}, {Bool, InvalidDType}, {InvalidDType, InvalidDType}} {
+		if c.d.Complex() != c.cplx {
+			t.Errorf("%v.Complex() = %v, want %v", c.d, c.d.Complex(), c.cplx)
+		}
+		if got := ComplexDType.Of(c.d); c.d.In(Floats) && got != c.cplx {
+			t.Errorf("ComplexDType.Of(%v) = %v, want %v", c.d, got, c.cplx)
 		}
 	}
 	for d := Float32; d < NumDTypes; d++ {
@@ -202,5 +211,74 @@ func TestShapeRules(t *testing.T) {
 	a := Attrs{Axes: []int{-1, 0}}
 	if s, f := Sum.Shape(&a, [][]int{{2, 3, 4}}); f != nil || len(s) != 1 || s[0] != 3 || a.Axes[0] != 0 || a.Axes[1] != 2 {
 		t.Errorf("Sum.Shape normalizes axes: %v %v %v", s, a.Axes, f)
+	}
+}
+
+// TestBroadcastArgs checks that broadcasting faults name the operands as
+// given, and BroadcastShape's as a and b.
+func TestBroadcastArgs(t *testing.T) {
+	_, f := BroadcastArgs("re", "im", []int{3, 2}, []int{3}, nil)
+	if f == nil || f.Kind != ErrShape || f.Arg != "im" || !strings.Contains(f.Expected, "re's [3 2]") {
+		t.Errorf("BroadcastArgs mismatch: %+v, want a fault on im against re's shape", f)
+	}
+	if _, f := BroadcastArgs("re", "im", make([]int, MaxRank+1), nil, nil); f == nil || f.Arg != "re" {
+		t.Errorf("BroadcastArgs rank: %+v, want a fault on re", f)
+	}
+	if _, f := Add.Shape(&Attrs{}, [][]int{{3, 2}, {3}}); f == nil || f.Arg != "b" || !strings.Contains(f.Expected, "a's [3 2]") {
+		t.Errorf("Add.Shape mismatch: %+v, want a fault on b against a's shape", f)
+	}
+}
+
+// TestComplexRules pins Complex's dtype and shape rules: two real inputs of
+// one dtype give the complex dtype of their precision, other dtypes are
+// faults naming the argument, and the shapes broadcast with faults that
+// name re and im.
+func TestComplexRules(t *testing.T) {
+	names := Complex.Info().Args
+	for _, c := range []struct {
+		re, im, want DType
+		arg          string
+	}{
+		{Float32, Float32, Complex64, ""},
+		{Float64, Float64, Complex128, ""},
+		{Float32, Float64, InvalidDType, "im"},
+		{Float64, Float32, InvalidDType, "im"},
+		{Complex128, Complex128, InvalidDType, "re"},
+		{Int64, Int64, InvalidDType, "re"},
+		{Bool, Bool, InvalidDType, "re"},
+	} {
+		dt, f := Complex.DTypeOf(names, c.re, c.im)
+		switch {
+		case c.arg == "" && (f != nil || dt != c.want):
+			t.Errorf("Complex(%v, %v): %v, %v; want %v", c.re, c.im, dt, f, c.want)
+		case c.arg != "" && (f == nil || f.Kind != ErrDType || f.Arg != c.arg):
+			t.Errorf("Complex(%v, %v): fault %+v, want an ErrDType fault naming %s", c.re, c.im, f, c.arg)
+		}
+	}
+	if s, f := Complex.Shape(&Attrs{}, [][]int{{3, 1}, {4}}); f != nil || len(s) != 2 || s[0] != 3 || s[1] != 4 {
+		t.Errorf("Complex.Shape broadcast: %v %v", s, f)
+	}
+	_, f := Complex.Shape(&Attrs{}, [][]int{{3, 2}, {3}})
+	if f == nil || f.Kind != ErrShape || f.Arg != "im" || !strings.Contains(f.Expected, "re's [3 2]") {
+		t.Errorf("Complex.Shape mismatch: %+v, want a fault on im against re's shape", f)
+	}
+}
+
+func TestBroadcastStrides(t *testing.T) {
+	for _, c := range []struct {
+		shape, from, strides, want []int
+	}{
+		{[]int{3, 4}, []int{3, 4}, []int{1, 3}, []int{1, 3}},
+		{[]int{3, 4}, []int{4}, []int{-2}, []int{0, -2}},
+		{[]int{3, 4}, []int{1, 4}, []int{5, 7}, []int{0, 7}},
+		{[]int{3, 1}, []int{1, 1}, []int{5, 7}, []int{0, 7}},
+		{[]int{2, 3, 4}, nil, nil, []int{0, 0, 0}},
+		{nil, nil, nil, []int{}},
+		{[]int{0, 4}, []int{1, 4}, []int{1, 1}, []int{0, 1}},
+	} {
+		buf := make([]int, MaxRank)
+		if got := BroadcastStrides(c.shape, c.from, c.strides, buf); !slices.Equal(got, c.want) {
+			t.Errorf("BroadcastStrides(%v, %v, %v) = %v, want %v", c.shape, c.from, c.strides, got, c.want)
+		}
 	}
 }

@@ -66,11 +66,17 @@ func UnaryShape(a []int) *Fault {
 // elementwise operations: the shapes are aligned on their last axes, a
 // missing leading axis counts as extent 1, and an extent of 1 stretches to
 // the other operand's extent (1 against 0 gives 0). The result has the
-// larger rank.
+// larger rank. Faults name the operands a and b.
 func BroadcastShape(a, b, buf []int) ([]int, *Fault) {
+	return BroadcastArgs("a", "b", a, b, buf)
+}
+
+// BroadcastArgs is BroadcastShape for operands named an and bn (Complex's
+// re and im) in its faults.
+func BroadcastArgs(an, bn string, a, b, buf []int) ([]int, *Fault) {
 	for i, s := range [2][]int{a, b} {
 		if len(s) > MaxRank {
-			return nil, faultf(ErrShape, [2]string{"a", "b"}[i], "rank <= "+strconv.Itoa(MaxRank), "rank %d", len(s))
+			return nil, faultf(ErrShape, [2]string{an, bn}[i], "rank <= "+strconv.Itoa(MaxRank), "rank %d", len(s))
 		}
 	}
 	r := max(len(a), len(b))
@@ -82,10 +88,10 @@ func BroadcastShape(a, b, buf []int) ([]int, *Fault) {
 		case x == 1:
 			buf = append(buf, y)
 		default:
-			return nil, broadcastFault("b", a, b, x, y, d-r)
+			return nil, broadcastFault(an, bn, a, b, x, y, d-r)
 		}
 	}
-	if _, f := Numel("b", buf); f != nil {
+	if _, f := Numel(bn, buf); f != nil {
 		return nil, f
 	}
 	return buf, nil
@@ -100,10 +106,11 @@ func extentFromEnd(s []int, k int) int {
 	return s[len(s)-k]
 }
 
-// broadcastFault reports shapes a and b that do not broadcast: extents x
-// and y meet at axis ax (negative, counted from the end).
-func broadcastFault(arg string, a, b []int, x, y, ax int) *Fault {
-	return faultf(ErrShape, arg, "a shape that broadcasts with a's "+FmtInts(a)+" (extents equal or 1, aligned on the last axis)",
+// broadcastFault reports shapes a and b (of the operands named an and bn)
+// that do not broadcast: extents x and y meet at axis ax (negative,
+// counted from the end).
+func broadcastFault(an, bn string, a, b []int, x, y, ax int) *Fault {
+	return faultf(ErrShape, bn, "a shape that broadcasts with "+an+"'s "+FmtInts(a)+" (extents equal or 1, aligned on the last axis)",
 		"%s (%d against %d at axis %d)", FmtInts(b), y, x, ax)
 }
 
@@ -369,7 +376,7 @@ func (k Kind) Shape(a *Attrs, in [][]int) ([]int, *Fault) {
 		}
 		return slices.Clone(in[0]), nil
 	case Binary:
-		return BroadcastShape(in[0], in[1], nil)
+		return BroadcastArgs(info.Args[0], info.Args[1], in[0], in[1], nil)
 	case Select:
 		return WhereShape(in[0], in[1], in[2], nil)
 	case Reduction:

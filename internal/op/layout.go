@@ -182,6 +182,23 @@ func Span(shape, strides []int, off int) (lo, hi int, ok bool) {
 	return lo, hi, true
 }
 
+// BroadcastStrides writes to out (len(shape) entries) the strides that
+// read a view of extents from and strides fromStrides at shape under
+// NumPy's broadcasting: its axes align with the last ones of shape, and an
+// axis it lacks or has with extent 1 gets stride 0 (unless shape's extent
+// is 1 too). from must broadcast to shape.
+func BroadcastStrides(shape, from, fromStrides, out []int) []int {
+	lead := len(shape) - len(from)
+	out = out[:len(shape)]
+	for d := range shape {
+		out[d] = 0
+		if s := d - lead; s >= 0 && (from[s] != 1 || shape[d] == 1) {
+			out[d] = fromStrides[s]
+		}
+	}
+	return out
+}
+
 // FmtInts renders s as [a b c], like fmt's %v, without reflection.
 func FmtInts(s []int) string {
 	b := make([]byte, 0, 2+4*len(s))

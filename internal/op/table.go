@@ -60,10 +60,12 @@ var catalog = [NumKinds]Info{
 	Acos: unaryC("Acos", "returns arccos(a) elementwise (NaN outside [-1, 1] for reals; the principal value for complex)", f1(scalar.CAcos), scalar.Acos),
 	Atan: unaryC("Atan", "returns arctan(a) elementwise", f1(scalar.CAtan), math.Atan),
 
-	// Activations and rounding (real dtypes).
+	// Activations, error functions and rounding (real dtypes).
 	Sigmoid: unaryR("Sigmoid", "returns the logistic function 1/(1+e^-a) elementwise", scalar.Sigmoid),
 	Relu:    unaryR("Relu", "returns max(a, 0) elementwise (NaN stays NaN)", scalar.Relu),
 	Gelu:    unaryR("Gelu", "returns the Gaussian error linear unit a·Φ(a) = a/2·(1+erf(a/√2)) elementwise", scalar.Gelu),
+	Erf:     unaryR("Erf", "returns the error function erf(a) = 2/√π·∫₀^a e^(-t²) dt elementwise (math.Erf; ±1 at ±Inf)", math.Erf),
+	Erfc:    unaryR("Erfc", "returns the complementary error function erfc(a) = 1 - erf(a) elementwise, accurate where erf(a) is near 1 (math.Erfc; 0 at +Inf, 2 at -Inf)", math.Erfc),
 	Floor:   unaryR("Floor", "returns the largest integer <= a elementwise", math.Floor),
 	Ceil:    unaryR("Ceil", "returns the smallest integer >= a elementwise", math.Ceil),
 	Round:   unaryR("Round", "returns a rounded to the nearest integer elementwise, halves to even (NumPy's round)", math.RoundToEven),
@@ -72,7 +74,7 @@ var catalog = [NumKinds]Info{
 		Doc:     "returns min(max(a, lo), hi) elementwise (NumPy's clip: NaN stays NaN, lo > hi gives hi)",
 		RefReal: func(x, _, lo, hi float64) float64 { return scalar.Clip(x, lo, hi) }},
 
-	// Complex parts (real results).
+	// Complex parts (real results) and complex numbers from their parts.
 	Abs: unaryC("Abs", "returns the absolute value |a| elementwise; for complex inputs the modulus sqrt(re² + im²), computed without undue overflow, as a real tensor",
 		func(x, _ complex128) complex128 { return complex(cmplx.Abs(x), 0) }, math.Abs).result(RealDType),
 	Real: unaryC("Real", "returns the real part of a elementwise, as a real tensor (a copy for real inputs)",
@@ -81,6 +83,9 @@ var catalog = [NumKinds]Info{
 		func(x, _ complex128) complex128 { return complex(imag(x), 0) }, func(float64) float64 { return 0 }).result(RealDType),
 	Angle: unaryC("Angle", "returns the argument atan2(im, re) of a elementwise in [-π, π], as a real tensor (for real inputs 0, or π for negative numbers and -0)",
 		func(x, _ complex128) complex128 { return complex(scalar.Atan2(imag(x), real(x)), 0) }, scalar.Angle).result(RealDType),
+	Complex: {Name: "Complex", Category: Binary, Args: []string{"re", "im"}, Accept: Floats, Result: ComplexDType, Generated: true,
+		Doc: "returns the complex number re + i·im elementwise from real tensors re and im of one dtype, as a complex tensor of their precision (PyTorch's complex)",
+		Ref: func(x, y, _, _ complex128) complex128 { return complex(real(x), real(y)) }},
 
 	// Predicates and comparisons (bool results; the references give 1 for
 	// true).

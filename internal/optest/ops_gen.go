@@ -115,6 +115,14 @@ func floatUnaryOps[T tf.Float]() []UnaryOp[T] {
 			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Gelu(e, a) },
 			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.GeluInto(e, dst, a) },
 			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Gelu(a) }},
+		{op.Erf,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Erf(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.ErfInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Erf(a) }},
+		{op.Erfc,
+			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Erfc(e, a) },
+			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.ErfcInto(e, dst, a) },
+			func(t *trace.Trace, _, _ complex128, a trace.Var) (trace.Var, error) { return t.Erfc(a) }},
 		{op.Floor,
 			func(e tf.Engine, _, _ T, a *tf.Tensor[T]) (*tf.Tensor[T], error) { return tf.Floor(e, a) },
 			func(e tf.Engine, dst *tf.Tensor[T], _, _ T, a *tf.Tensor[T]) error { return tf.FloorInto(e, dst, a) },
@@ -197,6 +205,12 @@ func realOps[T tf.Scalar]() []RealOp[T] {
 		{op.Real, realEager(tf.Real[float32, T], tf.Real[float64, T]), realInto(tf.RealInto[float32, T], tf.RealInto[float64, T]), (*trace.Trace).Real},
 		{op.Imag, realEager(tf.Imag[float32, T], tf.Imag[float64, T]), realInto(tf.ImagInto[float32, T], tf.ImagInto[float64, T]), (*trace.Trace).Imag},
 		{op.Angle, realEager(tf.Angle[float32, T], tf.Angle[float64, T]), realInto(tf.AngleInto[float32, T], tf.AngleInto[float64, T]), (*trace.Trace).Angle},
+	}
+}
+
+func floatComplexOps[T tf.Float]() []ComplexOp[T] {
+	return []ComplexOp[T]{
+		{op.Complex, complexEager(tf.Complex[complex64, T], tf.Complex[complex128, T]), complexInto(tf.ComplexInto[complex64, T], tf.ComplexInto[complex128, T]), (*trace.Trace).Complex},
 	}
 }
 
@@ -409,3 +423,9 @@ func CompareOps[T tf.Scalar]() []CompareOp[T] {
 // RealOps lists the generated operations with a real result (Abs, Real,
 // Imag, Angle).
 func RealOps[T tf.Scalar]() []RealOp[T] { return realOps[T]() }
+
+// ComplexOps lists the generated operations of two real tensors of dtype T
+// with a complex result (Complex); none for complex T.
+func ComplexOps[T tf.Scalar]() []ComplexOp[T] {
+	return withReal[T, ComplexOp[T]](nil, floatComplexOps[float32], floatComplexOps[float64])
+}

@@ -110,6 +110,45 @@ func realInto[T tf.Scalar](f32 func(tf.Engine, *tf.Tensor[float32], *tf.Tensor[T
 	}
 }
 
+// ComplexOp is an elementwise operation of two real tensors of dtype T
+// with a result of the complex dtype of T's precision (Complex); results
+// and destinations are Values of that dtype.
+type ComplexOp[T tf.Scalar] struct {
+	Kind   op.Kind
+	Eager  func(e tf.Engine, a, b *tf.Tensor[T]) (tf.Value, error)
+	Into   func(e tf.Engine, dst tf.Value, a, b *tf.Tensor[T]) error
+	Traced func(t *trace.Trace, a, b trace.Var) (trace.Var, error)
+}
+
+// complexEager picks the instantiation of a complex-result operation whose
+// result type has T's precision.
+func complexEager[T tf.Float](c64 func(tf.Engine, *tf.Tensor[T], *tf.Tensor[T]) (*tf.Tensor[complex64], error), c128 func(tf.Engine, *tf.Tensor[T], *tf.Tensor[T]) (*tf.Tensor[complex128], error)) func(tf.Engine, *tf.Tensor[T], *tf.Tensor[T]) (tf.Value, error) {
+	return func(e tf.Engine, a, b *tf.Tensor[T]) (tf.Value, error) {
+		if tf.DTypeOf[T]() == tf.Float32 {
+			return value(c64(e, a, b))
+		}
+		return value(c128(e, a, b))
+	}
+}
+
+// complexInto is complexEager for the Into forms.
+func complexInto[T tf.Float](c64 func(tf.Engine, *tf.Tensor[complex64], *tf.Tensor[T], *tf.Tensor[T]) error, c128 func(tf.Engine, *tf.Tensor[complex128], *tf.Tensor[T], *tf.Tensor[T]) error) func(tf.Engine, tf.Value, *tf.Tensor[T], *tf.Tensor[T]) error {
+	return func(e tf.Engine, dst tf.Value, a, b *tf.Tensor[T]) error {
+		if tf.DTypeOf[T]() == tf.Float32 {
+			d, err := tf.As[complex64](dst)
+			if err != nil {
+				return err
+			}
+			return c64(e, d, a, b)
+		}
+		d, err := tf.As[complex128](dst)
+		if err != nil {
+			return err
+		}
+		return c128(e, d, a, b)
+	}
+}
+
 // withReal appends, for a real T, the operations of the real-only table
 // of T's precision: f32 and f64 are the tables' accessors, a func() []E
 // for the T they serve.

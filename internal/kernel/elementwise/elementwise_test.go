@@ -342,7 +342,8 @@ func TestBroadcast(t *testing.T) {
 // has no kernel or no reference, or when Supports claims a kernel for
 // another operation: same-dtype operations run in Unary and Binary (and
 // Abs and Angle for real dtypes), predicates in Predicate, comparisons in
-// Compare, the logical operations in Logical and Where in Select.
+// Compare, the logical operations in Logical and Where in Select (Real,
+// Imag and Complex are copies of parts, which the callers make).
 func TestCatalogKernels(t *testing.T) {
 	n := 0
 	for _, k := range op.Kinds() {
@@ -359,7 +360,7 @@ func TestCatalogKernels(t *testing.T) {
 		switch {
 		case cat == op.Select:
 			ok = k == op.Where
-		case k == op.Real || k == op.Imag:
+		case k == op.Real || k == op.Imag || k == op.Complex:
 			ok = true // copies of the parts, done by the caller
 		case in.Accept == op.Bools:
 			ok = IsLogical(k)

@@ -23,6 +23,10 @@ func realFunc(k op.Kind) func(float64) float64 {
 	switch k {
 	case op.Gelu:
 		return scalar.Gelu
+	case op.Erf:
+		return math.Erf
+	case op.Erfc:
+		return math.Erfc
 	case op.Angle:
 		return scalar.Angle
 	}

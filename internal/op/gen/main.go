@@ -80,9 +80,19 @@ func comment(b *bytes.Buffer, text string) {
 
 var categoryDoc = map[op.Category]string{
 	op.Unary:     "",
-	op.Binary:    "a and b broadcast as in NumPy (see Broadcasting in the package documentation).",
+	op.Binary:    "%s and %s broadcast as in NumPy (see Broadcasting in the package documentation).",
 	op.Reduction: "See Reductions in the package documentation.",
 	op.Scan:      "Negative axes count from the end.",
+}
+
+// catDoc is the sentence of k's category in its doc comments, with the
+// names of its arguments.
+func catDoc(k op.Kind) string {
+	in := k.Info()
+	if in.Category == op.Binary {
+		return fmt.Sprintf(categoryDoc[op.Binary], in.Args[0], in.Args[1])
+	}
+	return categoryDoc[in.Category]
 }
 
 var intoDoc = map[op.Category]string{
@@ -109,7 +119,8 @@ func signatureOf(k op.Kind) signature {
 	case in.Category == op.Unary:
 		return signature{"a *Tensor[T]", "dst, a *Tensor[T]", "0, 0", "a Var", "op.Attrs{}, a"}
 	case in.Category == op.Binary:
-		return signature{"a, b *Tensor[T]", "dst, a, b *Tensor[T]", "", "a, b Var", "op.Attrs{}, a, b"}
+		a, b := in.Args[0], in.Args[1]
+		return signature{a + ", " + b + " *Tensor[T]", "dst, " + a + ", " + b + " *Tensor[T]", "", a + ", " + b + " Var", "op.Attrs{}, " + a + ", " + b}
 	case in.Category == op.Reduction && in.Attr == op.DdofAttr:
 		return signature{"a *Tensor[T], ddof int, axes ...int", "dst *Tensor[R], a *Tensor[T], ddof int, axes ...int", "float64(ddof)",
 			"a Var, ddof int, axes ...int", "op.Attrs{Alpha: complex(float64(ddof), 0), Axes: axes}, a"}
@@ -134,6 +145,7 @@ const (
 	comparison                   // T, T in, bool out (Less, ...)
 	logicalOp                    // bool in, bool out
 	realPart                     // T in, Real(T) out (Abs, Real, Imag, Angle)
+	complexOf                    // R, R in, Complex(R) out (Complex)
 	reduction                    // reductions and scans with a result of T
 	realReduction                // reductions with a real result (Var, Std, Norm)
 	indexReduction               // reductions with an int64 result (ArgMax, ArgMin)
@@ -156,6 +168,8 @@ func familyOf(k op.Kind) family {
 		return comparison
 	case in.Result == op.RealDType:
 		return realPart
+	case in.Result == op.ComplexDType:
+		return complexOf
 	}
 	return sameDType
 }
@@ -182,6 +196,10 @@ func wrappers(k op.Kind) (eagerFn, intoFn string) {
 	case realPart:
 		return fmt.Sprintf("func %s[R Float, T %s](e Engine, a *Tensor[T]) (*Tensor[R], error) { return toReal[R](e, op.%s, a) }", n, c, n),
 			fmt.Sprintf("func %s[R Float, T %s](e Engine, dst *Tensor[R], a *Tensor[T]) error { return toRealInto(e, op.%s, dst, a) }", into, c, n)
+	case complexOf:
+		a, b := in.Args[0], in.Args[1]
+		return fmt.Sprintf("func %s[C Scalar, R %s](e Engine, %s, %s *Tensor[R]) (*Tensor[C], error) { return toComplex[C](e, op.%s, %s, %s) }", n, c, a, b, n, a, b),
+			fmt.Sprintf("func %s[C Scalar, R %s](e Engine, dst *Tensor[C], %s, %s *Tensor[R]) error { return toComplexInto(e, op.%s, dst, %s, %s) }", into, c, a, b, n, a, b)
 	}
 	sig := signatureOf(k)
 	switch f := familyOf(k); {
@@ -219,6 +237,8 @@ var familyDoc = map[family]string{
 	realReduction: "The result's element type R is the real type of T (float64 for float64 and complex128, float32 for float32 and complex64), given as the first type argument: for example " +
 		"Norm[float64](e, z, 2) for a complex128 z.",
 	indexReduction: "The result is an int64 tensor.",
+	complexOf: "The result's element type C is the complex type of R (complex64 for float32, complex128 for float64), given as the first type argument: for example " +
+		"Complex[complex128](e, re, im) for float64 re and im; any other C is an ErrDType error.",
 }
 
 func eager() []byte {
@@ -227,11 +247,11 @@ func eager() []byte {
 	for _, k := range generated() {
 		in := k.Info()
 		eagerFn, intoFn := wrappers(k)
-		comment(&b, in.Name+" "+in.Doc+". "+categoryDoc[in.Category]+" "+familyDoc[familyOf(k)])
+		comment(&b, in.Name+" "+in.Doc+". "+catDoc(k)+" "+familyDoc[familyOf(k)])
 		comment(&b, "The result's storage comes from e's buffer pool; Release it when done, or use ["+in.Into+"].")
 		b.WriteString(eagerFn + "\n\n")
 		dstRule := intoDoc[in.Category]
-		if f := familyOf(k); f == predicate || f == comparison {
+		if f := familyOf(k); f == predicate || f == comparison || f == complexOf {
 			dstRule = "its storage is never an input's (the element types differ)."
 		} else if f == realPart {
 			dstRule = "dst may be a itself when T is real."
@@ -251,7 +271,7 @@ func traced() []byte {
 		in := k.Info()
 		name := in.Name
 		sig := signatureOf(k)
-		comment(&b, name+" records tenferro."+name+": it "+in.Doc+". "+categoryDoc[in.Category])
+		comment(&b, name+" records tenferro."+name+": it "+in.Doc+". "+catDoc(k))
 		fmt.Fprintf(&b, "func (t *Trace) %s(%s) (Var, error) { return t.record(op.%s, %s) }\n\n", name, sig.traced, name, sig.record)
 	}
 	return b.Bytes()
@@ -282,8 +302,9 @@ import (
 		{"predicateOps", "PredicateOp", "Scalar", op.Unary, op.Numbers},
 		{"compareOps", "CompareOp", "Scalar", op.Binary, op.Numbers}, {"floatCompareOps", "CompareOp", "Float", op.Binary, op.Floats},
 		{"realOps", "RealOp", "Scalar", op.Unary, op.Numbers},
+		{"floatComplexOps", "ComplexOp", "Float", op.Binary, op.Floats},
 	} {
-		want := map[string]family{"PredicateOp": predicate, "CompareOp": comparison, "RealOp": realPart, "Reduction": reduction}[p.typ]
+		want := map[string]family{"PredicateOp": predicate, "CompareOp": comparison, "RealOp": realPart, "Reduction": reduction, "ComplexOp": complexOf}[p.typ]
 		fmt.Fprintf(&b, "func %s[T tf.%s]() []%s[T] {\n\treturn []%s[T]{\n", p.name, p.constraint, p.typ, p.typ)
 		for _, k := range generated() {
 			in := k.Info()
@@ -354,6 +375,12 @@ func CompareOps[T tf.Scalar]() []CompareOp[T] {
 // RealOps lists the generated operations with a real result (Abs, Real,
 // Imag, Angle).
 func RealOps[T tf.Scalar]() []RealOp[T] { return realOps[T]() }
+
+// ComplexOps lists the generated operations of two real tensors of dtype T
+// with a complex result (Complex); none for complex T.
+func ComplexOps[T tf.Scalar]() []ComplexOp[T] {
+	return withReal[T, ComplexOp[T]](nil, floatComplexOps[float32], floatComplexOps[float64])
+}
 `)
 	return b.Bytes()
 }
@@ -370,6 +397,8 @@ func tableEntry(k op.Kind) string {
 		return fmt.Sprintf("\t\t{op.%[1]s, tf.%[1]s[T], tf.%[1]sInto[T], (*trace.Trace).%[1]s},\n", n)
 	case realPart:
 		return fmt.Sprintf("\t\t{op.%[1]s, realEager(tf.%[1]s[float32, T], tf.%[1]s[float64, T]), realInto(tf.%[1]sInto[float32, T], tf.%[1]sInto[float64, T]), (*trace.Trace).%[1]s},\n", n)
+	case complexOf:
+		return fmt.Sprintf("\t\t{op.%[1]s, complexEager(tf.%[1]s[complex64, T], tf.%[1]s[complex128, T]), complexInto(tf.%[1]sInto[complex64, T], tf.%[1]sInto[complex128, T]), (*trace.Trace).%[1]s},\n", n)
 	case logicalOp:
 		if in.Category == op.Unary {
 			return fmt.Sprintf(`		{op.%[1]s, true,
