@@ -165,6 +165,17 @@ func (t *Trace) record(k op.Kind, a op.Attrs, args ...Var) (Var, error) {
 	return t.add(Node{Op: k, DType: tf.DType(dt), Shape: shape, Args: ids, Attrs: a}), nil
 }
 
+// Apply records operation k of the catalog with normalized attributes a on
+// args, with the same checks as the typed methods: the generic form that
+// graph rewriters (package ad) replay nodes through. A Split node is one
+// part: a.Axes holds the axis and a.Ints its range [start, stop).
+func (t *Trace) Apply(k op.Kind, a op.Attrs, args ...Var) (Var, error) {
+	if !k.Valid() {
+		return Var{}, argErr("Apply", "k", "an operation of the catalog", k.String())
+	}
+	return t.record(k, a, args...)
+}
+
 // Input declares the next program input: a tensor of dtype dt and the given
 // shape. Inputs are numbered in the order they are declared.
 func (t *Trace) Input(dt tf.DType, shape ...int) (Var, error) {

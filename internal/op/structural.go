@@ -53,7 +53,7 @@ func (m PadMode) String() string {
 //	Repeat               Axes: [axis]; Ints: one count, or one per element
 //	Pad                  Ints: [mode, before_0, after_0, before_1, ...]; Alpha: the value
 //	Tril, Triu, Diag     Ints: [k]
-//	Roll                 Ints: the shift of every axis, in [0, extent)
+//	Roll                 Axes: every axis, increasing; Ints: the shift of each, in [0, extent)
 //	Contiguous           Ints: [order] (0 column-major, 1 row-major)
 //	Take, Gather         Axes: [axis]
 //	ScatterAdd           Axes: [axis]
@@ -382,7 +382,7 @@ func structuralShape(k Kind, a *Attrs, in [][]int) (out []int, f *Fault, ok bool
 	case Roll:
 		norm := make([]int, len(in[0]))
 		if f = RollShifts(in[0], a.Ints, a.Axes, norm); f == nil {
-			out, a.Ints, a.Axes = slices.Clone(in[0]), norm, nil
+			out, a.Ints, a.Axes = slices.Clone(in[0]), norm, allAxes(len(in[0]))
 		}
 	case Diag:
 		var kk []int
@@ -436,4 +436,13 @@ func intsKey(a *Attrs) string {
 		add("value=" + strconv.FormatComplex(a.Alpha, 'g', -1, 128))
 	}
 	return k
+}
+
+// allAxes returns 0, 1, ..., r-1.
+func allAxes(r int) []int {
+	axes := make([]int, r)
+	for d := range axes {
+		axes[d] = d
+	}
+	return axes
 }

@@ -157,6 +157,11 @@ func segment(mode Mode, u, s int) (t, dir, n int) {
 	}
 }
 
+// PadSource returns the source coordinate of offset u (the destination
+// coordinate minus the pad before) under mode with source extent s, or -1
+// when it lies outside the source in Constant mode.
+func PadSource(mode Mode, u, s int) int { return padSrc(mode, u, s) }
+
 // padSrc returns the source coordinate of offset u under mode with source
 // extent s, or -1 when it lies outside the source in Constant mode.
 func padSrc(mode Mode, u, s int) int {
