@@ -19,8 +19,9 @@ import (
 
 // Pseudo-operations of the tape besides the catalog's.
 const (
-	kInput     = op.NumKinds + 1 + iota // the tangent of a wrt input
-	kBroadcast                          // a linear operand broadcast to attrs.Shape (NumPy rules)
+	kInput       = op.NumKinds + 1 + iota // the tangent of a wrt input
+	kBroadcast                            // a linear operand broadcast to attrs.Shape (NumPy rules)
+	kExpmFrechet                          // the Fréchet derivative of Expm at the coefficient A along the linear E
 	numPseudo
 )
 
@@ -77,6 +78,8 @@ func (b *builder) emit(k op.Kind, a op.Attrs, args ...arg) int {
 	switch k {
 	case kBroadcast:
 		n.dt, n.shape, n.attrs = b.argDType(args[0]), slices.Clone(a.Shape), a
+	case kExpmFrechet:
+		n.dt, n.shape = b.argDType(args[1]), slices.Clone(b.argShape(args[1]))
 	default:
 		info := k.Info()
 		dts := make([]op.DType, len(args))
@@ -106,6 +109,8 @@ func (b *builder) emit(k op.Kind, a op.Attrs, args ...arg) int {
 		switch k {
 		case kBroadcast:
 			n.val = b.broadcastTo(vs[0], n.shape)
+		case kExpmFrechet:
+			n.val = b.frechet(vs[0], vs[1])
 		default:
 			n.val = b.ap(k, n.attrs, vs...)
 		}

@@ -168,6 +168,7 @@ func init() {
 	}
 	initBinaryRules()
 	initReductionRules()
+	initLinalgRules()
 }
 
 func (b *builder) oneMinusSquare(x trace.Var) trace.Var {

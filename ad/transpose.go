@@ -170,6 +170,7 @@ func init() {
 	t[op.Gather] = func(b *builder, n *linNode, ct trace.Var, i int) (trace.Var, bool) {
 		return b.scatterInto(b.argShape(n.args[0]), n.attrs.Axes[0], n.args[1].v, ct), true
 	}
+	initLinalgTransposes()
 	t[op.ScatterAdd] = func(b *builder, n *linNode, ct trace.Var, i int) (trace.Var, bool) {
 		if i == 0 {
 			return ct, true

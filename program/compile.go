@@ -113,10 +113,11 @@ const (
 	cmdTiled                     // the commands sub, run block by block along a tile axis
 	cmdFusedReduce               // dst = kind over mask of code(args)
 	cmdComplex                   // dst (complex) = a + i·b: Complex
+	cmdLinalg                    // outs = the factors of kind(args): the linear-algebra operations
 )
 
 var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "fused", "copy", "predicate", "compare", "where", "real",
-	"reduce", "arg", "scan", "struct", "tiled", "reduce", "complex"}
+	"reduce", "arg", "scan", "struct", "tiled", "reduce", "complex", "linalg"}
 
 // command is one step of a program. dst and args are value ids.
 type command struct {
@@ -134,6 +135,7 @@ type command struct {
 	store   int        // of fused reductions with storing: the value the tree's result is also written to
 	storing bool       // store is set
 	sub     []command  // of tiled commands: the commands each block runs
+	outs    []int      // of linalg commands: the value of each factor by position, -1 if dead
 	tile    *tileGroup // of tiled commands: the tile axes and block size
 }
 
@@ -370,6 +372,7 @@ func (c *compiler) schedule() error {
 		}
 	}
 	materialized := map[int]int{} // node -> value id of its compact copy
+	var groups linalgGroups       // the commands of the decompositions
 	for _, id := range c.g.Inputs() {
 		nd := c.g.Node(id)
 		c.val[id] = len(p.vals)
@@ -430,6 +433,10 @@ func (c *compiler) schedule() error {
 			}
 			p.vals = append(p.vals, vv)
 			p.stats.Views++
+			continue
+		}
+		if nd.Op.Category() == op.Linalg {
+			groups.add(p, nodeView{nd.Op, nd.Attrs}, args, newResult(id))
 			continue
 		}
 		cmd := command{args: args, fused: 1, kind: nd.Op, alpha: nd.Attrs.Alpha, beta: nd.Attrs.Beta}

@@ -112,8 +112,18 @@ func (c *compiler) pickSlot(free *[]int, v *value) int {
 }
 
 // writes returns the values cmd writes: its result and, for a fused
-// reduction that stores its tree's result, that value.
+// reduction that stores its tree's result, that value; every live factor
+// of a decomposition.
 func (cmd *command) writes() []int {
+	if cmd.op == cmdLinalg {
+		var w []int
+		for _, id := range cmd.outs {
+			if id >= 0 {
+				w = append(w, id)
+			}
+		}
+		return w
+	}
 	if cmd.storing {
 		return []int{cmd.dst, cmd.store}
 	}

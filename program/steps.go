@@ -143,6 +143,8 @@ func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 		return &compareStep[T]{k, c.kind, dst, r.at(c.args[0]), r.at(c.args[1])}, nil
 	case cmdReal:
 		return realStep[T](b, c)
+	case cmdLinalg:
+		return linalgStep[T](b, c)
 	case cmdComplex:
 		return complexStep[T](b, c)
 	case cmdUnary, cmdBinary:

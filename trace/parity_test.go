@@ -223,6 +223,7 @@ func parityCases() []parityCase {
 		func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Copy(in[0]) }))
 	cs = append(cs, structuralCases()...)
 	cs = append(cs, indexingCases()...)
+	cs = append(cs, linalgCases()...)
 	return append(cs, mixedCases()...)
 }
 

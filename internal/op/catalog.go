@@ -125,6 +125,22 @@ const (
 	Gather
 	ScatterAdd
 	MaskedSelect
+	Cholesky
+	Solve
+	SolveTriangular
+	Inv
+	Det
+	SlogDetSign
+	SlogDetLogAbs
+	Expm
+	EighValues
+	EighVectors
+	SVDU
+	SVDS
+	SVDVh
+	QRQ
+	QRR
+	Pinv
 	NumKinds
 )
 
@@ -158,6 +174,10 @@ const (
 	// Indexing selects or accumulates elements by the values of an index
 	// tensor (int64) or a mask (bool), its second argument.
 	Indexing
+	// Linalg is dense linear algebra on matrices, the first two axes
+	// (package linalg's operations); a decomposition is one operation per
+	// factor (see Kind.Group).
+	Linalg
 )
 
 // IsElementwise reports whether out[i] depends only on the inputs at

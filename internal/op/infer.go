@@ -370,6 +370,8 @@ func (k Kind) Shape(a *Attrs, in [][]int) ([]int, *Fault) {
 		return nil, faultf(ErrArgument, "operands", strconv.Itoa(len(info.Args))+" tensors", "%d", len(in))
 	}
 	switch info.Category {
+	case Linalg:
+		return linalgShape(k, a, in)
 	case Data, Unary:
 		if f := UnaryShape(in[0]); f != nil {
 			return nil, f

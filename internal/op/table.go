@@ -166,6 +166,24 @@ var catalog = [NumKinds]Info{
 		Doc: "returns a plus the elements of src added at the coordinates along an axis an int64 index gives (PyTorch's scatter_add)"},
 	MaskedSelect: {Name: "MaskedSelect", Category: Indexing, Args: []string{"a", "mask"}, Attr: IntsAttr, Accept: AllDTypes,
 		Doc: "returns the elements of a where a bool mask, broadcast against a, is true, as a vector in column-major order (PyTorch's masked_select)"},
+
+	// Linear algebra (one operation per factor of a decomposition).
+	Cholesky:        linalgOp("Cholesky", "returns the Cholesky factor of every Hermitian positive definite matrix of a: L with a = L·Lᴴ from its lower triangle, or U with a = Uᴴ·U from its upper one (Ints [upper])", IntsAttr, SameDType, "a"),
+	Solve:           linalgOp("Solve", "returns X with A·X = B for every square matrix of a and the matching matrix of b", NoAttr, SameDType, "a", "b"),
+	SolveTriangular: linalgOp("SolveTriangular", "returns X with A·X = B (or X·A = B) for triangular A (Ints [upper, left, unit])", IntsAttr, SameDType, "a", "b"),
+	Inv:             linalgOp("Inv", "returns the inverse of every square matrix of a", NoAttr, SameDType, "a"),
+	Det:             linalgOp("Det", "returns the determinant of every square matrix of a", NoAttr, SameDType, "a"),
+	SlogDetSign:     linalgOp("SlogDetSign", "returns the sign of the determinant of every square matrix of a (a unit complex number for complex a)", NoAttr, SameDType, "a"),
+	SlogDetLogAbs:   linalgOp("SlogDetLogAbs", "returns log |det| of every square matrix of a", NoAttr, RealDType, "a"),
+	Expm:            linalgOp("Expm", "returns the matrix exponential of every square matrix of a", NoAttr, SameDType, "a"),
+	EighValues:      linalgOp("EighValues", "returns the eigenvalues, real and ascending, of every Hermitian matrix of a (Ints [upper]: the triangle read)", IntsAttr, RealDType, "a"),
+	EighVectors:     linalgOp("EighVectors", "returns the orthonormal eigenvectors (columns, in the order of EighValues) of every Hermitian matrix of a", IntsAttr, SameDType, "a"),
+	SVDU:            linalgOp("SVDU", "returns U (m, k) of the thin singular value decomposition a = U·diag(S)·Vh, k = min(m, n)", NoAttr, SameDType, "a"),
+	SVDS:            linalgOp("SVDS", "returns the singular values S (k), real and descending, of every matrix of a", NoAttr, RealDType, "a"),
+	SVDVh:           linalgOp("SVDVh", "returns Vh (k, n) of the thin singular value decomposition a = U·diag(S)·Vh", NoAttr, SameDType, "a"),
+	QRQ:             linalgOp("QRQ", "returns Q (m, k) with orthonormal columns of the reduced QR decomposition a = Q·R, diag(R) real (non-negative with Ints [positive])", IntsAttr, SameDType, "a"),
+	QRR:             linalgOp("QRR", "returns the upper triangular R (k, n) of the reduced QR decomposition a = Q·R", IntsAttr, SameDType, "a"),
+	Pinv:            linalgOp("Pinv", "returns the pseudo-inverse (n, m) of every matrix of a, singular values at most rcond·s_max (Alpha) taken as zero", AlphaAttr, SameDType, "a"),
 }
 
 // structural is the entry of a structural operation on one tensor of any
@@ -254,3 +272,8 @@ func (in Info) ref(f func(xs []complex128, p float64) complex128) Info { in.RefR
 func (in Info) withAttr(a Attr) Info { in.Attr = a; return in }
 func (in Info) commutative() Info    { in.Commutative = true; return in }
 func (in Info) result(r Result) Info { in.Result = r; return in }
+
+// linalgOp is the entry of a linear-algebra operation on numbers.
+func linalgOp(name, doc string, attr Attr, r Result, args ...string) Info {
+	return Info{Name: name, Category: Linalg, Args: args, Attr: attr, Accept: Numbers, Result: r, Doc: doc}
+}

@@ -1,0 +1,151 @@
+package trace
+
+import (
+	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/internal/op"
+)
+
+// The linear-algebra operations: each records the operation of the same
+// name in package linalg on matrices that are the first two axes of their
+// operands, batch axes after them (every operand with the same batch
+// extents; a trace does not broadcast batches or take vector right-hand
+// sides: Unsqueeze a vector into an (n, 1) matrix). A decomposition
+// records one node per factor; a compiled program computes the factors of
+// one matrix in one step, and package ad differentiates every one of them.
+
+func flag(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Cholesky records linalg.Cholesky: L with a = L·Lᴴ, reading a's lower
+// triangle (U with a = Uᴴ·U, reading its upper triangle, when upper).
+func (t *Trace) Cholesky(a Var, upper bool) (Var, error) {
+	return t.record(op.Cholesky, op.Attrs{Ints: []int{flag(upper)}}, a)
+}
+
+// Solve records linalg.Solve: X with A·X = B for square A (n, n,
+// batch...) and B (n, k, batch...).
+func (t *Trace) Solve(a, b Var) (Var, error) { return t.record(op.Solve, op.Attrs{}, a, b) }
+
+// SolveTriangular records linalg.SolveTriangular: X with A·X = B (X·A =
+// B unless left), reading A's upper (or lower) triangle, its diagonal
+// taken as ones when unit.
+func (t *Trace) SolveTriangular(a, b Var, upper, left, unit bool) (Var, error) {
+	return t.record(op.SolveTriangular, op.Attrs{Ints: []int{flag(upper), flag(left), flag(unit)}}, a, b)
+}
+
+// Inv records linalg.Inv: the inverse of every matrix of a.
+func (t *Trace) Inv(a Var) (Var, error) { return t.record(op.Inv, op.Attrs{}, a) }
+
+// Det records linalg.Det: the determinant of every matrix of a, of shape
+// (batch...).
+func (t *Trace) Det(a Var) (Var, error) { return t.record(op.Det, op.Attrs{}, a) }
+
+// SlogDet records linalg.SlogDet: the sign (a unit complex number for
+// complex a) and the real log|det| of every matrix of a.
+func (t *Trace) SlogDet(a Var) (sign, logabs Var, err error) {
+	if sign, err = t.record(op.SlogDetSign, op.Attrs{}, a); err != nil {
+		return Var{}, Var{}, err
+	}
+	logabs, err = t.record(op.SlogDetLogAbs, op.Attrs{}, a)
+	return sign, logabs, err
+}
+
+// Expm records linalg.Expm: the matrix exponential of every matrix of a.
+func (t *Trace) Expm(a Var) (Var, error) { return t.record(op.Expm, op.Attrs{}, a) }
+
+// Eigh records linalg.Eigh: the eigenvalues w (n, batch...), real and
+// ascending, and the eigenvectors v (columns) of every Hermitian matrix of
+// a, reading its lower triangle (upper when upper).
+func (t *Trace) Eigh(a Var, upper bool) (w, v Var, err error) {
+	at := op.Attrs{Ints: []int{flag(upper)}}
+	if w, err = t.record(op.EighValues, at, a); err != nil {
+		return Var{}, Var{}, err
+	}
+	v, err = t.record(op.EighVectors, at, a)
+	return w, v, err
+}
+
+// Eigvalsh records linalg.Eigvalsh: the eigenvalues of Eigh alone.
+func (t *Trace) Eigvalsh(a Var, upper bool) (Var, error) {
+	return t.record(op.EighValues, op.Attrs{Ints: []int{flag(upper)}}, a)
+}
+
+// SVD records the thin linalg.SVD: a = u·diag(s)·vh with u (m, k,
+// batch...), s (k, batch...) real and descending, vh (k, n, batch...), k
+// = min(m, n).
+func (t *Trace) SVD(a Var) (u, s, vh Var, err error) {
+	if u, err = t.record(op.SVDU, op.Attrs{}, a); err != nil {
+		return Var{}, Var{}, Var{}, err
+	}
+	if s, err = t.record(op.SVDS, op.Attrs{}, a); err != nil {
+		return Var{}, Var{}, Var{}, err
+	}
+	vh, err = t.record(op.SVDVh, op.Attrs{}, a)
+	return u, s, vh, err
+}
+
+// SVDVals records linalg.SVDVals: the singular values alone.
+func (t *Trace) SVDVals(a Var) (Var, error) { return t.record(op.SVDS, op.Attrs{}, a) }
+
+// QR records the reduced linalg.QR: a = q·r with q (m, k, batch...)
+// having orthonormal columns and r (k, n, batch...) upper triangular, k =
+// min(m, n); diag(r) real (and non-negative when positive).
+func (t *Trace) QR(a Var, positive bool) (q, r Var, err error) {
+	at := op.Attrs{Ints: []int{flag(positive)}}
+	if q, err = t.record(op.QRQ, at, a); err != nil {
+		return Var{}, Var{}, err
+	}
+	r, err = t.record(op.QRR, at, a)
+	return q, r, err
+}
+
+// LQ records the reduced linalg.LQ: a = l·q with l (m, k, batch...) lower
+// triangular and q (k, n, batch...) having orthonormal rows, recorded as
+// the QR decomposition of aᴴ.
+func (t *Trace) LQ(a Var, positive bool) (l, q Var, err error) {
+	const name = "LQ"
+	if err := t.check(name, "a", a); err != nil {
+		return Var{}, Var{}, err
+	}
+	if a.Rank() < 2 {
+		return Var{}, Var{}, tf.Errorf(tf.ErrShape, name, "a", "matrices (m, n, batch...), rank >= 2", "rank %d", a.Rank())
+	}
+	ah, err := t.adjoint(a)
+	if err != nil {
+		return Var{}, Var{}, err
+	}
+	qh, rh, err := t.QR(ah, positive)
+	if err != nil {
+		return Var{}, Var{}, err
+	}
+	if l, err = t.adjoint(rh); err != nil {
+		return Var{}, Var{}, err
+	}
+	q, err = t.adjoint(qh)
+	return l, q, err
+}
+
+// adjoint records the conjugate transpose of every matrix of a.
+func (t *Trace) adjoint(a Var) (Var, error) {
+	perm := make([]int, a.Rank())
+	for d := range perm {
+		perm[d] = d
+	}
+	perm[0], perm[1] = 1, 0
+	x, err := t.Permute(a, perm...)
+	if err != nil || !a.dt.IsComplex() {
+		return x, err
+	}
+	return t.Conj(x)
+}
+
+// Pinv records linalg.Pinv: the pseudo-inverse (n, m, batch...) of every
+// matrix of a, singular values at most rcond·s_max treated as zero (rcond
+// 0: the default of linalg.Pinv).
+func (t *Trace) Pinv(a Var, rcond float64) (Var, error) {
+	return t.record(op.Pinv, op.Attrs{Alpha: complex(rcond, 0)}, a)
+}
