@@ -48,6 +48,11 @@ var (
 	// value solver, a Krylov method) exhausted its documented iteration
 	// bound before converging; the message names the item and the bound.
 	ErrNoConvergence = op.ErrNoConvergence
+	// ErrGauge: a gradient program (package ad) met a loss that depends on
+	// the arbitrary phases of singular vectors or eigenvectors, whose
+	// derivative is not defined; the message names the decomposition and
+	// the size of the gauge-dependent part.
+	ErrGauge = op.ErrGauge
 )
 
 // Error describes a failed operation: which operation, which argument, what

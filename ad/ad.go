@@ -110,6 +110,15 @@ type Options struct {
 	// differentiable tensor-network programming). It is absolute, in the
 	// units of the values; 0 means 1e-12.
 	Broadening float64
+	// GaugeTolerance is the relative tolerance of the check that a
+	// reverse-mode derivative makes of every complex SVD and Eigh whose
+	// vectors the loss reads: the derivative of the loss along the phase
+	// of each singular pair (U and V rotated together) or eigenvector must
+	// vanish, |∂L/∂φ_k| <= tol·(|Ū_k| + |V̄_k|), else the run fails with
+	// tenferro.ErrGauge, since such a loss has no derivative. 0 means
+	// 1e-6 for complex128 and 1e-3 for complex64; a negative value turns
+	// the check off.
+	GaugeTolerance float64
 }
 
 func (o Options) eps() float64 {
@@ -163,9 +172,11 @@ type builder struct {
 	tan    []int       // per node of g: the tape id of its tangent, -1 for zero
 	wrt    []int       // tape ids of the wrt inputs' tangents
 	tape   []linNode
-	eval   bool    // evaluate every linear node as it is emitted (JVP)
-	eps    float64 // the broadening of the spectral derivatives
-	err    error   // the first error; every later step is skipped
+	eval   bool          // evaluate every linear node as it is emitted (JVP)
+	eps    float64       // the broadening of the spectral derivatives
+	gtol   float64       // the relative tolerance of the gauge check; < 0: none
+	gauges []*gaugeWatch // the complex decompositions whose vectors are differentiated
+	err    error         // the first error; every later step is skipped
 	node   string
 }
 
@@ -178,7 +189,7 @@ func (o Options) linearize(name string, g *trace.Graph, wrt []int, eval bool) (*
 	if err := checkWrt(name, g, wrt); err != nil {
 		return nil, err
 	}
-	b := &builder{name: name, t: trace.New(), g: g, eval: eval, eps: o.eps(),
+	b := &builder{name: name, t: trace.New(), g: g, eval: eval, eps: o.eps(), gtol: o.GaugeTolerance,
 		primal: make([]trace.Var, g.NumNodes()), tan: make([]int, g.NumNodes())}
 	for i := range b.tan {
 		b.tan[i] = -1
@@ -226,6 +237,7 @@ func (o Options) linearize(name string, g *trace.Graph, wrt []int, eval bool) (*
 		}
 		b.node = fmt.Sprintf("node %d (%v)", id, nd.Op)
 		b.tan[id] = rule(b, &nd, xs, y, ts)
+		b.watchGauge(id, &nd, y)
 		if b.err != nil {
 			return nil, b.err
 		}

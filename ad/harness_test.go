@@ -130,6 +130,16 @@ func fromValue(t testing.TB, v tf.Value) tensorData {
 // run compiles g and runs it on the inputs.
 func run(t testing.TB, g *trace.Graph, in ...tensorData) []tensorData {
 	t.Helper()
+	res, err := runErr(t, g, in...)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res
+}
+
+// runErr is run returning the run's error.
+func runErr(t testing.TB, g *trace.Graph, in ...tensorData) ([]tensorData, error) {
+	t.Helper()
 	p, err := program.Compile(g)
 	if err != nil {
 		t.Fatalf("Compile: %v\n%v", err, g)
@@ -144,13 +154,13 @@ func run(t testing.TB, g *trace.Graph, in ...tensorData) []tensorData {
 	}
 	outs, err := pp.Run(vals...)
 	if err != nil {
-		t.Fatalf("Run: %v", err)
+		return nil, err
 	}
 	res := make([]tensorData, len(outs))
 	for i, o := range outs {
 		res[i] = fromValue(t, o)
 	}
-	return res
+	return res, nil
 }
 
 // inner is Re Σ conj(a)·b.

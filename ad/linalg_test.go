@@ -1,9 +1,12 @@
 package ad_test
 
 import (
+	"errors"
+	"math/rand/v2"
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/ad"
 	"github.com/tenferro-go/tenferro/trace"
 )
 
@@ -294,4 +297,81 @@ func constOf(tr *trace.Trace, dt tf.DType, data []float64, shape ...int) (trace.
 		return trace.Var{}, err
 	}
 	return tr.Const(tf.ValueOf(x))
+}
+
+// A loss that reads the phase of a singular vector or an eigenvector has
+// no derivative: the gradient program refuses it at run time.
+func TestGaugeDependentLoss(t *testing.T) {
+	phase := map[string]builder{
+		"SVD U": func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) {
+			u, _, _, err := tr.SVD(xs[0])
+			if err != nil {
+				return u, err
+			}
+			return firstReal(tr, u)
+		},
+		"SVD Vh": func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) {
+			_, _, vh, err := tr.SVD(xs[0])
+			if err != nil {
+				return vh, err
+			}
+			return firstReal(tr, vh)
+		},
+		"Eigh": func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) {
+			h, err := hermitian(tr, xs[0])
+			if err != nil {
+				return h, err
+			}
+			_, v, err := tr.Eigh(h, false)
+			if err != nil {
+				return v, err
+			}
+			return firstReal(tr, v)
+		},
+	}
+	for name, f := range phase {
+		t.Run(name, func(t *testing.T) {
+			c := adCase{shapes: [][]int{{3, 3}}, build: f}
+			g, _ := c.record(t, tf.Complex128)
+			x := randData(rand.New(rand.NewPCG(1, 1)), tf.Complex128, []int{3, 3}, -1, 1)
+			gg, err := ad.Grad(g, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := runErr(t, gg, x); !errors.Is(err, tf.ErrGauge) {
+				t.Errorf("gauge-dependent loss: %v, want ErrGauge", err)
+			}
+			// Without the check the program runs; in float64 there is no
+			// continuous gauge to check.
+			gg, err = ad.Options{GaugeTolerance: -1}.Grad(g, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := runErr(t, gg, x); err != nil {
+				t.Errorf("check off: %v", err)
+			}
+			g, _ = c.record(t, tf.Float64)
+			gg, _ = ad.Grad(g, 0)
+			if _, err := runErr(t, gg, randData(rand.New(rand.NewPCG(1, 1)), tf.Float64, []int{3, 3}, -1, 1)); err != nil {
+				t.Errorf("float64: %v", err)
+			}
+		})
+	}
+}
+
+// firstReal is Re x[0, 0].
+func firstReal(tr *trace.Trace, x trace.Var) (trace.Var, error) {
+	rows, err := tr.SplitAt(x, 0, 1)
+	if err != nil {
+		return x, err
+	}
+	e, err := tr.SplitAt(rows[0], 1, 1)
+	if err != nil {
+		return x, err
+	}
+	r, err := tr.Real(e[0])
+	if err != nil {
+		return r, err
+	}
+	return tr.Sum(r)
 }

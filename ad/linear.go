@@ -330,6 +330,7 @@ func (b *builder) transpose(cts map[int]trace.Var) []trace.Var {
 			continue
 		}
 		delete(cts, l)
+		b.stashGauge(l, ct)
 		rule := transposeRules[n.kind]
 		if rule == nil {
 			b.fail(tf.Errorf(tf.ErrUnsupported, b.name, b.node, "a linear operation with a transpose", "%v", n.kind))
@@ -352,5 +353,6 @@ func (b *builder) transpose(cts map[int]trace.Var) []trace.Var {
 			outs[i] = b.zeros(b.tape[l].dt, b.tape[l].shape)
 		}
 	}
+	b.checkGauges(outs)
 	return outs
 }

@@ -2,6 +2,7 @@ package program
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	tf "github.com/tenferro-go/tenferro"
@@ -43,12 +44,15 @@ type laStep[T, R backend.Number] struct {
 }
 
 func linalgStepOf[T, R backend.Number](b *preparer, c *command) (step, error) {
+	lead, _ := c.kind.Group()
+	if lead == op.GaugeCheck {
+		return gaugeStepOf[T, R](b, c)
+	}
 	k, err := kernels(b, "linear algebra", func(ks *backend.Kernels[T]) backend.Linalg[T] { return ks.Linalg })
 	if err != nil {
 		return nil, err
 	}
 	r := regs[T](b)
-	lead, _ := c.kind.Group()
 	s := &laStep[T, R]{k: k, kind: lead, attrs: c.attrs, a: r.at(c.args[0])}
 	if len(c.args) > 1 {
 		s.b = r.at(c.args[1])
@@ -190,4 +194,64 @@ func realFactor(lead op.Kind) int {
 		return 0
 	}
 	return -1
+}
+
+// gaugeStep copies x to dst after checking |g| <= tol·scale elementwise
+// (g and scale have one shape; NaN fails the check).
+type gaugeStep[T, R backend.Number] struct {
+	core     backend.Core[T]
+	dst, x   *backend.View[T]
+	g, scale *backend.View[R]
+	tol      float64
+	idx      []int
+}
+
+func gaugeStepOf[T, R backend.Number](b *preparer, c *command) (step, error) {
+	core, err := kernels(b, "storage", func(ks *backend.Kernels[T]) backend.Core[T] { return ks.Core })
+	if err != nil {
+		return nil, err
+	}
+	rr := regs[R](b)
+	g := rr.at(c.args[1])
+	return &gaugeStep[T, R]{core: core, dst: regs[T](b).at(c.outs[0]), x: regs[T](b).at(c.args[0]),
+		g: g, scale: rr.at(c.args[2]), tol: real(c.attrs.Alpha), idx: make([]int, len(b.p.vals[c.args[1]].shape))}, nil
+}
+
+func (s *gaugeStep[T, R]) run() error {
+	shape := s.g.Shape
+	n := 1
+	for _, e := range shape {
+		n *= e
+	}
+	clear(s.idx)
+	for range n {
+		og, os := s.g.Off, s.scale.Off
+		for d, i := range s.idx {
+			og += i * s.g.Strides[d]
+			os += i * s.scale.Strides[d]
+		}
+		g, sc := float64(real(complex128FromR(s.g.Data[og]))), float64(real(complex128FromR(s.scale.Data[os])))
+		if !(math.Abs(g) <= s.tol*sc+1e-300) {
+			return tf.Errorf(tf.ErrGauge, "VJP", "loss", "a loss invariant under the phases of the singular or eigen vectors",
+				"gauge-dependent part %.3g at vector %s, against a tolerance of %.3g", g, op.FmtInts(s.idx), s.tol*sc)
+		}
+		for d := range s.idx {
+			if s.idx[d]++; s.idx[d] < shape[d] {
+				break
+			}
+			s.idx[d] = 0
+		}
+	}
+	return s.core.Copy(s.dst, s.x)
+}
+
+// complex128FromR widens a real element.
+func complex128FromR[R backend.Number](x R) complex128 {
+	switch v := any(x).(type) {
+	case float32:
+		return complex(float64(v), 0)
+	case float64:
+		return complex(v, 0)
+	}
+	return 0
 }

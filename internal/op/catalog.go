@@ -141,6 +141,7 @@ const (
 	QRQ
 	QRR
 	Pinv
+	GaugeCheck
 	NumKinds
 )
 

@@ -22,6 +22,8 @@ var (
 	ErrSingular            = errors.New("singular matrix")
 	ErrNotPositiveDefinite = errors.New("matrix not positive definite")
 	ErrNoConvergence       = errors.New("iteration did not converge")
+	// The refusal of a derivative that does not exist.
+	ErrGauge = errors.New("gauge-dependent loss")
 )
 
 // Fault is what a catalog rule reports about a bad argument: which

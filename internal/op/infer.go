@@ -24,6 +24,18 @@ func (k Kind) DTypeOf(names []string, in ...DType) (DType, *Fault) {
 	if info.Category == Indexing {
 		return indexDTypes(k, names, in)
 	}
+	if k == GaugeCheck && len(in) == 3 {
+		// x of any number dtype; g and scale of its real dtype.
+		if !in[0].In(info.Accept) {
+			return InvalidDType, fault(ErrDType, argName(names, 0), info.Accept.String(), in[0].String())
+		}
+		for i := 1; i < 3; i++ {
+			if in[i] != in[0].Real() {
+				return InvalidDType, fault(ErrDType, argName(names, i), in[0].Real().String(), in[i].String())
+			}
+		}
+		return in[0], nil
+	}
 	if info.Category == Select {
 		// Where: a bool mask, then two values of one dtype.
 		if in[0] != Bool {

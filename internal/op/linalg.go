@@ -160,6 +160,19 @@ func linalgShape(k Kind, a *Attrs, in [][]int) ([]int, *Fault) {
 			}
 		}
 		return append([]int{r, n}, x[2:]...), nil
+	case GaugeCheck:
+		if len(in[1]) != len(in[2]) {
+			return nil, faultf(ErrShape, "scale", "the shape of g "+FmtInts(in[1]), "shape %s", FmtInts(in[2]))
+		}
+		for d := range in[1] {
+			if in[1][d] != in[2][d] {
+				return nil, faultf(ErrShape, "scale", "the shape of g "+FmtInts(in[1]), "shape %s", FmtInts(in[2]))
+			}
+		}
+		if tol := a.Alpha; imag(tol) != 0 || !(real(tol) >= 0) {
+			return nil, faultf(ErrArgument, "tol", "a real tolerance >= 0", "%v", tol)
+		}
+		return append([]int{}, x...), nil
 	}
 	return nil, faultf(ErrArgument, "k", "a linear-algebra operation", "%v", k)
 }

@@ -183,6 +183,7 @@ var catalog = [NumKinds]Info{
 	SVDVh:           linalgOp("SVDVh", "returns Vh (k, n) of the thin singular value decomposition a = U·diag(S)·Vh", NoAttr, SameDType, "a"),
 	QRQ:             linalgOp("QRQ", "returns Q (m, k) with orthonormal columns of the reduced QR decomposition a = Q·R, diag(R) real (non-negative with Ints [positive])", IntsAttr, SameDType, "a"),
 	QRR:             linalgOp("QRR", "returns the upper triangular R (k, n) of the reduced QR decomposition a = Q·R", IntsAttr, SameDType, "a"),
+	GaugeCheck:      linalgOp("GaugeCheck", "returns x, failing the run with ErrGauge where |g| > tol·scale (Alpha: tol): the check of package ad that a loss does not depend on the phases of singular or eigen vectors", AlphaAttr, SameDType, "x", "g", "scale"),
 	Pinv:            linalgOp("Pinv", "returns the pseudo-inverse (n, m) of every matrix of a, singular values at most rcond·s_max (Alpha) taken as zero", AlphaAttr, SameDType, "a"),
 }
 
