@@ -276,7 +276,7 @@ func TestEagerTracedErrorsAgree(t *testing.T) {
 		}
 	}
 	for _, k := range op.Kinds() {
-		if !covered[k] {
+		if !covered[k] && k != op.GaugeCheck { // GaugeCheck: package ad's, no eager twin
 			t.Errorf("catalog operation %v has no eager-versus-traced cases", k)
 		}
 	}
