@@ -42,7 +42,8 @@
 // a standard deviation take 0 where the value is 0; Pow takes 0 for
 // b·a^(b-1) where b = 0 and for log(a)·a^b where a = 0 (and b >= 0 for
 // reals). CumProd's derivative divides by the input, so inputs with zeros
-// give non-finite derivatives; Prod does not divide.
+// give non-finite derivatives; Prod's first and second derivatives are
+// exact with zeros in the set.
 //
 // # Errors
 //

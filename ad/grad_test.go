@@ -317,3 +317,43 @@ func TestValueAndGradFunc(t *testing.T) {
 		t.Errorf("nil engine: %v", err)
 	}
 }
+
+// Prod with zeros in the set: the gradient and the Hessian-vector product
+// are the exact ones (Π over the other elements, and over the other two).
+func TestProdZeros(t *testing.T) {
+	for _, c := range []struct {
+		x, grad, hv []float64
+	}{
+		{[]float64{2, 3, 0}, []float64{0, 0, 6}, []float64{3, 2, 5}},
+		{[]float64{2, 3, 0, 0}, []float64{0, 0, 0, 0}, []float64{0, 0, 6, 6}},
+		{[]float64{0, 0, 0, 2}, []float64{0, 0, 0, 0}, []float64{0, 0, 0, 0}},
+		{[]float64{2, 3, 4}, []float64{12, 8, 6}, []float64{7, 6, 5}},
+	} {
+		n := len(c.x)
+		tr := trace.New()
+		x, _ := tr.Input(tf.Float64, n)
+		p, _ := tr.Prod(x)
+		g, _ := tr.Finish(p)
+		gg, err := ad.Grad(g, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hg, err := ad.JVP(gg, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xd := tensorData{dt: tf.Float64, shape: []int{n}}
+		vd := tensorData{dt: tf.Float64, shape: []int{n}}
+		for _, v := range c.x {
+			xd.data = append(xd.data, complex(v, 0))
+			vd.data = append(vd.data, 1)
+		}
+		out := run(t, hg, xd, vd)
+		for i := range n {
+			if out[0].data[i] != complex(c.grad[i], 0) || out[1].data[i] != complex(c.hv[i], 0) {
+				t.Errorf("x = %v: gradient %v, H·1 %v; want %v, %v", c.x, out[0].data, out[1].data, c.grad, c.hv)
+				break
+			}
+		}
+	}
+}

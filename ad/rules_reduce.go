@@ -30,7 +30,7 @@ func (b *builder) reduced(t int, c trace.Var, axes []int) int {
 func initReductionRules() {
 	r := &jvpRules
 	r[op.Prod] = func(b *builder, nd *trace.Node, xs []trace.Var, y trace.Var, ts []int) int {
-		return b.reduced(ts[0], b.othersProduct(xs[0], nd.Attrs.Axes), nd.Attrs.Axes)
+		return b.reduced(ts[0], b.othersProduct(xs[0], y, nd.Attrs.Axes), nd.Attrs.Axes)
 	}
 	r[op.Var] = jvpVar
 	r[op.Std] = func(b *builder, nd *trace.Node, xs []trace.Var, y trace.Var, ts []int) int {
@@ -59,46 +59,32 @@ func initReductionRules() {
 	}
 }
 
-// othersProduct is, for every element of x, the product of the other
-// elements of its reduction set over axes: the exclusive products from
-// both ends along the flattened set, so that zeros need no division.
-func (b *builder) othersProduct(x trace.Var, axes []int) trace.Var {
+// othersProduct is, for every element x_i of x, c_i = Π_{j≠i} x_j over
+// its reduction set (axes), without dividing by zero and with a correct
+// derivative (so that second derivatives of Prod are right): with y the
+// product, z the number of zeros in the set and P the product of its
+// non-zero elements,
+//
+//	x_i ≠ 0:          c_i = y / x_i
+//	x_i = 0, z = 1:   c_i = P
+//	x_i = 0, z = 2:   c_i = P·(S - x_i), S the sum of the set's zeros (the other zero)
+//	x_i = 0, z >= 3:  c_i = 0
+//
+// Each branch has the value and the first derivative of Π_{j≠i} x_j.
+func (b *builder) othersProduct(x, y trace.Var, axes []int) trace.Var {
 	s := x.Shape()
-	perm := slices.Clone(axes)
-	for d := range s {
-		if !slices.Contains(axes, d) {
-			perm = append(perm, d)
-		}
-	}
-	n := 1
-	for _, d := range axes {
-		n *= s[d]
-	}
-	moved := b.ap(op.Permute, op.Attrs{Axes: perm}, x)
-	rest := slices.Clone(moved.Shape()[len(axes):])
-	flat := b.reshape(moved, append([]int{n}, rest...))
-	if n == 0 {
-		return x
-	}
-	exclusive := func(v trace.Var) trace.Var {
-		c := b.ap(op.CumProd, op.Attrs{Axes: []int{0}}, v)
-		widths := make([]int, 1, 1+2*flat.Rank())
-		widths[0] = int(op.PadConstant)
-		widths = append(widths, 1, 0)
-		for range rest {
-			widths = append(widths, 0, 0)
-		}
-		return b.ap(op.Pad, op.Attrs{Ints: widths, Alpha: 1}, b.slice(c, 0, 0, n-1))
-	}
-	rev := b.reversal(n)
-	left := exclusive(flat)
-	right := b.ap(op.Take, op.Attrs{Axes: []int{0}}, exclusive(b.ap(op.Take, op.Attrs{Axes: []int{0}}, flat, rev)), rev)
-	c := b.reshape(b.bin(op.Mul, left, right), moved.Shape())
-	inv := make([]int, len(perm))
-	for d, p := range perm {
-		inv[p] = d
-	}
-	return b.ap(op.Permute, op.Attrs{Axes: inv}, c)
+	ax := op.Attrs{Axes: slices.Clone(axes)}
+	zero, one := b.scalarOf(x, 0), b.one(x)
+	isZero := b.bin(op.Equal, x, zero)
+	safe := b.ap(op.Where, op.Attrs{}, isZero, one, x)
+	z := b.keep(b.ap(op.Sum, ax, b.weight(isZero, x.DType().Real())), s, axes)
+	p := b.keep(b.ap(op.Prod, ax, safe), s, axes)
+	zeros := b.ap(op.Where, op.Attrs{}, isZero, x, zero)
+	other := b.bin(op.Sub, b.keep(b.ap(op.Sum, ax, zeros), s, axes), x)
+	count := func(n float64) trace.Var { return b.bin(op.Equal, z, b.scalarOf(z, complex(n, 0))) }
+	atZero := b.ap(op.Where, op.Attrs{}, count(1), p,
+		b.ap(op.Where, op.Attrs{}, count(2), b.bin(op.Mul, p, other), zero))
+	return b.ap(op.Where, op.Attrs{}, isZero, atZero, b.bin(op.Div, b.keep(y, s, axes), safe))
 }
 
 // jvpVar: d var = 2/(n - ddof)·Re Σ conj(x - mean)·dx (the mean's own
