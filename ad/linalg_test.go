@@ -158,6 +158,26 @@ func TestLinalgRules(t *testing.T) {
 			u, _, _, err := tr.SVD(x)
 			return u, err
 		}, u0)},
+		{name: "TruncatedSVDReconstruction", shapes: [][]int{{6, 5}, {6, 5}}, build: func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) {
+			// ‖U_k·S_k·V_kᴴ - B‖²: its gradient needs the discarded subspace.
+			u, s, vh, err := tr.TruncatedSVD(xs[0], 3)
+			if err != nil {
+				return u, err
+			}
+			sv := s
+			if u.DType().IsComplex() {
+				zero, _ := tr.Full(s.DType(), 0)
+				sv, _ = tr.Complex(s, zero)
+			}
+			rec, err := tr.Einsum("ik,k,kj->ij", u, sv, vh)
+			if err != nil {
+				return rec, err
+			}
+			d, _ := tr.Sub(rec, xs[1])
+			a, _ := tr.Abs(d)
+			sq, _ := tr.Square(a)
+			return tr.Sum(sq)
+		}},
 		{name: "QRTall", shapes: [][]int{{5, 3}}, build: qrPart(false, 0)},
 		{name: "QRTallR", shapes: [][]int{{5, 3}}, build: qrPart(false, 1)},
 		{name: "QRWide", shapes: [][]int{{3, 5}}, build: qrPart(true, 0)},

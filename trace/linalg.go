@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"fmt"
+
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/internal/op"
 )
@@ -148,4 +150,30 @@ func (t *Trace) adjoint(a Var) (Var, error) {
 // 0: the default of linalg.Pinv).
 func (t *Trace) Pinv(a Var, rcond float64) (Var, error) {
 	return t.record(op.Pinv, op.Attrs{Alpha: complex(rcond, 0)}, a)
+}
+
+// TruncatedSVD records the rank-k truncation of the thin SVD of a: the
+// first k columns of u, values of s and rows of vh (0 <= k <= min(m, n)).
+// It is exactly SVD followed by slices, so its derivative (package ad)
+// includes the coupling of the kept singular vectors to the discarded
+// ones, not only to each other.
+func (t *Trace) TruncatedSVD(a Var, k int) (u, s, vh Var, err error) {
+	const name = "TruncatedSVD"
+	if u, s, vh, err = t.SVD(a); err != nil {
+		return Var{}, Var{}, Var{}, err
+	}
+	if r := s.shape[0]; k < 0 || k > r {
+		return Var{}, Var{}, Var{}, tf.Errorf(tf.ErrArgument, name, "k", fmt.Sprintf("a rank in [0, %d]", r), "%d", k)
+	}
+	cut := func(x Var, axis int) (Var, error) {
+		return t.record(op.Split, op.Attrs{Axes: []int{axis}, Ints: []int{0, k}}, x)
+	}
+	if u, err = cut(u, 1); err != nil {
+		return Var{}, Var{}, Var{}, err
+	}
+	if s, err = cut(s, 0); err != nil {
+		return Var{}, Var{}, Var{}, err
+	}
+	vh, err = cut(vh, 0)
+	return u, s, vh, err
 }
