@@ -87,7 +87,7 @@ func (b *builder) emit(k op.Kind, a op.Attrs, args ...arg) int {
 		for i, x := range args {
 			dts[i], shapes[i] = op.DType(b.argDType(x)), b.argShape(x)
 		}
-		dt, f := k.DTypeOf(info.Args, dts...)
+		dt, f := k.DTypeWith(info.Args, &a, dts...)
 		if f == nil {
 			a.Axes, a.Shape, a.Ints = slices.Clone(a.Axes), slices.Clone(a.Shape), slices.Clone(a.Ints)
 			n.shape, f = k.Shape(&a, shapes)

@@ -166,6 +166,10 @@ func init() {
 		}
 		return b.lun(op.Imag, b.ldiv(ts[0], xs[0]))
 	}
+	r[op.Convert] = jvpConvert
+	r[op.GaugeCheck] = func(b *builder, nd *trace.Node, xs []trace.Var, y trace.Var, ts []int) int {
+		return ts[0] // the identity on x; the check stays in the primal
+	}
 	initBinaryRules()
 	initReductionRules()
 	initLinalgRules()
@@ -186,4 +190,14 @@ func jvpSign(b *builder, nd *trace.Node, xs []trace.Var, y trace.Var, ts []int) 
 	inv := b.lift(b.safe(b.bin(op.Equal, abs, b.scalarOf(abs, 0)), b.un(op.Reciprocal, abs)))
 	radial := b.lmul(b.llift(b.lun(op.Real, b.lmul(ts[0], b.conj(y))), y), y)
 	return b.lmul(b.lsub(ts[0], radial, x.Shape()), inv)
+}
+
+// jvpConvert: the conversion between floating and complex dtypes is
+// linear (real to complex embeds, complex to real keeps the real part);
+// to int64 or bool there is no tangent.
+func jvpConvert(b *builder, nd *trace.Node, xs []trace.Var, y trace.Var, ts []int) int {
+	if !differentiable(y.DType()) {
+		return -1
+	}
+	return b.lop(op.Convert, nd.Attrs, ts[0])
 }

@@ -197,6 +197,22 @@ func TestStructuralRules(t *testing.T) {
 		{name: "Gather", shapes: [][]int{{3, 4}, {3, 2}}, intArgs: map[int][]int64{1: {0, 3, 3, 1, 2, 3}}, build: func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) {
 			return tr.Gather(xs[0], 1, xs[1])
 		}},
+		{name: "MaskedSelectPadded", shapes: [][]int{{3, 4}}, build: maskedSelect([]float64{1, -1, 2, 0, 3, -2, 1, 1, -1, 4, 0, 2}, []int{3, 4}, 9)},
+		{name: "MaskedSelectExact", shapes: [][]int{{3, 4}}, build: maskedSelect([]float64{1, -1, 2, 0, 3, -2, 1, 1, -1, 4, 0, 2}, []int{3, 4}, 7)},
+		{name: "MaskedSelectBroadcast", shapes: [][]int{{3, 1}}, build: maskedSelect(thirds(24), []int{2, 3, 4}, 10)},
+		{name: "Convert", shapes: s, build: unary(func(tr *trace.Trace, a trace.Var) (trace.Var, error) {
+			// f64 → c128 → f64 (the real part), and c128 → f64 → c128.
+			to := tf.Complex128
+			if a.DType().IsComplex() {
+				to = tf.Float64
+			}
+			x, err := tr.Convert(a, to)
+			if err != nil {
+				return x, err
+			}
+			sq, _ := tr.Square(x)
+			return tr.Convert(sq, a.DType())
+		})},
 		{name: "ScatterAdd", shapes: [][]int{{3, 4}, {3, 2}, {3, 3}}, intArgs: map[int][]int64{1: {0, 3, 3, 1, 2, 3}}, build: func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) {
 			return tr.ScatterAdd(xs[0], 1, xs[1], xs[2])
 		}},
@@ -224,4 +240,31 @@ func TestEinsumRules(t *testing.T) {
 		{name: "scalar", shapes: [][]int{{}, {3}}, build: es(",i->i")},
 	}
 	runCases(t, cases)
+}
+
+// maskedSelect selects from the input where the constant m (of the given
+// shape) is positive, into size elements.
+func maskedSelect(m []float64, shape []int, size int) builder {
+	return func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) {
+		mt, err := tf.FromSlice(m, shape...)
+		if err != nil {
+			return trace.Var{}, err
+		}
+		c, _ := tr.Const(tf.ValueOf(mt))
+		zero, _ := tr.Full(tf.Float64, 0)
+		mask, err := tr.Greater(c, zero)
+		if err != nil {
+			return mask, err
+		}
+		return tr.MaskedSelect(xs[0], mask, size)
+	}
+}
+
+// thirds is -1, 0, 1, -1, 0, 1, ... (n values).
+func thirds(n int) []float64 {
+	m := make([]float64, n)
+	for i := range m {
+		m[i] = float64(i%3 - 1)
+	}
+	return m
 }

@@ -170,6 +170,12 @@ func init() {
 	t[op.Gather] = func(b *builder, n *linNode, ct trace.Var, i int) (trace.Var, bool) {
 		return b.scatterInto(b.argShape(n.args[0]), n.attrs.Axes[0], n.args[1].v, ct), true
 	}
+	t[op.Convert] = func(b *builder, n *linNode, ct trace.Var, i int) (trace.Var, bool) {
+		// The adjoint of an embedding or of taking the real part is the
+		// other one; of a change of precision, the change back.
+		return b.ap(op.Convert, op.Attrs{Ints: []int{int(b.argDType(n.args[0]))}}, ct), true
+	}
+	t[op.MaskedSelect] = transposeMaskedSelect
 	initLinalgTransposes()
 	t[op.ScatterAdd] = func(b *builder, n *linNode, ct trace.Var, i int) (trace.Var, bool) {
 		if i == 0 {
@@ -346,4 +352,30 @@ func transposePad(b *builder, n *linNode, ct trace.Var, i int) (trace.Var, bool)
 		x = b.gatherBack(x, shape, d, src)
 	}
 	return x, true
+}
+
+// transposeMaskedSelect scatters the cotangent of the selected elements
+// back to their places: the k-th true element of the broadcast mask (in
+// column-major order) receives ct[k] when k < size, found from the
+// running count of the mask.
+func transposeMaskedSelect(b *builder, n *linNode, ct trace.Var, i int) (trace.Var, bool) {
+	size := n.attrs.Ints[0]
+	if size == 0 {
+		return trace.Var{}, false
+	}
+	as, mask := b.argShape(n.args[0]), n.args[1].v
+	bs, f := op.BroadcastShape(as, mask.Shape(), nil)
+	if f != nil {
+		b.fail(faultErr(b, f))
+		return trace.Var{}, false
+	}
+	cnt := op.Count(bs)
+	flat := b.reshape(b.broadcastTo(mask, bs), []int{cnt})
+	rank := b.ap(op.CumSum, op.Attrs{Axes: []int{0}}, b.weight(flat, tf.Float64))
+	pos := b.bin(op.Sub, rank, b.full(tf.Float64, 1))
+	valid := b.bin(op.LogicalAnd, flat, b.bin(op.Less, pos, b.full(tf.Float64, complex(float64(size), 0))))
+	idx := b.ap(op.Convert, op.Attrs{Ints: []int{int(tf.Int64)}}, b.ap(op.Where, op.Attrs{}, valid, pos, b.full(tf.Float64, 0)))
+	picked := b.ap(op.Take, op.Attrs{Axes: []int{0}}, ct, idx)
+	scattered := b.ap(op.Where, op.Attrs{}, valid, picked, b.scalarOf(ct, 0))
+	return b.unbroadcast(b.reshape(scattered, bs), as), true
 }

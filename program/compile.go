@@ -114,10 +114,11 @@ const (
 	cmdFusedReduce               // dst = kind over mask of code(args)
 	cmdComplex                   // dst (complex) = a + i·b: Complex
 	cmdLinalg                    // outs = the factors of kind(args): the linear-algebra operations
+	cmdConvert                   // dst = a as dst's dtype: Convert
 )
 
 var opcodeNames = [...]string{"matmul", "einsum", "binary", "unary", "reduce", "fused", "copy", "predicate", "compare", "where", "real",
-	"reduce", "arg", "scan", "struct", "tiled", "reduce", "complex", "linalg"}
+	"reduce", "arg", "scan", "struct", "tiled", "reduce", "complex", "linalg", "convert"}
 
 // command is one step of a program. dst and args are value ids.
 type command struct {
@@ -497,6 +498,8 @@ func (c *compiler) schedule() error {
 			if cat == op.Binary {
 				cmd.op = cmdBinary
 			}
+		case nd.Op == op.Convert:
+			cmd.op = cmdConvert // never fused: it changes the dtype
 		case cat == op.Data || nd.Op == op.Contiguous:
 			cmd.op = cmdCopy
 		case cat == op.Structural || cat == op.Indexing:

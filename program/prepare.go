@@ -105,7 +105,7 @@ func Prepare(p *Program, e tf.Engine) (*Prepared, error) {
 // comparisons, complex parts, Complex, Where's values), else its result's.
 func stepDType(p *Program, c *command) tf.DType {
 	switch c.op {
-	case cmdPredicate, cmdCompare, cmdReal, cmdReduceReal, cmdArg, cmdComplex, cmdLinalg:
+	case cmdPredicate, cmdCompare, cmdReal, cmdReduceReal, cmdArg, cmdComplex, cmdLinalg, cmdConvert:
 		return p.vals[c.args[0]].dt
 	case cmdWhere:
 		return p.vals[c.args[1]].dt

@@ -99,6 +99,8 @@ func (dataBuilder[T]) step(b *preparer, c *command) (step, error) {
 		return &copyStep[T]{core, r.at(c.dst), r.at(c.args[0])}, nil
 	case c.op == cmdStruct:
 		return structStep[T](b, c)
+	case c.op == cmdConvert:
+		return convertStep[T](b, c)
 	case c.op == cmdWhere:
 		k, err := kernels(b, "elementwise kernels", func(ks *backend.Kernels[T]) backend.Elementwise[T] { return ks.Elementwise })
 		if err != nil {
@@ -129,7 +131,7 @@ type numberBuilder[T backend.Number] struct {
 func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 	r := regs[T](b)
 	switch c.op {
-	case cmdCopy, cmdWhere, cmdStruct:
+	case cmdCopy, cmdWhere, cmdStruct, cmdConvert:
 		return nb.dataBuilder.step(b, c)
 	case cmdPredicate, cmdCompare:
 		k, err := kernels(b, "elementwise kernels", func(ks *backend.Kernels[T]) backend.Elementwise[T] { return ks.Elementwise })

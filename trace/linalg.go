@@ -147,7 +147,7 @@ func (t *Trace) adjoint(a Var) (Var, error) {
 
 // Pinv records linalg.Pinv: the pseudo-inverse (n, m, batch...) of every
 // matrix of a, singular values at most rcond·s_max treated as zero (rcond
-// 0: the default of linalg.Pinv).
+// < 0: machine precision, as linalg.Pinv).
 func (t *Trace) Pinv(a Var, rcond float64) (Var, error) {
 	return t.record(op.Pinv, op.Attrs{Alpha: complex(rcond, 0)}, a)
 }

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
@@ -40,3 +41,9 @@ func (t *Trace) Copy(a Var) (Var, error) { return t.record(op.Copy, op.Attrs{}, 
 // Where records tenferro.Where: a where mask (a bool Var) is true and b
 // elsewhere, the three broadcast against each other as in NumPy.
 func (t *Trace) Where(mask, a, b Var) (Var, error) { return t.record(op.Where, op.Attrs{}, mask, a, b) }
+
+// Convert records tenferro.Convert: a's elements as dtype to (NumPy's
+// astype rules).
+func (t *Trace) Convert(a Var, to tf.DType) (Var, error) {
+	return t.record(op.Convert, op.Attrs{Ints: []int{int(to)}}, a)
+}

@@ -110,3 +110,20 @@ func linalgCases() []parityCase {
 			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Pinv(in[0], 0) }),
 	}
 }
+
+// convertCases: Convert has tenferro.Convert's shape and dtype errors.
+func convertCases() []parityCase {
+	var cs []parityCase
+	for _, to := range []tf.DType{tf.Complex128, tf.Int64, tf.Bool, tf.DType(99)} {
+		cs = append(cs, parityCase{kind: op.Convert, name: "to " + to.String(), shapes: [][]int{{2, 3}}, dtypes: []tf.DType{tf.Float64},
+			eagerV: func(e tf.Engine, in []tf.Value) ([]int, error) {
+				v, err := tf.Convert(in[0], to)
+				if err != nil {
+					return nil, err
+				}
+				return v.Shape(), nil
+			},
+			traced: func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Convert(in[0], to) }})
+	}
+	return cs
+}

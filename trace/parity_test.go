@@ -224,6 +224,7 @@ func parityCases() []parityCase {
 	cs = append(cs, structuralCases()...)
 	cs = append(cs, indexingCases()...)
 	cs = append(cs, linalgCases()...)
+	cs = append(cs, convertCases()...)
 	return append(cs, mixedCases()...)
 }
 

@@ -146,7 +146,7 @@ func (t *Trace) record(k op.Kind, a op.Attrs, args ...Var) (Var, error) {
 		}
 		dts[i], shapes[i] = op.DType(v.dt), v.shape
 	}
-	dt, f := k.DTypeOf(names, dts...)
+	dt, f := k.DTypeWith(names, &a, dts...)
 	if f != nil {
 		return Var{}, faultError(name, f)
 	}

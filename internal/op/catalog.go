@@ -142,6 +142,7 @@ const (
 	QRR
 	Pinv
 	GaugeCheck
+	Convert
 	NumKinds
 )
 
@@ -203,6 +204,9 @@ const (
 	BoolDType
 	// IndexDType: int64 (ArgMax, ArgMin).
 	IndexDType
+	// AttrDType: the dtype its attribute names (Convert; see
+	// Kind.DTypeWith).
+	AttrDType
 )
 
 // Of returns the result dtype for inputs of dtype in.
@@ -239,6 +243,9 @@ const (
 	// operation (Attrs.Axes, Attrs.Ints) and for Pad the pad value
 	// (Attrs.Alpha), laid out as its shape rule says (structural.go).
 	IntsAttr
+	// DTypeAttr: the dtype of the result (Attrs.Ints[0], a DType code):
+	// Convert.
+	DTypeAttr
 )
 
 // Info describes one operation.
@@ -332,6 +339,8 @@ type Attrs struct {
 // Key renders the attributes of operation k, for finding equal operations.
 func (a *Attrs) Key(k Kind) string {
 	switch k.Info().Attr {
+	case DTypeAttr:
+		return FmtInts(a.Ints)
 	case AlphaAttr:
 		return strconv.FormatComplex(a.Alpha, 'g', -1, 128)
 	case BoundsAttr:

@@ -13,6 +13,22 @@ import (
 // buf (callers pass a stack array so that the success path allocates
 // nothing); a fault names the argument with the names of Info.Args.
 
+// DTypeWith is DTypeOf for operations whose result dtype is an attribute
+// (Convert: a.Ints[0], checked here).
+func (k Kind) DTypeWith(names []string, a *Attrs, in ...DType) (DType, *Fault) {
+	dt, f := k.DTypeOf(names, in...)
+	if f != nil || k.Info().Attr != DTypeAttr {
+		return dt, f
+	}
+	if len(a.Ints) != 1 {
+		return InvalidDType, faultf(ErrDType, "to", "one dtype", "%v", a.Ints)
+	}
+	if to := DType(a.Ints[0]); !to.Valid() {
+		return InvalidDType, fault(ErrDType, "to", "a valid dtype", to.String())
+	}
+	return DType(a.Ints[0]), nil
+}
+
 // DTypeOf checks the dtypes of k's tensor arguments: all equal to the
 // first (arguments named by names), and in k's accepted set. It returns
 // the output dtype.

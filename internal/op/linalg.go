@@ -14,7 +14,7 @@ import "strconv"
 //	Cholesky, EighValues, EighVectors   [upper]: the triangle read
 //	SolveTriangular                     [upper, left, unit]
 //	QRQ, QRR                            [positive]: diag(R) real and >= 0
-//	Pinv                                Alpha: rcond (real, >= 0; 0 picks the default)
+//	Pinv                                Alpha: rcond (real; < 0: machine precision)
 
 // Group reports the decomposition k computes a factor of (k itself for
 // operations with one result) and the factor's position in it.
@@ -150,8 +150,8 @@ func linalgShape(k Kind, a *Attrs, in [][]int) ([]int, *Fault) {
 		case SVDS:
 			return append([]int{r}, x[2:]...), nil
 		case Pinv:
-			if rc := real(a.Alpha); imag(a.Alpha) != 0 || !(rc >= 0) {
-				return nil, faultf(ErrArgument, "rcond", "a real rcond >= 0", "%v", a.Alpha)
+			if rc := real(a.Alpha); imag(a.Alpha) != 0 || rc != rc {
+				return nil, faultf(ErrArgument, "rcond", "a real rcond (< 0: machine precision)", "%v", a.Alpha)
 			}
 			return append([]int{n, m}, x[2:]...), nil
 		case QRR:

@@ -183,8 +183,11 @@ var catalog = [NumKinds]Info{
 	SVDVh:           linalgOp("SVDVh", "returns Vh (k, n) of the thin singular value decomposition a = U·diag(S)·Vh", NoAttr, SameDType, "a"),
 	QRQ:             linalgOp("QRQ", "returns Q (m, k) with orthonormal columns of the reduced QR decomposition a = Q·R, diag(R) real (non-negative with Ints [positive])", IntsAttr, SameDType, "a"),
 	QRR:             linalgOp("QRR", "returns the upper triangular R (k, n) of the reduced QR decomposition a = Q·R", IntsAttr, SameDType, "a"),
-	GaugeCheck:      linalgOp("GaugeCheck", "returns x, failing the run with ErrGauge where |g| > tol·scale (Alpha: tol): the check of package ad that a loss does not depend on the phases of singular or eigen vectors", AlphaAttr, SameDType, "x", "g", "scale"),
-	Pinv:            linalgOp("Pinv", "returns the pseudo-inverse (n, m) of every matrix of a, singular values at most rcond·s_max (Alpha) taken as zero", AlphaAttr, SameDType, "a"),
+	Convert: {Name: "Convert", Category: Data, Args: []string{"a"}, Attr: DTypeAttr, Accept: AllDTypes, Result: AttrDType,
+		Ref: func(x, _, _, _ complex128) complex128 { return x }, // the value, in the target dtype
+		Doc: "returns a's elements as another dtype (Attrs.Ints[0]), as NumPy's astype: complex to real keeps the real part, floating to int64 truncates toward zero, anything to bool tests for non-zero, bool to a number gives 0 or 1"},
+	GaugeCheck: linalgOp("GaugeCheck", "returns x, failing the run with ErrGauge where |g| > tol·scale (Alpha: tol): the check of package ad that a loss does not depend on the phases of singular or eigen vectors", AlphaAttr, SameDType, "x", "g", "scale"),
+	Pinv:       linalgOp("Pinv", "returns the pseudo-inverse (n, m) of every matrix of a, singular values at most rcond·s_max (Alpha) taken as zero", AlphaAttr, SameDType, "a"),
 }
 
 // structural is the entry of a structural operation on one tensor of any

@@ -343,7 +343,8 @@ func TestBroadcast(t *testing.T) {
 // another operation: same-dtype operations run in Unary and Binary (and
 // Abs and Angle for real dtypes), predicates in Predicate, comparisons in
 // Compare, the logical operations in Logical and Where in Select (Real,
-// Imag and Complex are copies of parts, which the callers make).
+// Imag and Complex are copies of parts, which the callers make; Convert
+// changes the dtype, which they do too).
 func TestCatalogKernels(t *testing.T) {
 	n := 0
 	for _, k := range op.Kinds() {
@@ -362,6 +363,8 @@ func TestCatalogKernels(t *testing.T) {
 			ok = k == op.Where
 		case k == op.Real || k == op.Imag || k == op.Complex:
 			ok = true // copies of the parts, done by the caller
+		case k == op.Convert:
+			ok = true // a change of dtype, done by the caller
 		case in.Accept == op.Bools:
 			ok = IsLogical(k)
 		case in.Result == op.BoolDType && cat == op.Unary:
