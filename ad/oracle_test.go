@@ -1,13 +1,8 @@
 package ad_test
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"math/cmplx"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,12 +25,19 @@ import (
 //
 // The database is read from the folder TENFERRO_AD_ORACLES names, by
 // default ../../shared/ad-oracles (the shared folder beside the repository
-// root); the test skips when it is absent. The op table (which PyTorch op
-// maps to which trace operations) is in oracle_ops_test.go.
+// root); the test skips when it is absent. The cases and the comparison
+// are in oracle_data_test.go; the op table (which PyTorch op maps to which
+// trace operations) is built with oracle_builder_test.go, its entries in
+// oracle_ops_test.go (elementwise), oracle_reduce_test.go (reductions,
+// norms, structural operations) and oracle_linalg_test.go (linear
+// algebra).
 //
 // Counts are of cases: a case passes when every check of every probe
 // passes, fails when one check fails, and is skipped when the op is not in
-// the library or the case uses semantics the mapping does not share.
+// the library or the case uses semantics the mapping does not share. An
+// error case passes when the library refuses it; one of reason
+// gauge_ill_defined, when the gradient of its phase-dependent loss fails
+// with tenferro.ErrGauge.
 
 // oracleDir returns the folder of the oracle database.
 func oracleDir() string {
@@ -43,278 +45,6 @@ func oracleDir() string {
 		return d
 	}
 	return filepath.Join("..", "..", "shared", "ad-oracles")
-}
-
-// oracleCase is one line of cases/OP/FAMILY.jsonl (see case.schema.json).
-type oracleCase struct {
-	CaseID           string                     `json:"case_id"`
-	Op               string                     `json:"op"`
-	DType            string                     `json:"dtype"`
-	Family           string                     `json:"family"`
-	ExpectedBehavior string                     `json:"expected_behavior"`
-	Inputs           map[string]oracleTensor    `json:"inputs"`
-	OpArgs           []json.RawMessage          `json:"op_args"`
-	OpKwargs         map[string]json.RawMessage `json:"op_kwargs"`
-	Observable       struct {
-		Kind string `json:"kind"`
-	} `json:"observable"`
-	Probes     []oracleProbe `json:"probes"`
-	Comparison struct {
-		FirstOrder  *oracleTol `json:"first_order"`
-		SecondOrder *oracleTol `json:"second_order"`
-		ReasonCode  string     `json:"reason_code"`
-	} `json:"comparison"`
-}
-
-type oracleTol struct {
-	RTol float64 `json:"rtol"`
-	ATol float64 `json:"atol"`
-}
-
-type oracleProbe struct {
-	ProbeID    string                  `json:"probe_id"`
-	Direction  map[string]oracleTensor `json:"direction"`
-	Cotangent  map[string]oracleTensor `json:"cotangent"`
-	PyTorchRef oracleRef               `json:"pytorch_ref"`
-	FDRef      oracleRef               `json:"fd_ref"`
-}
-
-type oracleRef struct {
-	JVP map[string]oracleTensor `json:"jvp"`
-	VJP map[string]oracleTensor `json:"vjp"`
-	HVP map[string]oracleTensor `json:"hvp"`
-}
-
-// oracleTensor is a dense tensor in row-major order; complex data are
-// [re, im] pairs.
-type oracleTensor struct {
-	DType string          `json:"dtype"`
-	Shape []int           `json:"shape"`
-	Order string          `json:"order"`
-	Data  json.RawMessage `json:"data"`
-}
-
-// oracleNum is a JSON number, or one of the strings NaN, Infinity and
-// -Infinity that oracleJSON turns Python's bare tokens into.
-type oracleNum float64
-
-func (n *oracleNum) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		switch s {
-		case "NaN":
-			*n = oracleNum(math.NaN())
-		case "Infinity":
-			*n = oracleNum(math.Inf(1))
-		case "-Infinity":
-			*n = oracleNum(math.Inf(-1))
-		default:
-			return fmt.Errorf("not a number: %q", s)
-		}
-		return nil
-	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	*n = oracleNum(f)
-	return nil
-}
-
-// oracleJSON quotes the bare NaN, Infinity and -Infinity tokens Python's
-// json module writes (outside strings), so that encoding/json reads them.
-func oracleJSON(line []byte) []byte {
-	var out bytes.Buffer
-	in := false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if in {
-			out.WriteByte(c)
-			switch c {
-			case '\\':
-				if i+1 < len(line) {
-					i++
-					out.WriteByte(line[i])
-				}
-			case '"':
-				in = false
-			}
-			continue
-		}
-		switch {
-		case c == '"':
-			in = true
-			out.WriteByte(c)
-		case bytes.HasPrefix(line[i:], []byte("NaN")):
-			out.WriteString(`"NaN"`)
-			i += len("NaN") - 1
-		case bytes.HasPrefix(line[i:], []byte("-Infinity")):
-			out.WriteString(`"-Infinity"`)
-			i += len("-Infinity") - 1
-		case bytes.HasPrefix(line[i:], []byte("Infinity")):
-			out.WriteString(`"Infinity"`)
-			i += len("Infinity") - 1
-		default:
-			out.WriteByte(c)
-		}
-	}
-	return out.Bytes()
-}
-
-func oracleDType(s string) (tf.DType, error) {
-	switch s {
-	case "float32":
-		return tf.Float32, nil
-	case "float64":
-		return tf.Float64, nil
-	case "complex64":
-		return tf.Complex64, nil
-	case "complex128":
-		return tf.Complex128, nil
-	}
-	return tf.Invalid, fmt.Errorf("dtype %q", s)
-}
-
-// elems returns o's elements in row-major order.
-func (o oracleTensor) elems() ([]complex128, error) {
-	dt, err := oracleDType(o.DType)
-	if err != nil {
-		return nil, err
-	}
-	if o.Order != "row_major" {
-		return nil, fmt.Errorf("order %q", o.Order)
-	}
-	var out []complex128
-	if dt.IsComplex() {
-		var pairs [][2]oracleNum
-		if err := json.Unmarshal(o.Data, &pairs); err != nil {
-			return nil, err
-		}
-		for _, p := range pairs {
-			out = append(out, complex(float64(p[0]), float64(p[1])))
-		}
-	} else {
-		var xs []oracleNum
-		if err := json.Unmarshal(o.Data, &xs); err != nil {
-			return nil, err
-		}
-		for _, x := range xs {
-			out = append(out, complex(float64(x), 0))
-		}
-	}
-	if len(out) != oracleNumel(o.Shape) {
-		return nil, fmt.Errorf("%d elements for shape %v", len(out), o.Shape)
-	}
-	return out, nil
-}
-
-func oracleNumel(shape []int) int {
-	n := 1
-	for _, e := range shape {
-		n *= e
-	}
-	return n
-}
-
-// oracleColumnMajor permutes row-major elements of shape into the
-// library's column-major order: element (i, j, ...) moves to
-// i + shape[0]·(j + ...).
-func oracleColumnMajor(shape []int, rowMajor []complex128) []complex128 {
-	col := make([]complex128, len(rowMajor))
-	idx := make([]int, len(shape))
-	for _, x := range rowMajor {
-		off, stride := 0, 1
-		for d, e := range shape {
-			off += idx[d] * stride
-			stride *= e
-		}
-		col[off] = x
-		for d := len(shape) - 1; d >= 0; d-- {
-			if idx[d]++; idx[d] < shape[d] {
-				break
-			}
-			idx[d] = 0
-		}
-	}
-	return col
-}
-
-// oracleValueOf is the tensor of dtype dt and the given shape holding the
-// row-major elements.
-func oracleValueOf(dt tf.DType, shape []int, rowMajor []complex128) (tf.Value, error) {
-	col := oracleColumnMajor(shape, rowMajor)
-	switch dt {
-	case tf.Float32:
-		xs := make([]float32, len(col))
-		for i, z := range col {
-			xs[i] = float32(real(z))
-		}
-		x, err := tf.FromSlice(xs, shape...)
-		return tf.ValueOf(x), err
-	case tf.Float64:
-		xs := make([]float64, len(col))
-		for i, z := range col {
-			xs[i] = real(z)
-		}
-		x, err := tf.FromSlice(xs, shape...)
-		return tf.ValueOf(x), err
-	case tf.Complex64:
-		xs := make([]complex64, len(col))
-		for i, z := range col {
-			xs[i] = complex64(z)
-		}
-		x, err := tf.FromSlice(xs, shape...)
-		return tf.ValueOf(x), err
-	case tf.Complex128:
-		x, err := tf.FromSlice(col, shape...)
-		return tf.ValueOf(x), err
-	}
-	return tf.Value{}, fmt.Errorf("dtype %v", dt)
-}
-
-func (o oracleTensor) value() (tf.Value, error) {
-	dt, err := oracleDType(o.DType)
-	if err != nil {
-		return tf.Value{}, err
-	}
-	xs, err := o.elems()
-	if err != nil {
-		return tf.Value{}, err
-	}
-	return oracleValueOf(dt, o.Shape, xs)
-}
-
-// oracleRowMajor returns v's elements in row-major order as complex128.
-func oracleRowMajor(v tf.Value) ([]complex128, error) {
-	c, err := tf.Convert(v, tf.Complex128)
-	if err != nil {
-		return nil, err
-	}
-	t, err := tf.As[complex128](c)
-	if err != nil {
-		return nil, err
-	}
-	shape := t.Shape()
-	n := oracleNumel(shape)
-	out := make([]complex128, 0, n)
-	idx := make([]int, len(shape))
-	for range n {
-		x, err := t.At(idx...)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, x)
-		for d := len(shape) - 1; d >= 0; d-- {
-			if idx[d]++; idx[d] < shape[d] {
-				break
-			}
-			idx[d] = 0
-		}
-	}
-	return out, nil
 }
 
 // oraclePrepare compiles g and prepares it on the test engine.
@@ -346,42 +76,6 @@ func (c *oracleCounts) add(d oracleCounts) {
 	c.passed += d.passed
 	c.failed += d.failed
 	c.skipped += d.skipped
-}
-
-// oracleLoad reads the cases of one op folder, in file and line order.
-func oracleLoad(dir string) ([]oracleCase, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(files)
-	var cases []oracleCase
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			return nil, err
-		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 1<<30)
-		for n := 1; sc.Scan(); n++ {
-			line := bytes.TrimSpace(sc.Bytes())
-			if len(line) == 0 {
-				continue
-			}
-			var c oracleCase
-			if err := json.Unmarshal(oracleJSON(line), &c); err != nil {
-				fh.Close()
-				return nil, fmt.Errorf("%s:%d: %w", f, n, err)
-			}
-			cases = append(cases, c)
-		}
-		err = sc.Err()
-		fh.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-	}
-	return cases, nil
 }
 
 // oracleReport is what TestOracles found: the totals, the ops with
@@ -486,8 +180,8 @@ func oracleCheckCase(t *testing.T, c *oracleCase) (ok bool, skip string) {
 	if !found {
 		return false, oracleNotInLibrary
 	}
-	if c.Observable.Kind != "identity" {
-		return false, "observable " + c.Observable.Kind + " is not mapped"
+	if m.reason != "" {
+		return false, m.reason
 	}
 	ok = true
 	fail := func(format string, args ...any) {
@@ -498,6 +192,17 @@ func oracleCheckCase(t *testing.T, c *oracleCase) (ok bool, skip string) {
 	x, skip, err := oracleRecord(c, m)
 	if skip != "" {
 		return false, skip
+	}
+	if c.ExpectedBehavior == "error" && c.Comparison.ReasonCode == oracleGaugeIllDefined {
+		// The gradient of a loss that reads the phases of the vectors must
+		// fail with ErrGauge.
+		if err == nil {
+			err = oracleRunGrad(x.g, x.vals)
+		}
+		if !errors.Is(err, tf.ErrGauge) {
+			fail("expected tenferro.ErrGauge (%s), got %v", c.Comparison.ReasonCode, err)
+		}
+		return ok, ""
 	}
 	if c.ExpectedBehavior == "error" {
 		// The library must refuse the case: when recording, transforming,
@@ -568,7 +273,18 @@ func oracleRecord(c *oracleCase, m oracleOp) (x *oracleRecorded, skip string, er
 	if reason := b.unmapped(m); reason != "" {
 		return nil, reason, nil
 	}
-	y := m.build(b)
+	var ys []trace.Var
+	switch {
+	case c.ExpectedBehavior == "error" && c.Comparison.ReasonCode == oracleGaugeIllDefined:
+		if m.gauge == nil {
+			return nil, "no phase-dependent loss mapped for " + oracleGaugeIllDefined, nil
+		}
+		ys = []trace.Var{m.gauge(b)}
+	case m.outs != nil:
+		ys = m.outs(b)
+	default:
+		ys = []trace.Var{m.build(b)}
+	}
 	var sk oracleSkip
 	if errors.As(b.err, &sk) {
 		return nil, string(sk), nil
@@ -576,8 +292,31 @@ func oracleRecord(c *oracleCase, m oracleOp) (x *oracleRecorded, skip string, er
 	if b.err != nil {
 		return x, "", b.err
 	}
-	x.g, err = tr.Finish(y)
+	x.g, err = tr.Finish(ys...)
 	return x, "", err
+}
+
+// oracleGaugeIllDefined is the reason code of the error cases whose loss
+// depends on the phases of singular or eigen vectors.
+const oracleGaugeIllDefined = "gauge_ill_defined"
+
+// oracleRunGrad runs the gradient of g's output, a real scalar loss, at
+// the inputs, returning the first error.
+func oracleRunGrad(g *trace.Graph, vals []tf.Value) error {
+	wrt := make([]int, len(vals))
+	for i := range wrt {
+		wrt[i] = i
+	}
+	gg, err := ad.Grad(g, wrt...)
+	if err != nil {
+		return err
+	}
+	pp, err := oraclePrepare(gg)
+	if err != nil {
+		return err
+	}
+	_, err = pp.Run(vals...)
+	return err
 }
 
 // derive builds and prepares the JVP and VJP programs.
@@ -599,8 +338,7 @@ func (x *oracleRecorded) derive() error {
 }
 
 // hvp returns the Hessian-vector product program: the JVP of the VJP
-// graph with respect to the primal inputs, the cotangents held fixed. It
-// takes x, ȳ, v and returns y, x̄, then the tangents of y and of x̄.
+// graph with respect to the primal inputs, the cotangents held fixed.
 func (x *oracleRecorded) hvp() (*program.Prepared, error) {
 	if x.hp == nil {
 		hg, err := ad.JVP(x.vg, x.wrt...)
@@ -617,27 +355,38 @@ func (x *oracleRecorded) hvp() (*program.Prepared, error) {
 // checkProbe compares the library's J·v, J*·ȳ and H·v at probe p with the
 // references, reporting mismatches with fail. It returns false when the
 // remaining probes cannot be checked either.
+//
+// The graph's outputs are the case's outputs in the order of their names.
+// With n outputs and k inputs, the JVP program returns y, then J·v per
+// output; the VJP program takes x, ȳ and returns y, then x̄ per input; the
+// HVP program takes x, ȳ, v and returns y, x̄, then the tangents of y and
+// of x̄.
 func (x *oracleRecorded) checkProbe(fail func(string, ...any), p *oracleProbe) bool {
 	at := func(what string) string { return p.ProbeID + " " + what }
 	first, second := *x.c.Comparison.FirstOrder, x.c.Comparison.SecondOrder
-	if len(p.Cotangent) != 1 {
-		fail("%s: %d outputs; the mapping has one", p.ProbeID, len(p.Cotangent))
-		return false
-	}
-	var oname string
+	outs := x.g.Outputs()
+	onames := make([]string, 0, len(p.Cotangent))
 	for k := range p.Cotangent {
-		oname = k
+		onames = append(onames, k)
 	}
-	ct := p.Cotangent[oname]
-	out := x.g.Node(x.g.Outputs()[0])
-	if odt, _ := oracleDType(ct.DType); odt != out.DType || !slices.Equal(ct.Shape, out.Shape) {
-		fail("the mapping gives %v %v, the case's output is %s %v", out.DType, out.Shape, ct.DType, ct.Shape)
+	sort.Strings(onames)
+	if len(onames) != len(outs) {
+		fail("%s: outputs %v; the mapping has %d", p.ProbeID, onames, len(outs))
 		return false
 	}
-	ctv, err := ct.value()
-	if err != nil {
-		fail("%s: %v", at("cotangent"), err)
-		return false
+	cts := make([]tf.Value, len(outs))
+	for i, k := range onames {
+		ct := p.Cotangent[k]
+		out := x.g.Node(outs[i])
+		if odt, _ := oracleDType(ct.DType); odt != out.DType || !slices.Equal(ct.Shape, out.Shape) {
+			fail("the mapping gives %v %v for output %s, the case's is %s %v", out.DType, out.Shape, k, ct.DType, ct.Shape)
+			return false
+		}
+		var err error
+		if cts[i], err = ct.value(); err != nil {
+			fail("%s: %v", at("cotangent "+k), err)
+			return false
+		}
 	}
 	dirs := make([]tf.Value, len(x.names))
 	for i, k := range x.names {
@@ -646,6 +395,7 @@ func (x *oracleRecorded) checkProbe(fail func(string, ...any), p *oracleProbe) b
 			fail("%s: no direction for input %s", p.ProbeID, k)
 			return false
 		}
+		var err error
 		if dirs[i], err = d.value(); err != nil {
 			fail("%s: %v", at("direction "+k), err)
 			return false
@@ -656,29 +406,32 @@ func (x *oracleRecorded) checkProbe(fail func(string, ...any), p *oracleProbe) b
 			fail("%s: %v", at(name), err)
 		}
 	}
+	nOut, nIn := len(outs), len(x.names)
 
 	// J·v against PyTorch's forward mode and finite differences.
 	if jout, err := x.jp.Run(append(slices.Clone(x.vals), dirs...)...); err != nil {
 		fail("%s: %v", at("JVP"), err)
 	} else {
-		want, found := p.PyTorchRef.JVP[oname]
-		if !found {
-			fail("%s: no jvp reference", p.ProbeID)
-		} else {
-			compare("jvp vs pytorch", jout[1], want, first)
-		}
-		if want, found := p.FDRef.JVP[oname]; found {
-			compare("jvp vs fd", jout[1], want, first)
+		for i, k := range onames {
+			want, found := p.PyTorchRef.JVP[k]
+			if !found {
+				fail("%s: no jvp reference for %s", p.ProbeID, k)
+			} else {
+				compare("jvp "+k+" vs pytorch", jout[nOut+i], want, first)
+			}
+			if want, found := p.FDRef.JVP[k]; found {
+				compare("jvp "+k+" vs fd", jout[nOut+i], want, first)
+			}
 		}
 	}
 
 	// J*·ȳ against PyTorch's reverse mode.
-	if vout, err := x.vp.Run(append(slices.Clone(x.vals), ctv)...); err != nil {
+	if vout, err := x.vp.Run(append(slices.Clone(x.vals), cts...)...); err != nil {
 		fail("%s: %v", at("VJP"), err)
 	} else {
 		for i, k := range x.names {
 			if want, found := p.PyTorchRef.VJP[k]; found {
-				compare("vjp "+k+" vs pytorch", vout[1+i], want, first)
+				compare("vjp "+k+" vs pytorch", vout[nOut+i], want, first)
 			} else {
 				fail("%s: no vjp reference for %s", p.ProbeID, k)
 			}
@@ -686,7 +439,7 @@ func (x *oracleRecorded) checkProbe(fail func(string, ...any), p *oracleProbe) b
 	}
 
 	// The Hessian-vector product: the derivative of the VJP along the
-	// direction, the cotangent fixed.
+	// direction, the cotangents fixed.
 	if len(p.PyTorchRef.HVP) == 0 {
 		return true
 	}
@@ -699,14 +452,13 @@ func (x *oracleRecorded) checkProbe(fail func(string, ...any), p *oracleProbe) b
 		fail("%v", err)
 		return false
 	}
-	hout, err := hp.Run(append(append(slices.Clone(x.vals), ctv), dirs...)...)
+	hout, err := hp.Run(append(append(slices.Clone(x.vals), cts...), dirs...)...)
 	if err != nil {
 		fail("%s: %v", at("HVP"), err)
 		return true
 	}
-	n := len(x.names)
 	for i, k := range x.names {
-		hv := hout[1+n+1+i] // after y, x̄ and the tangent of y
+		hv := hout[nOut+nIn+nOut+i] // after y, x̄ and the tangents of y
 		if want, found := p.PyTorchRef.HVP[k]; found {
 			compare("hvp "+k+" vs pytorch", hv, want, *second)
 		} else {
@@ -766,58 +518,4 @@ func oracleRunAll(g *trace.Graph, vals []tf.Value) error {
 		}
 	}
 	return nil
-}
-
-// oracleCompare checks got against want with allclose: |got - want| <=
-// atol + rtol·|want| elementwise (complex modulus; NaN matches NaN and an
-// infinity itself), after checking dtype and shape.
-func oracleCompare(got tf.Value, want oracleTensor, tol oracleTol) error {
-	wdt, err := oracleDType(want.DType)
-	if err != nil {
-		return err
-	}
-	if got.DType() != wdt || !slices.Equal(got.Shape(), want.Shape) {
-		return fmt.Errorf("got %v %v, want %v %v", got.DType(), got.Shape(), wdt, want.Shape)
-	}
-	g, err := oracleRowMajor(got)
-	if err != nil {
-		return err
-	}
-	w, err := want.elems()
-	if err != nil {
-		return err
-	}
-	bad, worst, excess := 0, -1, 0.0
-	for i := range w {
-		if g[i] == w[i] || (cmplx.IsNaN(g[i]) && cmplx.IsNaN(w[i])) {
-			continue
-		}
-		d, bound := cmplx.Abs(g[i]-w[i]), tol.ATol+tol.RTol*cmplx.Abs(w[i])
-		if d <= bound {
-			continue
-		}
-		bad++
-		if e := d - bound; worst < 0 || e > excess || math.IsNaN(e) {
-			worst, excess = i, e
-		}
-	}
-	if bad == 0 {
-		return nil
-	}
-	i := worst
-	d, bound := cmplx.Abs(g[i]-w[i]), tol.ATol+tol.RTol*cmplx.Abs(w[i])
-	return fmt.Errorf("%d of %d elements differ; worst at %v: got %v, want %v (|diff| %.3g > %.3g = atol %g + rtol %g·|want|)",
-		bad, len(w), oracleIndex(want.Shape, i), g[i], w[i], d, bound, tol.ATol, tol.RTol)
-}
-
-// oracleIndex is the multi-index of row-major offset off in shape.
-func oracleIndex(shape []int, off int) []int {
-	idx := make([]int, len(shape))
-	for d := len(shape) - 1; d >= 0; d-- {
-		if shape[d] > 0 {
-			idx[d] = off % shape[d]
-			off /= shape[d]
-		}
-	}
-	return idx
 }
