@@ -24,6 +24,7 @@ type Func func(tr *trace.Trace, xs []trace.Var) (trace.Var, error)
 type Compiled struct {
 	f    Func
 	wrt  []int
+	ad   Options
 	opts []program.Option
 
 	mu      sync.Mutex
@@ -42,7 +43,12 @@ type entry struct {
 // inputs at positions wrt (every input when wrt is empty), compiled with
 // the given program options.
 func ValueAndGradFunc(f Func, wrt []int, opts ...program.Option) *Compiled {
-	return &Compiled{f: f, wrt: slices.Clone(wrt), opts: opts}
+	return Options{}.ValueAndGradFunc(f, wrt, opts...)
+}
+
+// ValueAndGradFunc is [ValueAndGradFunc] with the options o.
+func (o Options) ValueAndGradFunc(f Func, wrt []int, opts ...program.Option) *Compiled {
+	return &Compiled{f: f, wrt: slices.Clone(wrt), ad: o, opts: opts}
 }
 
 // Run evaluates the loss and its gradients at inputs on e, into new
@@ -143,7 +149,7 @@ func (c *Compiled) build(e tf.Engine, inputs []tf.Value) (*entry, error) {
 			}
 		}
 	}
-	vg, err := ValueAndGrad(g, wrt...)
+	vg, err := c.ad.ValueAndGrad(g, wrt...)
 	if err != nil {
 		return nil, err
 	}

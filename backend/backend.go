@@ -225,6 +225,19 @@ func FromComplex[T Number](c complex128) T {
 	return any(c).(T)
 }
 
+// ToComplex widens x to complex128 (a zero imaginary part for real T).
+func ToComplex[T Number](x T) complex128 {
+	switch v := any(x).(type) {
+	case float32:
+		return complex(float64(v), 0)
+	case float64:
+		return complex(v, 0)
+	case complex64:
+		return complex128(v)
+	}
+	return any(x).(complex128)
+}
+
 // KernelsOf returns e's kernels for T, or nil when e has none.
 func KernelsOf[T Elem](e Engine) *Kernels[T] {
 	ks, _ := e.Kernels(DTypeOf[T]()).(*Kernels[T])

@@ -69,40 +69,39 @@ func (s *convert[T, U]) run() error {
 // toComplex reads one element as a complex128 (bool as 0 or 1).
 func toComplex[T backend.Elem](x T) complex128 {
 	switch v := any(x).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case float64:
-		return complex(v, 0)
-	case complex64:
-		return complex128(v)
-	case complex128:
-		return v
 	case int64:
 		return complex(float64(v), 0)
 	case bool:
 		if v {
 			return 1
 		}
+		return 0
+	case float32:
+		return backend.ToComplex(v)
+	case float64:
+		return backend.ToComplex(v)
+	case complex64:
+		return backend.ToComplex(v)
 	}
-	return 0
+	return any(x).(complex128)
 }
 
-// fromC converts a complex128 to element type U.
+// fromC converts a complex128 to element type U (NumPy's astype).
 func fromC[U backend.Elem](c complex128) U {
 	var z U
 	switch p := any(&z).(type) {
-	case *float32:
-		*p = float32(real(c))
-	case *float64:
-		*p = real(c)
-	case *complex64:
-		*p = complex64(c)
-	case *complex128:
-		*p = c
 	case *int64:
 		*p = int64(real(c))
 	case *bool:
 		*p = c != 0
+	case *float32:
+		*p = backend.FromComplex[float32](c)
+	case *float64:
+		*p = backend.FromComplex[float64](c)
+	case *complex64:
+		*p = backend.FromComplex[complex64](c)
+	case *complex128:
+		*p = c
 	}
 	return z
 }

@@ -230,7 +230,7 @@ func (s *gaugeStep[T, R]) run() error {
 			og += i * s.g.Strides[d]
 			os += i * s.scale.Strides[d]
 		}
-		g, sc := float64(real(complex128FromR(s.g.Data[og]))), float64(real(complex128FromR(s.scale.Data[os])))
+		g, sc := real(backend.ToComplex(s.g.Data[og])), real(backend.ToComplex(s.scale.Data[os]))
 		if !(math.Abs(g) <= s.tol*sc+1e-300) {
 			return tf.Errorf(tf.ErrGauge, "VJP", "loss", "a loss invariant under the phases of the singular or eigen vectors",
 				"gauge-dependent part %.3g at vector %s, against a tolerance of %.3g", g, op.FmtInts(s.idx), s.tol*sc)
@@ -243,15 +243,4 @@ func (s *gaugeStep[T, R]) run() error {
 		}
 	}
 	return s.core.Copy(s.dst, s.x)
-}
-
-// complex128FromR widens a real element.
-func complex128FromR[R backend.Number](x R) complex128 {
-	switch v := any(x).(type) {
-	case float32:
-		return complex(float64(v), 0)
-	case float64:
-		return complex(v, 0)
-	}
-	return 0
 }
