@@ -222,6 +222,16 @@ func (o Options) linearize(name string, g *trace.Graph, wrt []int, eval bool) (*
 			xs[i], ts[i] = b.primal[a], b.tan[a]
 			any = any || ts[i] >= 0
 		}
+		if any && nd.Op == op.Einsum && len(xs) > 2 {
+			// Differentiate the pairwise contractions of its path, so
+			// that the derivative costs what the forward pass does.
+			b.node = fmt.Sprintf("node %d (%v)", id, nd.Op)
+			b.primal[id], b.tan[id] = b.pairwise(&nd, xs, ts)
+			if b.err != nil {
+				return nil, b.err
+			}
+			continue
+		}
 		y := b.p(b.t.Apply(nd.Op, nd.Attrs, xs...))
 		b.primal[id] = y
 		if b.err != nil {

@@ -1,9 +1,11 @@
 package ad
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
+	"github.com/tenferro-go/tenferro/einsum"
 	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/trace"
 )
@@ -25,6 +27,12 @@ import (
 //
 // package program plans the transposed einsum like any other, with its
 // own path.
+//
+// An einsum of three or more operands is differentiated as the pairwise
+// contractions of its path (pairwise): each step's tangent and transpose
+// are two pairwise einsums, so the derivative costs a small multiple of
+// the forward pass, where one einsum per operand over all the others
+// would cost the forward pass once per operand.
 
 func jvpEinsum(b *builder, nd *trace.Node, xs []trace.Var, y trace.Var, ts []int) int {
 	var terms []int
@@ -115,4 +123,48 @@ func labelString(ls []int) string {
 		sb.WriteRune(labelRunes[l])
 	}
 	return sb.String()
+}
+
+// pairwise records the einsum nd of operands xs as the pairwise
+// contractions of its planned path (and the final relabelling), with
+// their tangents; it returns the result and its tangent.
+func (b *builder) pairwise(nd *trace.Node, xs []trace.Var, ts []int) (trace.Var, int) {
+	shapes := make([][]int, len(xs))
+	for k, x := range xs {
+		shapes[k] = x.Shape()
+	}
+	p, _, f := op.EinsumShape(nd.Attrs.Subscripts, shapes)
+	if f != nil {
+		b.fail(faultErr(b, f))
+		return trace.Var{}, -1
+	}
+	pl, err := einsum.NewPlan(p, einsum.Options{})
+	if err != nil {
+		b.fail(err)
+		return trace.Var{}, -1
+	}
+	vals := slices.Clone(xs)
+	tans := slices.Clone(ts)
+	labels := slices.Clone(p.Inputs)
+	for _, st := range pl.Steps {
+		l, r := st.LeftID, st.RightID
+		sub := labelString(labels[l]) + "," + labelString(labels[r]) + "->" + labelString(st.Out)
+		v, t := b.einsumNode(sub, []trace.Var{vals[l], vals[r]}, []int{tans[l], tans[r]})
+		vals, tans, labels = append(vals, v), append(tans, t), append(labels, st.Out)
+	}
+	last := len(vals) - 1
+	if slices.Equal(labels[last], p.Output) {
+		return vals[last], tans[last]
+	}
+	return b.einsumNode(labelString(labels[last])+"->"+labelString(p.Output), vals[last:], tans[last:])
+}
+
+// einsumNode records einsum sub of xs and its tangent.
+func (b *builder) einsumNode(sub string, xs []trace.Var, ts []int) (trace.Var, int) {
+	nd := trace.Node{Op: op.Einsum, Attrs: op.Attrs{Subscripts: sub}}
+	y := b.ap(op.Einsum, nd.Attrs, xs...)
+	if !slices.ContainsFunc(ts, func(t int) bool { return t >= 0 }) {
+		return y, -1
+	}
+	return y, jvpEinsum(b, &nd, xs, y, ts)
 }

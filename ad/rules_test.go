@@ -238,6 +238,13 @@ func TestEinsumRules(t *testing.T) {
 			return tr.Einsum("ij,jk->ik", xs[0], xs[0])
 		}},
 		{name: "scalar", shapes: [][]int{{}, {3}}, build: es(",i->i")},
+		{name: "pairwiseDiagonal", shapes: [][]int{{3, 3, 4}, {4, 2}, {2}}, build: es("iij,jk,k->ik")},
+		{name: "pairwiseTriple", shapes: [][]int{{5}, {5}, {5}}, build: es("i,i,i->")},
+		{name: "pairwiseTrace", shapes: [][]int{{3, 4}, {4, 2}, {2, 3}}, build: es("ab,bc,ca->")},
+		{name: "pairwiseEllipsis", shapes: [][]int{{3, 2, 2}, {3, 4}, {4}}, build: es("a...,ab,b->...")},
+		{name: "pairwiseBroadcast", shapes: [][]int{{3, 1}, {1, 4}, {3, 4}, {4}}, build: es("ij,ij,ij,j->i")},
+		{name: "pairwiseEmbed", shapes: [][]int{{3, 4}, {4}, {4}}, build: es("ij,j,j->ii")},
+		{name: "pairwiseTransposedOut", shapes: [][]int{{2, 3}, {3, 4}, {4, 5}}, build: es("ij,jk,kl->li")},
 	}
 	runCases(t, cases)
 }
