@@ -7,6 +7,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/ad"
+	"github.com/tenferro-go/tenferro/program"
 	"github.com/tenferro-go/tenferro/trace"
 )
 
@@ -394,4 +395,60 @@ func firstReal(tr *trace.Trace, x trace.Var) (trace.Var, error) {
 		return r, err
 	}
 	return tr.Sum(r)
+}
+
+// A prepared gradient program through the decompositions allocates
+// nothing per run.
+func TestLinalgGradAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's pools drop items")
+	}
+	for _, dt := range []tf.DType{tf.Float64, tf.Complex128} {
+		c := adCase{shapes: [][]int{{4, 3}}, build: func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) {
+			u, s, vh, err := tr.SVD(xs[0])
+			if err != nil {
+				return u, err
+			}
+			p, _ := tr.Matmul(u, vh)
+			q, r, _ := tr.QR(p, true)
+			g, _ := gram(tr, r, 1)
+			l, _ := tr.Cholesky(g, false)
+			w, _ := tr.Eigvalsh(g, false)
+			a, _ := quadForm(tr, q)
+			b, _ := tr.Sum(s)
+			e, _ := tr.Sum(w)
+			ld, _ := tr.Abs(l)
+			lsum, _ := tr.Sum(ld)
+			x, _ := tr.Add(a, b)
+			x, _ = tr.Add(x, e)
+			return tr.Add(x, lsum)
+		}}
+		g, _ := c.record(t, dt)
+		gg, err := ad.ValueAndGrad(g, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := program.Compile(gg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pp, err := program.Prepare(p, engine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := randData(rand.New(rand.NewPCG(2, 2)), dt, []int{4, 3}, -1, 1)
+		in := []tf.Value{x.value(t)}
+		outs, err := pp.Run(in...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := func() {
+			if err := pp.RunInto(outs, in...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if a := testing.AllocsPerRun(20, run); a != 0 {
+			t.Errorf("%v: %v allocations per gradient run, want 0", dt, a)
+		}
+	}
 }
