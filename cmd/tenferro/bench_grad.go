@@ -18,13 +18,12 @@
 // einsum.NewPlan for that einsum and those options, which is the plan the
 // forward program evaluates.
 //
-// By default the einsum is one n-ary node, as a user traces it: ad
-// transposes it into one n-ary einsum per operand (the output's cotangent
-// with the other operands), each planned on its own, so the gradient costs
-// up to n forward evaluations. --pairwise traces the forward plan's
-// pairwise steps instead (one two-operand einsum per step and the final
-// map), so that reverse mode walks back the same tree as PyTorch's
-// autograd.
+// By default the einsum is one n-ary node, as a user traces it; package ad
+// differentiates an einsum of three or more operands along the pairwise
+// steps of its planned path, so that reverse mode walks back the same
+// tree as PyTorch's autograd. --pairwise traces the forward plan's
+// pairwise steps explicitly instead (one two-operand einsum per step and
+// the final map), which should cost the same.
 //
 // --instances names a directory of instance files (default: the public
 // instance data, found as the suite's tests find it, or the built-in suite
