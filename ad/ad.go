@@ -176,8 +176,12 @@ type builder struct {
 	eps    float64       // the broadening of the spectral derivatives
 	gtol   float64       // the relative tolerance of the gauge check; < 0: none
 	gauges []*gaugeWatch // the complex decompositions whose vectors are differentiated
-	err    error         // the first error; every later step is skipped
-	node   string
+	// spreadOf maps a value made by broadcastTo to the value it repeats
+	// (of the same rank, extent 1 along the repeated axes), which an
+	// einsum reads without the copy.
+	spreadOf map[int]trace.Var
+	err      error // the first error; every later step is skipped
+	node     string
 }
 
 // linearize replays g into a new trace and records its linearization

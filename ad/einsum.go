@@ -61,8 +61,21 @@ func transposeEinsum(b *builder, n *linNode, ct trace.Var, i int) (trace.Var, bo
 		return trace.Var{}, false
 	}
 	present := make([]bool, p.NumLabels)
-	for _, l := range p.Output {
-		present[l] = true
+	if small, ok := b.spreadOf[ct.ID()]; ok && len(p.Output) == small.Rank() && len(p.OutputUnique) == len(p.Output) {
+		// A cotangent that repeats a smaller one (the seed of a sum's
+		// gradient): read the smaller one, its repeated axes of extent
+		// 1 broadcast by the einsum, and the other labels come from
+		// ones below.
+		for d, l := range p.Output {
+			if small.Shape()[d] == ct.Shape()[d] {
+				present[l] = true
+			}
+		}
+		ct = small
+	} else {
+		for _, l := range p.Output {
+			present[l] = true
+		}
 	}
 	terms := []string{labelString(p.Output)}
 	operands := []trace.Var{ct}

@@ -281,7 +281,15 @@ func (b *builder) broadcastTo(x trace.Var, shape []int) trace.Var {
 			reps[d] = shape[d]
 		}
 	}
-	return b.ap(op.Tile, op.Attrs{Ints: reps}, b.reshape(x, padded))
+	small := b.reshape(x, padded)
+	y := b.ap(op.Tile, op.Attrs{Ints: reps}, small)
+	if b.err == nil {
+		if b.spreadOf == nil {
+			b.spreadOf = map[int]trace.Var{}
+		}
+		b.spreadOf[y.ID()] = small
+	}
+	return y
 }
 
 // unbroadcast sums x (of a broadcast shape) back to shape: the transpose

@@ -238,6 +238,10 @@ func TestEinsumRules(t *testing.T) {
 			return tr.Einsum("ij,jk->ik", xs[0], xs[0])
 		}},
 		{name: "scalar", shapes: [][]int{{}, {3}}, build: es(",i->i")},
+		{name: "sumOfOuter", shapes: [][]int{{3}, {4}}, build: summed("i,j->ij")},
+		{name: "sumOfBatchedMatmul", shapes: [][]int{{2, 3, 5}, {3, 4, 5}}, build: summed("ijb,jkb->ikb")},
+		{name: "sumOfChain", shapes: [][]int{{2, 3}, {3, 4}, {4, 5}}, build: summed("ij,jk,kl->il")},
+		{name: "sumOfEmbed", shapes: [][]int{{3}, {3}}, build: summed("i,i->ii")},
 		{name: "pairwiseDiagonal", shapes: [][]int{{3, 3, 4}, {4, 2}, {2}}, build: es("iij,jk,k->ik")},
 		{name: "pairwiseTriple", shapes: [][]int{{5}, {5}, {5}}, build: es("i,i,i->")},
 		{name: "pairwiseTrace", shapes: [][]int{{3, 4}, {4, 2}, {2, 3}}, build: es("ab,bc,ca->")},
@@ -274,4 +278,15 @@ func thirds(n int) []float64 {
 		m[i] = float64(i%3 - 1)
 	}
 	return m
+}
+
+// summed is Σ einsum(sub, xs): the sum's cotangent repeats one value.
+func summed(sub string) builder {
+	return func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) {
+		y, err := tr.Einsum(sub, xs...)
+		if err != nil {
+			return y, err
+		}
+		return tr.Sum(y)
+	}
 }
