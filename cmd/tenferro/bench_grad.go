@@ -710,7 +710,9 @@ func sanitize(s string) string {
 // OpenBLAS does not recognize this CPU.
 //
 //go:embed bench_grad_peer.py
-var gradPeerScript string
+var gradPeerBody string
+
+var gradPeerScript = peerPrelude + gradPeerBody
 
 // runGradPeer runs the peer script on the cases. A missing interpreter or
 // a failed run gives null times and a note, never an error.

@@ -1,19 +1,3 @@
-import json, os, sys, time
-cfg = json.load(sys.stdin)
-if cfg.get("coretype"):
-    os.environ["OPENBLAS_CORETYPE"] = cfg["coretype"]
-cases, budget, notes = cfg["cases"], cfg["budget"], []
-res = {"openblas_core": None, "numpy_version": None, "scipy_version": None, "torch_version": None,
-       "notes": notes, "numpy_ms": [None] * len(cases), "torch_ms": [None] * len(cases)}
-
-def median_ms(fn):
-    # The first call is the warm-up and sizes the run: 3 to 500 timed calls.
-    t0 = time.perf_counter(); fn(); one = max(time.perf_counter() - t0, 1e-6)
-    ts = []
-    for _ in range(min(max(int(budget / one), 3), 500)):
-        t0 = time.perf_counter(); fn(); ts.append(time.perf_counter() - t0)
-    ts.sort(); m = len(ts) // 2
-    return (ts[m] + ts[~m]) / 2 * 1e3
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -44,24 +43,7 @@ func gradTestInstances(t *testing.T) (string, []string) {
 
 func decodeGradRows(t *testing.T, out string) []gradRow {
 	t.Helper()
-	var raw []map[string]any
-	if err := json.Unmarshal([]byte(out), &raw); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	for _, r := range raw {
-		var keys []string
-		for k := range r {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		if !slices.Equal(keys, gradRowKeys) {
-			t.Fatalf("row keys %v, want %v", keys, gradRowKeys)
-		}
-	}
-	var rows []gradRow
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatal(err)
-	}
+	rows, _ := decodeBenchRows[gradRow](t, out, gradRowKeys)
 	return rows
 }
 

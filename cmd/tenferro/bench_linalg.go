@@ -499,7 +499,9 @@ func gonumLU(in [][]*mat.Dense) func() {
 // found that OpenBLAS does not recognize this CPU.
 //
 //go:embed bench_linalg_peer.py
-var linalgPeerScript string
+var linalgPeerBody string
+
+var linalgPeerScript = peerPrelude + linalgPeerBody
 
 // runLinalgPeers runs the peer script on the cases. A missing interpreter
 // or a failed run gives null times and a note, never an error.

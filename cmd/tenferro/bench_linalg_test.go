@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
 	"math/cmplx"
 	"slices"
@@ -17,25 +16,7 @@ var linalgRowKeys = []string{"batch", "dtype", "gonum_ms", "median_ms", "numpy_m
 // decodeLinalgRows decodes --json output, checking every row's key set.
 func decodeLinalgRows(t *testing.T, out string) ([]linalgRow, []map[string]any) {
 	t.Helper()
-	var raw []map[string]any
-	if err := json.Unmarshal([]byte(out), &raw); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	for _, r := range raw {
-		var keys []string
-		for k := range r {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		if !slices.Equal(keys, linalgRowKeys) {
-			t.Fatalf("row keys %v, want %v", keys, linalgRowKeys)
-		}
-	}
-	var rows []linalgRow
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatal(err)
-	}
-	return rows, raw
+	return decodeBenchRows[linalgRow](t, out, linalgRowKeys)
 }
 
 // wantLinalgRows lists op/dtype/size for every op of the table, dtypes

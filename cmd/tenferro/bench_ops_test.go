@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
 	"math/cmplx"
 	"os/exec"
@@ -23,25 +22,7 @@ func opNamesOf(dt tf.DType) []string { return opNamesByDType[dt]() }
 // decodeOpsRows decodes --json output, checking every row's key set.
 func decodeOpsRows(t *testing.T, out string) ([]opsRow, []map[string]any) {
 	t.Helper()
-	var raw []map[string]any
-	if err := json.Unmarshal([]byte(out), &raw); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	for _, r := range raw {
-		var keys []string
-		for k := range r {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		if !slices.Equal(keys, opsRowKeys) {
-			t.Fatalf("row keys %v, want %v", keys, opsRowKeys)
-		}
-	}
-	var rows []opsRow
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatal(err)
-	}
-	return rows, raw
+	return decodeBenchRows[opsRow](t, out, opsRowKeys)
 }
 
 func TestBenchOpsJSONEveryOp(t *testing.T) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -87,6 +88,11 @@ func (p peerResult) describe() string {
 	}
 	return s + ", torch " + str(p.TorchVersion) + ", OpenBLAS core " + str(p.OpenBLASCore)
 }
+
+// peerPrelude starts the peer scripts of bench linalg and bench grad.
+//
+//go:embed peer_prelude.py
+var peerPrelude string
 
 // runPeerTimes runs a peer script on in (whose "cases" has n entries),
 // first probing which OpenBLAS kernel NumPy loads: when it is a generic
