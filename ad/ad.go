@@ -180,7 +180,8 @@ type builder struct {
 	// (of the same rank, extent 1 along the repeated axes), which an
 	// einsum reads without the copy.
 	spreadOf map[int]trace.Var
-	err      error // the first error; every later step is skipped
+	memo     map[string]int // linear terms shared by the rules of one decomposition's factors (shared)
+	err      error          // the first error; every later step is skipped
 	node     string
 }
 

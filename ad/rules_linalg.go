@@ -1,6 +1,8 @@
 package ad
 
 import (
+	"fmt"
+
 	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/trace"
 )
@@ -203,7 +205,26 @@ func initLinalgRules() {
 // reads from dA.
 func (b *builder) eighM(a, v trace.Var, t int, nd *trace.Node) int {
 	upper := len(nd.Attrs.Ints) > 0 && nd.Attrs.Ints[0] == 1
-	return b.lmm(b.rmm(b.adjoint(v), b.lherm(t, upper)), v)
+	return b.shared(fmt.Sprint("eighM", t, upper), func() int {
+		return b.lmm(b.rmm(b.adjoint(v), b.lherm(t, upper)), v)
+	})
+}
+
+// shared returns the tape value key names, emitting it with make the
+// first time: the factors of one decomposition share the linear terms
+// their rules have in common (Uᴴ·dA·V for U, S and Vh; Vᴴ·dA·V for w and
+// V; the QR tangents for Q and R), so that the tape holds them once and
+// the reverse pass computes them once.
+func (b *builder) shared(key string, make func() int) int {
+	if b.memo == nil {
+		b.memo = map[string]int{}
+	}
+	if l, ok := b.memo[key]; ok {
+		return l
+	}
+	l := make()
+	b.memo[key] = l
+	return l
 }
 
 func jvpSolveTriangular(b *builder, nd *trace.Node, xs []trace.Var, y trace.Var, ts []int) int {
@@ -249,7 +270,7 @@ func jvpCholesky(b *builder, nd *trace.Node, xs []trace.Var, y trace.Var, ts []i
 
 // svdP is Uᴴ·dA·V.
 func (b *builder) svdP(u, vh trace.Var, t int) int {
-	return b.lmm(b.rmm(b.adjoint(u), t), b.adjoint(vh))
+	return b.shared(fmt.Sprint("svdP", t), func() int { return b.lmm(b.rmm(b.adjoint(u), t), b.adjoint(vh)) })
 }
 
 // svdF is F_ij = 1/(s_j² - s_i²), broadened factor by factor:
@@ -306,6 +327,16 @@ func (b *builder) svdVh(a trace.Var, t int) int {
 // + tril(X, -1)ᴴ + Re diag X; dR = D·R and dQ = Y - Q·D. For m < n, A =
 // [A₁ A₂] with A₁ square: Q and R₁ from A₁ as above, dR₂ = dQᴴ·A₂ + Qᴴ·dA₂.
 func (b *builder) qr(a trace.Var, t int, attrs op.Attrs) (dq, dr int) {
+	dr = b.shared(fmt.Sprint("qrR", t, attrs.Ints), func() int {
+		dq, dr = b.qrTangents(a, t, attrs)
+		b.memo[fmt.Sprint("qrQ", t, attrs.Ints)] = dq
+		return dr
+	})
+	return b.memo[fmt.Sprint("qrQ", t, attrs.Ints)], dr
+}
+
+// qrTangents computes the tangents of Q and R (see qr).
+func (b *builder) qrTangents(a trace.Var, t int, attrs op.Attrs) (dq, dr int) {
 	q, r := b.ap(op.QRQ, attrs, a), b.ap(op.QRR, attrs, a)
 	m, n := a.Shape()[0], a.Shape()[1]
 	t1, r1 := t, r
