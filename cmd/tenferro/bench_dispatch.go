@@ -38,11 +38,11 @@ const (
 )
 
 func benchDispatch(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("bench dispatch", stderr)
+	fs := newFlags("bench dispatch", io.Discard)
 	widthsFlag := fs.String("widths", "1,2", "team widths for the entry rows")
 	asJSON := fs.Bool("json", false, "print JSON rows instead of tables")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := parseBenchFlags(fs, "bench dispatch", args, stderr); done {
+		return code
 	}
 	var widths []int
 	for _, f := range strings.Split(*widthsFlag, ",") {

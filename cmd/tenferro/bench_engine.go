@@ -36,11 +36,11 @@ type engineCase struct {
 }
 
 func benchEngine(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("bench engine", stderr)
+	fs := newFlags("bench engine", io.Discard)
 	threads := fs.Int("threads", defaultThreads(), "team width of the team engines")
 	asJSON := fs.Bool("json", false, "print JSON rows instead of a table")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := parseBenchFlags(fs, "bench engine", args, stderr); done {
+		return code
 	}
 	if *threads < 1 {
 		return fail(stderr, "bench engine", fmt.Errorf("--threads must be >= 1, got %d", *threads))

@@ -72,15 +72,15 @@ print(json.dumps(out))
 var numpyDType = map[tf.DType]string{tf.Float32: "float32", tf.Float64: "float64", tf.Complex64: "complex64", tf.Complex128: "complex128"}
 
 func benchGemm(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("bench gemm", stderr)
+	fs := newFlags("bench gemm", io.Discard)
 	sizesFlag := fs.String("sizes", "32,64,128,256,512,1024,2048", "comma-separated square sizes")
 	dtFlag := fs.String("dtype", "f64", "element type: f64, f32, c64 or c128")
 	threads := fs.Int("threads", 1, "team width (1 = serial engine)")
 	asJSON := fs.Bool("json", false, "print JSON rows instead of a table")
 	noRef := fs.Bool("no-reference", false, "skip the NumPy reference")
 	budget := fs.Duration("budget", 400*time.Millisecond, "timing budget per size")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := parseBenchFlags(fs, "bench gemm", args, stderr); done {
+		return code
 	}
 	dt, err := tf.ParseDType(*dtFlag)
 	if err == nil && !dt.IsNumber() {

@@ -80,7 +80,6 @@ package main
 
 import (
 	_ "embed"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -263,24 +262,7 @@ func gradInstances(dir string, stderr io.Writer) ([]instances.Instance, error) {
 		}
 		dir = d
 	}
-	fi, err := os.Stat(dir)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("--instances: no such directory: %s", dir)
-		}
-		return nil, fmt.Errorf("--instances: %v", err)
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("--instances: not a directory: %s", dir)
-	}
-	insts, err := instances.LoadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	if len(insts) == 0 {
-		return nil, fmt.Errorf("no instance files in %s", dir)
-	}
-	return insts, nil
+	return loadInstanceDir(dir)
 }
 
 func gradInstance(e *cpu.Engine, in instances.Instance, cfg gradConfig, stderr io.Writer) (gradRow, gradCase, gradChecker, error) {

@@ -42,16 +42,13 @@ type permuteRow struct {
 }
 
 func benchPermute(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("bench permute", stderr)
+	fs := newFlags("bench permute", io.Discard)
 	patterns := fs.String("patterns", "", "permutation pattern file (JSON); default: the built-in patterns")
 	threads := fs.Int("threads", 1, "team width (1 = serial)")
 	budget := fs.Duration("budget", 300*time.Millisecond, "time spent measuring each of the permutation and the copy")
 	asJSON := fs.Bool("json", false, "print JSON rows instead of a table")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		return fail(stderr, "bench permute", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	if code, done := parseBenchFlags(fs, "bench permute", args, stderr); done {
+		return code
 	}
 	if *threads < 1 || *threads > team.MaxThreads {
 		return fail(stderr, "bench permute", fmt.Errorf("--threads must be in [1, %d], got %d", team.MaxThreads, *threads))
@@ -63,7 +60,7 @@ func benchPermute(args []string, stdout, stderr io.Writer) int {
 	if *patterns != "" {
 		var err error
 		if pats, err = instances.LoadPermutations(*patterns); err != nil {
-			return fail(stderr, "bench permute", err)
+			return fail(stderr, "bench permute", missingFile(*patterns, err))
 		}
 	}
 	var runner par.Runner

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -38,9 +37,9 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "  subscripts name the axes of each file in NumPy's order (a C-order file's a[i,j] is element (i,j))")
 		fs.PrintDefaults()
 	}
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	rest, code, done := commandArgs(fs, args)
+	if done {
+		return code
 	}
 	switch {
 	case len(rest) < 2:
@@ -96,27 +95,6 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// parseInterspersed parses flags that may appear before, between or after
-// the positional arguments; "--" ends flag parsing.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		if len(rest) == 0 {
-			break
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-	return pos, nil
-}
-
 // newEngine returns a serial engine for threads == 1 and an engine over a
 // team of that width otherwise.
 func newEngine(threads int) (*cpu.Engine, error) {
@@ -151,7 +129,7 @@ const maxPathFileBytes = 16 << 20
 func readPathFile(name string) ([][2]int, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, fmt.Errorf("not a readable path file: %v", err)
+		return nil, fmt.Errorf("not a readable path file: %v", missingFile(name, err))
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxPathFileBytes+1))
@@ -188,7 +166,10 @@ func readPathFile(name string) ([][2]int, error) {
 // einsum takes.
 func loadValue(name string, maxBytes int64) (tf.Value, error) {
 	v, err := npy.ReadValueFile(name, npy.MaxBytes(max(maxBytes, 0)))
-	if err == nil && !v.DType().IsNumber() {
+	if err != nil {
+		return tf.Value{}, missingFile(name, err)
+	}
+	if !v.DType().IsNumber() {
 		return tf.Value{}, fmt.Errorf("%s: dtype %v, expected f32, f64, c64 or c128", name, v.DType())
 	}
 	return v, err

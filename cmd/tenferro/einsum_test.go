@@ -1,8 +1,6 @@
 package main
 
 import (
-	"flag"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -222,19 +220,5 @@ func TestEinsumBadInput(t *testing.T) {
 	// An unwritable output is a failure (1), not bad input.
 	if code, _, errs := runCLI(t, "einsum", "-o", filepath.Join(dir, "no", "dir", "o.npy"), "ij->ji", a); code != 1 || !oneLine(errs) {
 		t.Errorf("unwritable output: exit %d, %q", code, errs)
-	}
-}
-
-func TestParseInterspersed(t *testing.T) {
-	fs := flag.NewFlagSet("x", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	o := fs.String("o", "", "")
-	n := fs.Int("n", 0, "")
-	got, err := parseInterspersed(fs, []string{"a", "-o", "f", "b", "--n", "3", "c", "--", "-x", "--n"})
-	if err != nil || *o != "f" || *n != 3 || !slices.Equal(got, []string{"a", "b", "c", "-x", "--n"}) {
-		t.Fatalf("got %v %v o=%q n=%d", got, err, *o, *n)
-	}
-	if _, err := parseInterspersed(fs, []string{"a", "--nope"}); err == nil {
-		t.Fatal("unknown flag accepted")
 	}
 }

@@ -275,7 +275,7 @@ func runLinalgCmd(args []string, stdout, stderr io.Writer) int {
 			bools[opt.name] = fs.Bool(opt.name, false, opt.usage)
 		}
 	}
-	rest, err := parseInterspersed(fs, args[1:])
+	rest, err := parseArgs(fs, args[1:])
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			linalgUsage(stderr, fs)

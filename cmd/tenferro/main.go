@@ -75,9 +75,12 @@ func usage(w io.Writer, m map[string]command, prefix string) {
 }
 
 func runBench(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
+	if len(args) == 0 || isHelp(args[0]) {
 		usage(stderr, benches, "tenferro bench")
-		return 2
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
 	}
 	c, ok := benches[args[0]]
 	if !ok {
@@ -88,7 +91,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 || isHelp(args[0]) {
 		usage(stderr, commands, "tenferro")
 		if len(args) == 0 {
 			return 2
@@ -102,5 +105,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	return c.run(args[1:], stdout, stderr)
 }
+
+// isHelp reports whether arg asks for the usage.
+func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "help" }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

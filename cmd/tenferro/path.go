@@ -68,10 +68,11 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "  SHAPE is like 2x3 (column-major extents), 5, or scalar (or '') for rank 0")
 		fs.PrintDefaults()
 	}
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	rest, code, done := commandArgs(fs, args)
+	if done {
+		return code
 	}
+	var err error
 	if len(rest) < 1 {
 		return fail(stderr, "path", fmt.Errorf("missing SUBSCRIPTS (usage: tenferro path [flags] SUBSCRIPTS SHAPE...)"))
 	}

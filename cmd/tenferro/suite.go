@@ -74,10 +74,11 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: tenferro suite [--instances DIR] [--strategy opt_flops|opt_size|auto] [--threads N] [--runs N] [--json] [NAME...]")
 		fs.PrintDefaults()
 	}
-	names, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	names, code, done := commandArgs(fs, args)
+	if done {
+		return code
 	}
+	var err error
 	switch *strategy {
 	case "", "opt_flops", "opt_size", "auto":
 	default:
@@ -91,11 +92,8 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	}
 	var insts []instances.Instance
 	if *dir != "" {
-		if insts, err = instances.LoadDir(*dir); err != nil {
+		if insts, err = loadInstanceDir(*dir); err != nil {
 			return fail(stderr, "suite", err)
-		}
-		if len(insts) == 0 {
-			return fail(stderr, "suite", fmt.Errorf("no instance files in %s", *dir))
 		}
 	} else {
 		insts = instances.Builtin(*seed)

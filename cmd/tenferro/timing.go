@@ -96,20 +96,21 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseBenchFlags parses a benchmark's flags, which take no positional
-// arguments. done reports that the command ends now with exit code code:
-// after printing the flags for -h, or after a one-line error.
+// parseBenchFlags parses the flags of a command that takes no positional
+// arguments (the benchmarks), whose flag set prints nothing itself. done
+// reports that the command ends now with exit status code: 0 after
+// printing the flags for -h or --help, 2 after a one-line error.
 func parseBenchFlags(fs *flag.FlagSet, name string, args []string, stderr io.Writer) (code int, done bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stderr)
-			fs.PrintDefaults()
-			return 0, true
-		}
+	pos, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+		return 0, true
+	case err != nil:
 		return fail(stderr, name, err), true
-	}
-	if fs.NArg() > 0 {
-		return fail(stderr, name, fmt.Errorf("unexpected argument %q", fs.Arg(0))), true
+	case len(pos) > 0:
+		return fail(stderr, name, fmt.Errorf("unexpected argument %q", pos[0])), true
 	}
 	return 0, false
 }
