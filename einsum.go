@@ -65,7 +65,10 @@ func (p *EinsumPlan) Report() string { return p.plan.Report() }
 // Subscripts are read against column-major tensors: the k-th label of an
 // operand names its axis k. The plan for (subscripts, shapes, dtype,
 // options) is cached in e's plan cache, so repeated calls skip planning.
-// See package einsum for the grammar and the broadcasting rules.
+// See package einsum for the grammar and the broadcasting rules. Networks
+// built in code number their bonds instead: [einsum.Subscripts] turns
+// integer labels (NumPy's sublist form) into subscripts for every einsum
+// entry point.
 func Einsum[T Scalar](e Engine, subscripts string, operands ...*Tensor[T]) (*Tensor[T], error) {
 	return einsumNew(e, "Einsum", subscripts, operands, nil)
 }

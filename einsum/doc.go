@@ -20,7 +20,9 @@
 // "->" the output is implicit, as in NumPy: the ellipsis axes first, then
 // the labels that occur exactly once over all operands, sorted by code
 // point (so 'A'-'Z' come before 'a'-'z'). FromLabels is the integer form
-// (NumPy's sublist form), with Ellipsis as the "..." sentinel.
+// (NumPy's sublist form), with Ellipsis as the "..." sentinel, and
+// Subscripts renders integer labels as subscripts for the functions that
+// take a string (label v is Symbol(v): a-z, A-Z, then CJK ideographs).
 // ParseSymbols accepts any non-reserved symbol as a label, as opt_einsum
 // does (public workloads use digits and symbols such as '×').
 //
