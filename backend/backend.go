@@ -70,6 +70,19 @@ type Engine interface {
 	MemoryBudget() int64
 }
 
+// Marker is what an engine that profiles implements besides Engine: a
+// runner of many steps under one Begin (a prepared program) names the
+// step it starts with Mark, so profiles and execution traces attribute
+// the time to it. Marking reports whether marks are wanted now (profile
+// labels on, or an execution trace running); callers check it once per
+// Begin and call Mark only then.
+type Marker interface {
+	Marking() bool
+	// Mark says that the operation running now is op, until the next Mark
+	// or End.
+	Mark(op string)
+}
+
 // Kernels are an engine's kernels for element type T: Core always, each
 // capability when the engine supports it for T (nil otherwise). An engine
 // builds them once; looking one up is a field load.

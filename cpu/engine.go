@@ -35,6 +35,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"runtime/trace"
 	"sync/atomic"
 
 	tf "github.com/tenferro-go/tenferro"
@@ -67,6 +68,7 @@ type Engine struct {
 	fillStrides [strided.MaxRank]int
 	dataStrides [3][strided.MaxRank]int
 	ix          indexScratch
+	prof        profile
 
 	// The kernels of each dtype, and kernels[dt]: a *backend.Kernels[T]
 	// listing them.
@@ -218,6 +220,9 @@ func (c *contract) Begin(name string) error {
 		return c.optErr
 	}
 	if c.state.CompareAndSwap(idle, busy) {
+		if c.prof.on || trace.IsEnabled() {
+			c.beginProfile(name)
+		}
 		return nil
 	}
 	if c.state.Load() == closed {
@@ -227,7 +232,12 @@ func (c *contract) Begin(name string) error {
 }
 
 // End implements backend.Engine.
-func (c *contract) End() { c.state.Store(idle) }
+func (c *contract) End() {
+	if c.prof.op != nil || c.prof.step != nil {
+		c.endProfile()
+	}
+	c.state.Store(idle)
+}
 
 // Kernels implements backend.Engine.
 func (c *contract) Kernels(dt op.DType) any {

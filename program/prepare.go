@@ -18,7 +18,9 @@ type Prepared struct {
 	e         tf.Engine
 	be        backend.Engine
 	steps     []step
-	inputs    []binder // per input
+	names     []string       // per step, for marker
+	marker    backend.Marker // the engine's, when it has one
+	inputs    []binder       // per input
 	outputs   []binder // per output
 	slotBytes int64
 }
@@ -90,7 +92,9 @@ func Prepare(p *Program, e tf.Engine) (*Prepared, error) {
 			return nil, tf.WrapError(name, "command "+strconv.Itoa(i), err)
 		}
 		pp.steps = append(pp.steps, s)
+		pp.names = append(pp.names, commandName(&c))
 	}
+	pp.marker, _ = be.(backend.Marker)
 	for _, id := range p.inputs {
 		pp.inputs = append(pp.inputs, b.dtype(p.vals[id].dt).binder(b, id))
 	}
@@ -98,6 +102,19 @@ func Prepare(p *Program, e tf.Engine) (*Prepared, error) {
 		pp.outputs = append(pp.outputs, b.dtype(p.vals[id].dt).binder(b, id))
 	}
 	return pp, nil
+}
+
+// commandName names command c in profiles: its catalog operation
+// ("Exp", "Sum", "SVDU"), else how it runs ("einsum", "matmul", "fused").
+func commandName(c *command) string {
+	switch c.op {
+	case cmdMatmul, cmdEinsum, cmdFused, cmdCopy, cmdTiled, cmdConvert, cmdComplex, cmdWhere:
+	default:
+		if c.kind.Valid() {
+			return c.kind.String()
+		}
+	}
+	return opcodeNames[c.op]
 }
 
 // stepDType is the dtype whose builder makes command c's step: its
@@ -195,7 +212,11 @@ func (pp *Prepared) exec(name string, inputs, outputs []tf.Value) error {
 		b.bind(outputs[j])
 	}
 	var err error
+	marking := pp.marker != nil && pp.marker.Marking()
 	for i, s := range pp.steps {
+		if marking {
+			pp.marker.Mark(pp.names[i])
+		}
 		if err = s.run(); err != nil {
 			err = tf.WrapError(name, "command "+strconv.Itoa(i), err)
 			break

@@ -62,7 +62,13 @@ type worker struct {
 	task     par.Task
 	panicked *PanicError
 	wake     chan struct{} // capacity 1: one token per park
-	_        [128 - 56]byte
+	// The part labels of the posting team (see SetPartLabels): labels,
+	// and gen, which names them; applied is the gen the worker's goroutine
+	// carries, written by the worker only.
+	labels  context.Context
+	gen     uint64
+	applied uint64
+	_       [128 - 88]byte
 }
 
 // crew is the set of workers behind a team of width len(workers)+1. A crew
@@ -195,10 +201,27 @@ func (w *worker) await(spin time.Duration) uint32 {
 // kept for the caller. If the part calls runtime.Goexit, this goroutine ends
 // and a fresh one takes over the worker's slot, so the crew stays whole.
 func (w *worker) runPart(c *crew, id int) {
+	if w.gen != w.applied {
+		w.applyLabels(c)
+	}
 	returned := false
 	defer w.done(c, id, &returned)
 	w.task.RunPart(w.part, w.parts)
 	returned = true
+}
+
+// applyLabels gives the worker's goroutine the part labels it was posted
+// with, or its crew's own labels when the team has none.
+func (w *worker) applyLabels(c *crew) {
+	switch {
+	case w.labels != nil:
+		pprof.SetGoroutineLabels(w.labels)
+	case c.labels != nil:
+		pprof.SetGoroutineLabels(c.labels)
+	default:
+		pprof.SetGoroutineLabels(context.Background())
+	}
+	w.applied = w.gen
 }
 
 // done is deferred by runPart; it must call recover directly.
@@ -217,8 +240,9 @@ func (w *worker) done(c *crew, id int, returned *bool) {
 
 // post hands part of parts of t to the worker and wakes it if it parked.
 // No part of the worker may be outstanding.
-func (w *worker) post(t par.Task, part, parts int) {
+func (w *worker) post(t par.Task, part, parts int, labels context.Context, gen uint64) {
 	w.task, w.part, w.parts = t, part, parts
+	w.labels, w.gen = labels, gen
 	if w.state.Swap(stJob) == stParked {
 		w.wake <- struct{}{}
 	}

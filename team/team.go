@@ -1,6 +1,7 @@
 package team
 
 import (
+	"context"
 	"runtime"
 
 	"github.com/tenferro-go/tenferro/internal/par"
@@ -26,6 +27,9 @@ type Team struct {
 	dedicated bool
 	crew      *crew // nil for width 1 and after Close
 	cleanup   runtime.Cleanup
+	// The labels of SetPartLabels and their generation (0: none set).
+	partLabels context.Context
+	partGen    uint64
 }
 
 // New builds a team. With default settings (no [OnStart], [Labels] or
@@ -133,7 +137,7 @@ func (t *Team) Run(task par.Task, parts int) {
 	c := t.crew
 	defer t.end(c, parts)
 	for p := 1; p < parts; p++ {
-		c.workers[p-1].post(task, p, parts)
+		c.workers[p-1].post(task, p, parts, t.partLabels, t.partGen)
 	}
 	task.RunPart(0, parts)
 	// Parts that no worker has started yet are run here: the caller is
