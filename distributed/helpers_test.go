@@ -46,7 +46,7 @@ func workerProcess(url string) int {
 	}
 	defer nc.Close()
 	ackWait, _ := time.ParseDuration(os.Getenv(envAckWait))
-	w, err := NewWorker(ctx, js, cpu.Serial(), WorkerOptions{Name: os.Getenv(envWorkerName), AckWait: ackWait, Log: os.Stderr})
+	w, err := NewWorker(ctx, js, cpu.Serial(), WorkerOptions{Name: os.Getenv(envWorkerName), AckWait: ackWait})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -63,8 +63,8 @@ func workerProcess(url string) int {
 	return 0
 }
 
-// server starts an embedded server for t and connects to it.
-func server(t *testing.T) (string, jetstream.JetStream) {
+// startServer starts an embedded server for t and connects to it.
+func startServer(t *testing.T) (string, jetstream.JetStream) {
 	t.Helper()
 	url := natstest.Run(t)
 	nc, js, err := Connect(context.Background(), url, t.Name(), 5*time.Second)
