@@ -37,9 +37,10 @@
 //   - A worker that dies (or loses the server) stops acking: after
 //     AckWait without an ack or a heartbeat the server gives its task to
 //     another worker. While a task is computed the worker sends a heartbeat
-//     every AckWait/4, so AckWait bounds the time lost to a dead worker,
-//     not the length of a task. A worker stopped through its context hands
-//     its task back at once (a negative ack).
+//     every second (or every AckWait/4 if shorter), so AckWait bounds the
+//     time lost to a dead worker, not the length of a task. A worker
+//     stopped through its context hands its task back at once (a negative
+//     ack).
 //   - A worker that dies after it announced a result but before its ack
 //     makes the task run twice: the coordinator sums a range once and
 //     counts the second result in [Progress.Duplicates].

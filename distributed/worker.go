@@ -25,9 +25,11 @@ type WorkerOptions struct {
 	Name string
 	// AckWait is how long a task may go without an ack or a heartbeat
 	// before the server gives it to another worker (default
-	// DefaultAckWait). A worker sends heartbeats every AckWait/4 while it
-	// computes, so AckWait bounds the time lost to a worker that dies, not
-	// the length of a task.
+	// DefaultAckWait). A worker sends a heartbeat every second (every
+	// AckWait/4 if that is shorter) while it computes, so AckWait bounds
+	// the time lost to a worker that dies, not the length of a task. The
+	// consumer is shared: the last worker to start sets AckWait and
+	// MaxDeliver for all, so give every worker the same values.
 	AckWait time.Duration
 	// MaxDeliver bounds the deliveries of one task (default
 	// DefaultMaxDeliver); the coordinator reports a task that runs out of
@@ -209,7 +211,7 @@ func (w *Worker) compute(ctx context.Context, msg jetstream.Msg, t Task) (string
 	beat := make(chan struct{})
 	go func() {
 		defer close(beat)
-		tick := time.NewTicker(w.opts.AckWait / 4)
+		tick := time.NewTicker(min(w.opts.AckWait/4, time.Second))
 		defer tick.Stop()
 		for {
 			select {
