@@ -19,15 +19,16 @@ type contractCase struct {
 	name          string
 	subscripts    string
 	shapes        [][]int
-	limit         int64 // planner memory limit (0: unsliced)
+	div           int64 // memory limit: the unsliced peak / div (0: unsliced)
 	slicesPerTask int
 }
 
 var contractCases = []contractCase{
-	{"matmul-sliced", "ij,jk->ik", [][]int{{5, 13}, {13, 3}}, 200, 1},
-	{"chain-uneven-tasks", "ab,bc,cd->ad", [][]int{{3, 7}, {7, 11}, {11, 2}}, 120, 4},
+	{"chain", "ab,bc,cd->ad", [][]int{{5, 13}, {13, 11}, {11, 3}}, 4, 1},
+	{"chain-uneven-tasks", "ab,bc,cd->ad", [][]int{{3, 7}, {7, 11}, {11, 2}}, 3, 4},
+	{"network", "abc,cd,dbe->ae", [][]int{{3, 5, 7}, {7, 4}, {4, 5, 2}}, 4, 0},
+	{"ring-scalar-output", "ab,bc,ca->", [][]int{{7, 6}, {6, 5}, {5, 7}}, 3, 2},
 	{"unsliced", "ij,jk->ik", [][]int{{4, 6}, {6, 5}}, 0, 0},
-	{"scalar-output", "ij,ij->", [][]int{{7, 5}, {7, 5}}, 60, 2},
 	{"one-element", "i,i->", [][]int{{1}, {1}}, 0, 0},
 }
 
@@ -37,13 +38,7 @@ func TestContractInProcess(t *testing.T) {
 	for _, c := range contractCases {
 		t.Run(c.name, func(t *testing.T) {
 			for _, dt := range []tf.DType{tf.Float64, tf.Complex64} {
-				p, err := slicing.New(dt, c.subscripts, c.shapes, c.limit)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if c.limit > 0 && p.Slices < 2 {
-					t.Fatalf("limit %d leaves %d slice(s); the case should be sliced", c.limit, p.Slices)
-				}
+				p := slicedPlan(t, dt, c.subscripts, c.shapes, c.div)
 				var vals []tf.Value
 				if dt == tf.Float64 {
 					vals = randValues[float64](t, 3, c.shapes)
@@ -56,10 +51,11 @@ func TestContractInProcess(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				wantTasks := p.Slices
-				if c.slicesPerTask > 0 {
-					wantTasks = (p.Slices + c.slicesPerTask - 1) / c.slicesPerTask
+				perTask := c.slicesPerTask
+				if perTask == 0 {
+					perTask = (p.Slices + maxAutoTasks - 1) / maxAutoTasks
 				}
+				wantTasks := (p.Slices + perTask - 1) / perTask
 				if prog.Done != p.Slices || prog.Total != p.Slices || prog.Tasks != wantTasks || prog.TasksDone != wantTasks || prog.Duplicates != 0 || calls == 0 {
 					t.Errorf("%v: progress %+v after %d calls, want %d slices in %d tasks", dt, prog, calls, p.Slices, wantTasks)
 				}
@@ -144,10 +140,7 @@ func TestContractBadInput(t *testing.T) {
 // the worker reports the missing object, and Contract fails with it.
 func TestMissingOperand(t *testing.T) {
 	_, js := startServer(t)
-	p, err := slicing.New(tf.Float64, "ij,jk->ik", [][]int{{3, 9}, {9, 2}}, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := slicedPlan(t, tf.Float64, "ab,bc,cd->ad", [][]int{{3, 9}, {9, 4}, {4, 2}}, 3)
 	vals := randValues[float64](t, 5, p.Shapes)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -156,7 +149,7 @@ func TestMissingOperand(t *testing.T) {
 		_, _, err := Contract(ctx, js, p, vals, Options{Job: "missing"})
 		errc <- err
 	}()
-	waitMessages(t, js, TaskStream, p.Slices)
+	waitMessages(t, js, TaskStream, 1)
 	obs, err := js.ObjectStore(ctx, Bucket)
 	if err != nil {
 		t.Fatal(err)

@@ -48,12 +48,20 @@ func Example() {
 	}
 	go w.Run(ctx)
 
-	// C = A·B with the inner label j sliced: each slice is one rank-one
-	// product, and their sum is the matrix product.
+	// D = A·B·C, planned so that one slice's intermediates take at most
+	// half of what the unsliced evaluation needs: each slice fixes a
+	// contracted label, and the sum of the slices is the product.
 	a, _ := tf.FromRowMajor([]float64{1, 2, 3, 4, 5, 6}, 2, 3)
-	b, _ := tf.FromRowMajor([]float64{1, 0, 0, 1, 1, 1}, 3, 2)
-	operands := []tf.Value{tf.ValueOf(a), tf.ValueOf(b)}
-	p, err := slicing.New(tf.Float64, "ij,jk->ik", [][]int{{2, 3}, {3, 2}}, 40)
+	b, _ := tf.FromRowMajor([]float64{1, 0, 0, 1, 1, 1, 2, 0, 1, 0, 0, 1}, 3, 4)
+	c, _ := tf.FromRowMajor([]float64{1, 0, 0, 1, 1, 1, 1, -1}, 4, 2)
+	operands := []tf.Value{tf.ValueOf(a), tf.ValueOf(b), tf.ValueOf(c)}
+	subscripts, shapes := "ij,jk,kl->il", [][]int{{2, 3}, {3, 4}, {4, 2}}
+	whole, err := slicing.New(tf.Float64, subscripts, shapes, 0)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, err := slicing.New(tf.Float64, subscripts, shapes, whole.SlicePeakBytes/2)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -68,6 +76,6 @@ func Example() {
 	// Output:
 	// slices summed: true sliced: true
 	// Tensor[f64] (2, 2)
-	// [[ 4  5]
-	//  [10 11]]
+	// [[14  2]
+	//  [35  5]]
 }

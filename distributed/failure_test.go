@@ -17,7 +17,6 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
-	"github.com/tenferro-go/tenferro/internal/slicing"
 )
 
 // startWorkerProcess starts the test binary as a worker process with a
@@ -57,15 +56,13 @@ func TestWorkerKilledMidSlice(t *testing.T) {
 		t.Skip("starts worker processes and waits for a redelivery")
 	}
 	url, js := startServer(t)
-	subscripts := "abc,cbd->ad"
-	shapes := [][]int{{4, 5, 7}, {7, 5, 3}}
-	p, err := slicing.New(tf.Float64, subscripts, shapes, 150)
-	if err != nil {
-		t.Fatal(err)
-	}
+	subscripts := "ab,bc,cd->ad"
+	shapes := [][]int{{3, 24}, {24, 24}, {24, 3}}
+	p := slicedPlan(t, tf.Float64, subscripts, shapes, 8)
 	if p.Slices < 20 {
 		t.Fatalf("plan has %d slices, want at least 20", p.Slices)
 	}
+	perTask := (p.Slices + 23) / 24 // 20 to 24 tasks
 	vals := randValues[float64](t, 11, shapes)
 
 	// The victim takes the first task and stays inside it (sending
@@ -80,7 +77,7 @@ func TestWorkerKilledMidSlice(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	go func() {
-		res, prog, err := Contract(ctx, js, p, vals, Options{SlicesPerTask: 1})
+		res, prog, err := Contract(ctx, js, p, vals, Options{SlicesPerTask: perTask})
 		done <- outcome{res, prog, err}
 	}()
 	var taken string
@@ -112,7 +109,7 @@ func TestWorkerKilledMidSlice(t *testing.T) {
 	if o.err != nil {
 		t.Fatal(o.err)
 	}
-	if o.prog.Done != p.Slices || o.prog.TasksDone != p.Slices || o.prog.Duplicates != 0 {
+	if o.prog.Done != p.Slices || o.prog.TasksDone != o.prog.Tasks || o.prog.Duplicates != 0 {
 		t.Errorf("progress %+v, want %d slices summed once each", o.prog, p.Slices)
 	}
 	if d := time.Since(killed); d > 15*time.Second {
@@ -139,16 +136,14 @@ func TestWorkerKilledMidSlice(t *testing.T) {
 // counts once.
 func TestDuplicateResult(t *testing.T) {
 	_, js := startServer(t)
-	p, err := slicing.New(tf.Float64, "ij,jk->ik", [][]int{{3, 6}, {6, 4}}, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
+	subscripts := "ab,bc,cd->ad"
+	p := slicedPlan(t, tf.Float64, subscripts, [][]int{{2, 3}, {3, 4}, {4, 2}}, 2)
 	vals := randValues[float64](t, 2, p.Shapes)
 	startWorkers(t, js, 1, WorkerOptions{AckWait: 2 * time.Second}, func(w *Worker) {
 		w.beforeRange = func(int, int) { time.Sleep(100 * time.Millisecond) }
 	})
 	sent := false
-	res, prog, err := Contract(context.Background(), js, p, vals, Options{Job: "dup", Progress: func(pr Progress) {
+	res, prog, err := Contract(context.Background(), js, p, vals, Options{Job: "dup", SlicesPerTask: 1, Progress: func(pr Progress) {
 		if pr.TasksDone == 1 && !sent {
 			sent = true
 			data, _ := json.Marshal(Result{Job: "dup", Lo: 0, Hi: 1, Status: StatusDone, Object: partialObject("dup", 0, 1), Worker: "again"})
@@ -163,17 +158,14 @@ func TestDuplicateResult(t *testing.T) {
 	if prog.Duplicates != 1 || prog.Done != p.Slices {
 		t.Errorf("progress %+v, want one duplicate and %d slices", prog, p.Slices)
 	}
-	checkEinsum[float64](t, "ij,jk->ik", vals, res, 1e-12)
+	checkEinsum[float64](t, subscripts, vals, res, 1e-12)
 }
 
 // TestMaxDeliver lets a task's AckWait run out on its only delivery: the
 // coordinator reports the slices.
 func TestMaxDeliver(t *testing.T) {
 	_, js := startServer(t)
-	p, err := slicing.New(tf.Float64, "ij,jk->ik", [][]int{{2, 2}, {2, 2}}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := slicedPlan(t, tf.Float64, "ij,jk->ik", [][]int{{2, 2}, {2, 2}}, 0)
 	vals := randValues[float64](t, 2, p.Shapes)
 	startWorkers(t, js, 1, WorkerOptions{AckWait: 300 * time.Millisecond, MaxDeliver: 1}, func(w *Worker) {
 		w.noHeartbeat = true
@@ -181,7 +173,7 @@ func TestMaxDeliver(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	_, _, err = Contract(ctx, js, p, vals, Options{})
+	_, _, err := Contract(ctx, js, p, vals, Options{})
 	if err == nil || !strings.Contains(err.Error(), "slices [0, 1) were delivered 1 times without a result") {
 		t.Fatalf("Contract: %v, want the exhausted task", err)
 	}
@@ -189,10 +181,7 @@ func TestMaxDeliver(t *testing.T) {
 
 func TestContractTimeout(t *testing.T) {
 	_, js := startServer(t)
-	p, err := slicing.New(tf.Float64, "ij,jk->ik", [][]int{{2, 2}, {2, 2}}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := slicedPlan(t, tf.Float64, "ij,jk->ik", [][]int{{2, 2}, {2, 2}}, 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	_, prog, err := Contract(ctx, js, p, randValues[float64](t, 2, p.Shapes), Options{}) // no workers
@@ -255,10 +244,7 @@ func TestConnectBounded(t *testing.T) {
 // worker at once, long before AckWait (30 s).
 func TestHandBack(t *testing.T) {
 	_, js := startServer(t)
-	p, err := slicing.New(tf.Float64, "ij,jk->ik", [][]int{{2, 3}, {3, 2}}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := slicedPlan(t, tf.Float64, "ij,jk->ik", [][]int{{2, 3}, {3, 2}}, 0)
 	vals := randValues[float64](t, 4, p.Shapes)
 	ctx, stop := context.WithCancel(context.Background())
 	w, err := NewWorker(ctx, js, cpu.Serial(), WorkerOptions{Name: "stopped", AckWait: 30 * time.Second})

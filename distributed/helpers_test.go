@@ -16,6 +16,7 @@ import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/internal/natstest"
+	"github.com/tenferro-go/tenferro/internal/slicing"
 )
 
 // Environment of a worker process (the test binary started again by
@@ -132,4 +133,26 @@ func checkEinsum[T tf.Scalar](t *testing.T, subscripts string, vals []tf.Value, 
 	if !ok {
 		t.Fatalf("%s: distributed result differs from einsum:\n got %v\nwant %v", subscripts, g, want)
 	}
+}
+
+// slicedPlan plans subscripts on shapes with a memory limit of the
+// unsliced plan's slice peak divided by div (div <= 1: unsliced), and
+// checks that a limit makes the plan sliced.
+func slicedPlan(t *testing.T, dt tf.DType, subscripts string, shapes [][]int, div int64) *slicing.Plan {
+	t.Helper()
+	p, err := slicing.New(dt, subscripts, shapes, 0)
+	if err != nil || div <= 1 {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	limit := p.SlicePeakBytes / div
+	if p, err = slicing.New(dt, subscripts, shapes, limit); err != nil {
+		t.Fatal(err)
+	}
+	if p.Slices < 2 {
+		t.Fatalf("%s %v: a limit of %d bytes leaves %d slice(s)", subscripts, shapes, limit, p.Slices)
+	}
+	return p
 }

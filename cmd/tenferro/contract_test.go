@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/distributed"
 	"github.com/tenferro-go/tenferro/internal/natstest"
+	"github.com/tenferro-go/tenferro/internal/slicing"
 	"github.com/tenferro-go/tenferro/npy"
 )
 
@@ -91,12 +93,18 @@ func checkOutput(t *testing.T, out, subscripts string, ops []*tf.Tensor[float64]
 func TestContractWithWorkerProcesses(t *testing.T) {
 	url := natstest.Run(t)
 	dir := t.TempDir()
-	names, ops := writeOperands(t, dir, []int{6, 17, 4}, []int{17, 4, 5})
+	subs := "abc,cd,bde->ae"
+	shapes := [][]int{{6, 17, 4}, {4, 9}, {17, 9, 5}}
+	names, ops := writeOperands(t, dir, shapes...)
+	whole, err := slicing.New(tf.Float64, subs, shapes, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := strconv.FormatInt(whole.SlicePeakBytes/4, 10)
 	startCLI(t, "worker", "--nats", url, "--ack-wait", "2s", "--quiet")
 	startCLI(t, "worker", "--nats", url, "--ack-wait", "2s", "--threads", "2", "--quiet")
 	out := filepath.Join(dir, "out.npy")
-	subs := "abc,bcd->ad"
-	code, _, errs := runCLI(t, append([]string{"contract", "--nats", url, "--memory-limit", "600", "--slices-per-task", "3",
+	code, _, errs := runCLI(t, append([]string{"contract", "--nats", url, "--memory-limit", limit, "--slices-per-task", "3",
 		"--timeout", "30s", "-o", out, subs}, names...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
