@@ -56,21 +56,21 @@
 //
 // Wrong:
 //
-//	func norm(x *tf.Tensor[float64]) (*tf.Tensor[float64], error) {
-//		e := cpu.Serial() // reported: norm is called in a loop below
+//	func total(x *tf.Tensor[float64]) (*tf.Tensor[float64], error) {
+//		e := cpu.Serial() // reported: total is called in a loop below
 //		defer e.Close()
-//		return tf.Norm(e, x)
+//		return tf.Sum(e, x)
 //	}
 //
 //	for _, x := range batch {
-//		n, err := norm(x)
+//		s, err := total(x)
 //		...
 //	}
 //
 // Right: take the engine as the first argument, like the library does.
 //
-//	func norm(e tf.Engine, x *tf.Tensor[float64]) (*tf.Tensor[float64], error) {
-//		return tf.Norm(e, x)
+//	func total(e tf.Engine, x *tf.Tensor[float64]) (*tf.Tensor[float64], error) {
+//		return tf.Sum(e, x)
 //	}
 //
 // # Dedicated team per call
@@ -133,9 +133,9 @@
 //
 // An engine or team held in a local variable (declared by := or var from
 // its constructor) that is never closed in the function: no e.Close() call,
-// deferred call or method value, the variable is not returned, stored,
-// captured by a function other than the library's, nor (for a team)
-// handed to cpu.New, whose engine then owns and closes it. A suggested fix
+// deferred call or method value; the variable is not returned, stored, or
+// passed to a function other than the library's operations; and (for a
+// team) it is not handed to cpu.New, whose engine then owns and closes it. A suggested fix
 // adds defer e.Close() after the construction, or after the error check
 // that follows it.
 //
