@@ -102,7 +102,7 @@ func (c *checker) loopVariables(loop ast.Node) map[types.Object]bool {
 
 // addVar adds the variable e names, if any, to vs.
 func (c *checker) addVar(vs map[types.Object]bool, e ast.Expr) {
-	if id, ok := ast.Unparen(e).(*ast.Ident); ok && e != nil {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
 		if obj := c.info.ObjectOf(id); obj != nil {
 			vs[obj] = true
 		}

@@ -98,8 +98,8 @@
 // loop body, whose result is discarded, or held in a variable declared in
 // the body that is never released and only read (by read-only methods
 // such as Shape and At, by the library's operations, or compared with
-// nil). Its storage then goes back to the pool only when the garbage
-// collector finds it, and every iteration takes a fresh buffer. The
+// nil). Its storage then goes back to the engine's pool only when the
+// garbage collector finds it, and every iteration takes a fresh buffer. The
 // analyzer stays quiet as soon as the result is released (x.Release() or
 // defer x.Release() anywhere), kept (assigned to a variable declared
 // outside the loop, stored in a field, element or map), returned, or

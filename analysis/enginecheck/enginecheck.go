@@ -156,7 +156,7 @@ func isEngineCtor(fn *types.Func) bool {
 
 // isEngine reports whether t has the method set of tenferro.Engine:
 // Backend() returning backend.Engine. Checking the method rather than
-// looking up the interface keeps the test independent of which packages a
+// looking up the interface keeps the check independent of which packages a
 // pass happens to see.
 func isEngine(t types.Type) bool {
 	if _, ok := t.Underlying().(*types.Interface); ok {
