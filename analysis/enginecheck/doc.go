@@ -158,4 +158,11 @@
 //
 // An engine returned to the caller, stored in a struct, or passed to a
 // function of the program (which may close it) is not reported.
+//
+// # Silencing a report
+//
+// Code that does one of these things on purpose (a benchmark of an engine
+// per call) carries the directive //tenferrovet:ignore followed by the
+// reason, on the reported line or on the line above. A directive without
+// a reason is reported and silences nothing.
 package enginecheck

@@ -77,6 +77,7 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	filterIgnored(pass)
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	c := &checker{
 		pass:     pass,

@@ -16,7 +16,7 @@ import (
 // analyzer matches, so the tests run offline in GOPATH mode.
 
 func TestAnalyzer(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), enginecheck.Analyzer, "loops", "percall", "results", "closing")
+	analysistest.Run(t, analysistest.TestData(), enginecheck.Analyzer, "loops", "percall", "results", "closing", "ignored")
 }
 
 func TestSuggestedFixes(t *testing.T) {

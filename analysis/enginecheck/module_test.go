@@ -14,13 +14,7 @@ import (
 // knownFindings are the diagnostics the analyzer gives on the module's own
 // code, by file (relative to the module root) and message prefix; anything
 // else fails TestModule.
-var knownFindings = []struct{ file, prefix string }{
-	// The dispatch benchmark builds an engine per call on purpose: it
-	// measures what that costs.
-	{"cmd/tenferro/bench_dispatch.go", "cpu.Serial builds an engine on every iteration of this loop"},
-	// poolEvidence reads the stats of an engine it never closes.
-	{"cmd/tenferro/bench_engine.go", "an engine e built by cpu.Serial is never closed"},
-}
+var knownFindings = []struct{ file, prefix string }{}
 
 // loadModule loads the module's packages (test files excluded, as the
 // analyzer skips them by default) from the source tree this test sits in.
