@@ -45,8 +45,10 @@
 // A row of --json: {"op", "dtype", "size", "batch", "threads", "median_ms",
 // "numpy_ms", "gonum_ms", "torch_ms", "openblas_core"}, null where a peer
 // is missing, lacks the op or dtype, or failed (a note on stderr says
-// why); openblas_core is the OpenBLAS kernel NumPy loaded (threadpoolctl's
-// "architecture"). The table adds the ratios numpy/ours, gonum/ours and
+// why); openblas_core is the OpenBLAS kernel NumPy ran (threadpoolctl's
+// "architecture", or openblas_get_corename; a generic kernel that ignores
+// this CPU's vector units is replaced through OPENBLAS_CORETYPE, and a
+// note and the header say so). The table adds the ratios numpy/ours, gonum/ours and
 // torch/ours (above 1: the library is faster) and ends with their
 // geometric means, printed on stderr with --json.
 
@@ -501,7 +503,7 @@ func gonumLU(in [][]*mat.Dense) func() {
 //go:embed bench_linalg_peer.py
 var linalgPeerBody string
 
-var linalgPeerScript = peerPrelude + linalgPeerBody
+var linalgPeerScript = peerScript(linalgPeerBody)
 
 // runLinalgPeers runs the peer script on the cases. A missing interpreter
 // or a failed run gives null times and a note, never an error.
