@@ -78,8 +78,12 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print JSON rows instead of a table")
 	noRef := fs.Bool("no-reference", false, "skip the NumPy reference")
 	budget := fs.Duration("budget", 400*time.Millisecond, "timing budget per size")
+	plotTo := addPlotFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if err := plotTo.check(); err != nil {
+		return fail(stderr, "bench gemm", err)
 	}
 	dt, err := tf.ParseDType(*dtFlag)
 	if err == nil && !dt.IsNumber() {
@@ -107,8 +111,9 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 			GFlops: gemmFlops(dt, n) / med.Seconds() / 1e9, Kernel: gemm.ActiveVariant()})
 	}
 	refNote := "not run (--no-reference)"
+	var peer peerResult
 	if !*noRef {
-		peer := runGemmPeer(sizes, dt, *threads, *budget)
+		peer = runGemmPeer(sizes, dt, *threads, *budget)
 		for _, note := range peer.Notes {
 			fmt.Fprintf(stderr, "bench gemm: %s\n", note)
 		}
@@ -136,7 +141,10 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 		if disp != nil {
 			out = append(out, disp)
 		}
-		return writeJSON(stdout, out)
+		if code := writeJSON(stdout, out); code != 0 {
+			return code
+		}
+		return plotTo.draw(stderr, "bench gemm", gemmChart(rows, peer))
 	}
 	fmt.Fprintf(stdout, "== C = A·B, %s, threads=%d, kernel %s; reference: %s\n", dt, *threads, gemm.ActiveVariant(), refNote)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -153,7 +161,7 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "32x32x32 f64: MatmulInto on a reused serial engine %s, bare micro-kernel loop (pre-packed) %s: %.2fx\n",
 			fmtDur(time.Duration(disp.EngineNS)), fmtDur(time.Duration(disp.LoopNS)), disp.Ratio)
 	}
-	return 0
+	return plotTo.draw(stderr, "bench gemm", gemmChart(rows, peer))
 }
 
 // dispatchCheck compares a whole 32x32x32 product through the engine with

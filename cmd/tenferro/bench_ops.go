@@ -2,7 +2,7 @@
 // timed against NumPy and PyTorch in the same run.
 //
 //	tenferro bench ops [--ops LIST] [--sizes LIST] [--dtype f32,f64,...]
-//	    [--threads N] [--json] [--budget DURATION] [--no-reference]
+//	    [--threads N] [--json] [--budget DURATION] [--no-reference] [--plot FILE]
 //
 // --ops selects operations by case-insensitive catalog name (exp,log,add,
 // sum; default all), --sizes the element counts (1e6 or 1048576 style,
@@ -29,7 +29,8 @@
 // is missing, has no expression for the op, or failed (a note on stderr
 // says why); --no-reference skips the peers. The table ends with the
 // geometric means of numpy_ms/median_ms and torch_ms/median_ms (above 1:
-// the library is faster), printed on stderr with --json.
+// the library is faster), printed on stderr with --json. --plot FILE also
+// draws each peer's time over ours per case (see opsChart).
 
 package main
 
@@ -278,8 +279,12 @@ func benchOps(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print JSON rows instead of a table")
 	budget := fs.Duration("budget", 300*time.Millisecond, "timing budget per case")
 	noRef := fs.Bool("no-reference", false, "skip the NumPy and PyTorch peers")
+	plotTo := addPlotFlag(fs)
 	if code, done := parseBenchFlags(fs, name, args, stderr); done {
 		return code
+	}
+	if err := plotTo.check(); err != nil {
+		return fail(stderr, name, err)
 	}
 	ops, err := parseOpList(*opsFlag)
 	if err != nil {
@@ -338,12 +343,15 @@ func benchOps(args []string, stdout, stderr io.Writer) int {
 	summary := opsSummary(rows)
 	if *asJSON {
 		fmt.Fprintln(stderr, summary)
-		return writeJSONPlain(stdout, stderr, rows)
+		if code := writeJSONPlain(stdout, stderr, rows); code != 0 {
+			return code
+		}
+	} else {
+		fmt.Fprintf(stdout, "== elementwise ops and reductions, threads=%d; %s\n", *threads, peer.describe())
+		printOpsTable(stdout, rows)
+		fmt.Fprintln(stdout, summary)
 	}
-	fmt.Fprintf(stdout, "== elementwise ops and reductions, threads=%d; %s\n", *threads, peer.describe())
-	printOpsTable(stdout, rows)
-	fmt.Fprintln(stdout, summary)
-	return 0
+	return plotTo.draw(stderr, name, opsChart(rows, peer))
 }
 
 // opsByDType measures the selected operations in one dtype at one size.
