@@ -19,9 +19,19 @@ PyTorch: pairwise along the path, one torch.einsum per step, with
 torch.set_num_threads(threads).
 
 OpenBLAS reads its environment when it loads: the script removes
-OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE (this machine class sets them to force
-a weaker kernel) and pins OPENBLAS_NUM_THREADS/OMP_NUM_THREADS to --threads
-before it imports NumPy or PyTorch.
+OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE (an environment may set them to force a
+kernel) and pins OPENBLAS_NUM_THREADS/OMP_NUM_THREADS to --threads before it
+imports NumPy or PyTorch. It then asks which kernel OpenBLAS loaded
+(threadpoolctl, or openblas_get_corename through ctypes; see
+cmd/tenferro/peer_openblas.py, shared with the tenferro bench commands). On a
+CPU it does not recognize OpenBLAS falls back to a generic pre-AVX kernel
+(Prescott) that runs several times slower; when that happens on a CPU whose
+/proc/cpuinfo flags show AVX-512 or AVX2, the script runs itself again with
+OPENBLAS_CORETYPE set to the matching optimized kernel (Cooperlake with
+AVX512_BF16, SkylakeX, Haswell; Sandybridge for AVX alone) and says so. The
+header line before the table and every JSON row ("openblas_core", and
+"openblas_chose": the kernel OpenBLAS picked itself when it was overridden,
+else null) name the kernel that ran.
 
 Usage (from the repository root):
 
@@ -40,6 +50,14 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+sys.path.insert(0, os.path.join(ROOT, "cmd", "tenferro"))
+sys.dont_write_bytecode = True  # keep the source tree clean
+import peer_openblas  # noqa: E402
+
+# Set, with OPENBLAS_CORETYPE, when the script runs itself again to force an
+# OpenBLAS kernel: the kernel OpenBLAS had chosen on its own.
+CHOSE_ENV = "TENFERRO_PEERS_OPENBLAS_CHOSE"
 
 
 def parse_args():
@@ -61,10 +79,43 @@ def parse_args():
 
 
 def fix_blas_env(threads):
-    for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+    """Clears OpenBLAS's kernel settings and pins the BLAS thread count.
+
+    Returns the kernel OpenBLAS chose on its own when this process is the
+    run that force_openblas started with OPENBLAS_CORETYPE set (which then
+    stays), else None.
+    """
+    chose = os.environ.pop(CHOSE_ENV, None)
+    for k in ("OPENBLAS_L2_SIZE",) if chose else ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         os.environ.pop(k, None)
     for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[k] = str(threads)
+    return chose
+
+
+def force_openblas(chose):
+    """(kernel, note) of the OpenBLAS NumPy loaded; call after importing NumPy.
+
+    When OpenBLAS chose a generic kernel that ignores this CPU's vector units
+    (peer_openblas.coretype_for on the /proc/cpuinfo flags), the script runs
+    itself again with OPENBLAS_CORETYPE set, since OpenBLAS reads it only when
+    it loads; chose is fix_blas_env's answer in that second run.
+    """
+    cores = peer_openblas.openblas_cores()
+    core = cores[0] if cores else None
+    if chose:
+        return core, "OPENBLAS_CORETYPE=%s set: OpenBLAS chose %s, which does not use this CPU's vector units" % (
+            os.environ.get("OPENBLAS_CORETYPE", ""), chose)
+    flags = peer_openblas.cpu_flags()
+    for c in cores:
+        ct = peer_openblas.coretype_for(c, flags)
+        if ct:
+            print("OpenBLAS chose %s on a CPU with AVX: running again with OPENBLAS_CORETYPE=%s" % (c, ct), file=sys.stderr)
+            os.environ["OPENBLAS_CORETYPE"], os.environ[CHOSE_ENV] = ct, c
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.execv(sys.executable, [sys.executable, os.path.abspath(__file__)] + sys.argv[1:])
+    return core, ""
 
 
 def run_suite(args):
@@ -236,8 +287,9 @@ def fmt(x, nd=3):
 
 def main():
     args = parse_args()
-    fix_blas_env(args.threads)
+    chose = fix_blas_env(args.threads)
     import numpy as np  # after fix_blas_env: OpenBLAS reads it on load
+    core, note = force_openblas(chose)
     torch = None
     if not args.no_torch:
         try:
@@ -245,13 +297,17 @@ def main():
             torch.set_num_threads(args.threads)
         except ImportError:
             print("PyTorch not available: skipping it", file=sys.stderr)
+    header = "peers: numpy %s%s, torch %s, OpenBLAS core %s%s" % (
+        np.__version__, " (not run)" if args.no_numpy else "", torch.__version__ if torch else "absent",
+        core or "unknown", " (%s)" % note if note else "")
     rows = run_suite(args)
     out = []
     for k, row in enumerate(rows):
         print("peers [%d/%d] %s" % (k + 1, len(rows), row["name"]), file=sys.stderr)
         ops = make_operands(np, row)
         r = {"name": row["name"], "tenferro_ms": row["median_ms"], "check": row["check"],
-             "numpy_ms": None, "torch_ms": None, "numpy_mode": "", "peers_agree": None}
+             "numpy_ms": None, "torch_ms": None, "numpy_mode": "", "peers_agree": None,
+             "openblas_core": core, "openblas_chose": chose}
         res_np = res_t = None
         if not args.no_numpy:
             fn, mode = numpy_callable(np, row, ops)
@@ -270,13 +326,13 @@ def main():
             t = r[peer + "_ms"]
             r[peer + "_ratio"] = t / r["tenferro_ms"] if t and r["tenferro_ms"] > 0 else None
         out.append(r)
-    print_table(out, args)
+    print_table(out, args, header)
     if args.json_out:
         with open(args.json_out, "w") as f:
             json.dump(out, f, indent=1)
 
 
-def print_table(out, args):
+def print_table(out, args, header):
     head = ["instance", "tenferro ms", "numpy ms", "torch ms", "numpy/tenferro", "torch/tenferro", "check"]
     lines = []
     for r in out:
@@ -286,6 +342,7 @@ def print_table(out, args):
     gm_np = geomean([r["numpy_ratio"] for r in out])
     gm_t = geomean([r["torch_ratio"] for r in out])
     lines.append(["geometric mean", "", "", "", fmt(gm_np, 2), fmt(gm_t, 2), ""])
+    print(header + "\n")
     if args.markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "|".join(["---"] + ["---:"] * 5 + ["---"]) + "|")

@@ -131,11 +131,14 @@ func engineCases(a *tf.Tensor[float64], threads int) ([]engineCase, error) {
 // 64x64 output and of a fresh engine.
 func poolEvidence() []engineRow {
 	e := cpu.Serial()
+	defer e.Close()
 	a, _ := tf.Rand[float64](2, 64, 64)
 	c, _ := tf.Matmul(e, a, a)
 	c.Release()
 	used := e.BufferPoolStats()
-	fresh := cpu.Serial().BufferPoolStats()
+	f := cpu.Serial()
+	defer f.Close()
+	fresh := f.BufferPoolStats()
 	return []engineRow{
 		{Case: "pool-after-release", Buffers: &used.Buffers, CapacityBytes: &used.CapacityBytes},
 		{Case: "pool-fresh", Buffers: &fresh.Buffers, CapacityBytes: &fresh.CapacityBytes},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"fmt"
 	"io"
 	"strconv"
@@ -18,7 +19,12 @@ func init() {
 	registerBench("gemm", "GEMM GFLOP/s per size against NumPy/OpenBLAS in the same run", benchGemm)
 }
 
-// gemmRow is one row of `bench gemm --json`.
+// gemmRow is one row of `bench gemm --json`. ReferenceGFlops is
+// numpy.matmul's, Ratio ours over it, and OpenBLASCore the OpenBLAS kernel
+// NumPy ran (null without the reference or without OpenBLAS); when
+// OpenBLAS chose a generic kernel that ignores this CPU's vector units,
+// NumPy runs with OPENBLAS_CORETYPE set to the CPU's and a note on stderr
+// says so.
 type gemmRow struct {
 	Size            int      `json:"size"`
 	DType           string   `json:"dtype"`
@@ -29,45 +35,38 @@ type gemmRow struct {
 	ReferenceGFlops *float64 `json:"reference_gflops"`
 	Ratio           *float64 `json:"ratio"`
 	Reference       string   `json:"reference,omitempty"`
+	OpenBLASCore    *string  `json:"openblas_core"`
 }
 
-// numpyGemmScript times numpy.matmul on n×n operands for each size and
-// prints {"<n>": gflops}. It uses C-ordered arrays: NumPy sends those
-// straight to BLAS (some Fortran-ordered out= combinations fall back to a
-// slow loop), and the cost of a GEMM does not depend on which of the two
-// equivalent layouts holds it. Input: {"sizes": [...], "dtype": "float64",
-// "budget": seconds per size}.
-const numpyGemmScript = `
-import json, sys, time
-import numpy as np
-cfg = json.load(sys.stdin)
-dt = np.dtype(cfg["dtype"])
-cplx = dt.kind == "c"
-out = {}
-rng = np.random.default_rng(1)
-for n in cfg["sizes"]:
-    def mk():
-        x = rng.random((n, n))
-        if cplx:
-            x = x + 1j * rng.random((n, n))
-        return np.ascontiguousarray(x.astype(dt))
-    a, b = mk(), mk()
-    c = np.empty((n, n), dtype=dt)
-    flops = (8 if cplx else 2) * n**3
-    np.matmul(a, b, out=c)
-    reps = max(3, int(cfg["budget"] / max(flops / 50e9, 1e-7)))
-    reps = min(reps, 2000)
-    inner = max(1, int(2e-3 / max(flops / 50e9, 1e-9)))
-    times = []
-    for _ in range(max(5, reps // inner)):
-        t0 = time.perf_counter()
-        for _ in range(inner):
-            np.matmul(a, b, out=c)
-        times.append((time.perf_counter() - t0) / inner)
-    times.sort()
-    out[str(n)] = flops / times[len(times) // 2] / 1e9
-print(json.dumps(out))
-`
+// gemmPeerScript times numpy.matmul on C-ordered n×n operands for each
+// size of the input's "cases" and prints {"openblas_core",
+// "numpy_version", "numpy_ms", "torch_ms" (null), "notes"}. NumPy sends
+// C-ordered arrays straight to BLAS (some Fortran-ordered out=
+// combinations fall back to a slow loop), and the cost of a GEMM does not
+// depend on which of the two equivalent layouts holds it. Input:
+// {"cases": sizes, "dtype": "float64", "budget": seconds per size,
+// "coretype": OPENBLAS_CORETYPE or absent}.
+//
+//go:embed bench_gemm_peer.py
+var gemmPeerBody string
+
+var gemmPeerScript = peerScript(gemmPeerBody)
+
+// runGemmPeer times numpy.matmul on the sizes in dtype dt with threads
+// BLAS threads (see runPeerTimes: OpenBLAS probed, and forced onto the
+// CPU's kernel when it chose a generic one).
+func runGemmPeer(sizes []int, dt tf.DType, threads int, budget time.Duration) peerResult {
+	in := map[string]any{"cases": sizes, "dtype": numpyDType[dt], "budget": budget.Seconds()}
+	return runPeerTimes(gemmPeerScript, threads, in, len(sizes))
+}
+
+// describeGemmPeer is the reference part of bench gemm's header.
+func describeGemmPeer(p peerResult, threads int) string {
+	if p.NumpyVersion == nil {
+		return "skipped: " + strings.Join(p.Notes, "; ")
+	}
+	return fmt.Sprintf("numpy %s matmul, %s, OPENBLAS_NUM_THREADS=%d", *p.NumpyVersion, p.openblasDesc(), threads)
+}
 
 var numpyDType = map[tf.DType]string{tf.Float32: "float32", tf.Float64: "float64", tf.Complex64: "complex64", tf.Complex128: "complex128"}
 
@@ -79,8 +78,12 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print JSON rows instead of a table")
 	noRef := fs.Bool("no-reference", false, "skip the NumPy reference")
 	budget := fs.Duration("budget", 400*time.Millisecond, "timing budget per size")
+	plotTo := addPlotFlag(fs)
 	if code, done := parseBenchFlags(fs, "bench gemm", args, stderr); done {
 		return code
+	}
+	if err := plotTo.check(); err != nil {
+		return fail(stderr, "bench gemm", err)
 	}
 	dt, err := tf.ParseDType(*dtFlag)
 	if err == nil && !dt.IsNumber() {
@@ -108,19 +111,20 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 			GFlops: gemmFlops(dt, n) / med.Seconds() / 1e9, Kernel: gemm.ActiveVariant()})
 	}
 	refNote := "not run (--no-reference)"
+	var peer peerResult
 	if !*noRef {
-		var ref map[string]float64
-		err := runPeer(numpyGemmScript, *threads, map[string]any{"sizes": sizes, "dtype": numpyDType[dt], "budget": budget.Seconds()}, &ref)
-		if err != nil {
-			refNote = "skipped: " + err.Error()
-		} else {
-			refNote = "numpy.matmul (OpenBLAS, OPENBLAS_CORETYPE/L2_SIZE unset)"
-			for i := range rows {
-				if g, ok := ref[strconv.Itoa(rows[i].Size)]; ok && g > 0 {
-					r := rows[i].GFlops / g
-					rows[i].ReferenceGFlops, rows[i].Ratio = &g, &r
-					rows[i].Reference = "numpy"
-				}
+		peer = runGemmPeer(sizes, dt, *threads, *budget)
+		for _, note := range peer.Notes {
+			fmt.Fprintf(stderr, "bench gemm: %s\n", note)
+		}
+		refNote = describeGemmPeer(peer, *threads)
+		for i := range rows {
+			rows[i].OpenBLASCore = peer.OpenBLASCore
+			if t := peer.NumpyMS[i]; t != nil && *t > 0 {
+				g := gemmFlops(dt, rows[i].Size) / (*t * 1e-3) / 1e9
+				r := rows[i].GFlops / g
+				rows[i].ReferenceGFlops, rows[i].Ratio = &g, &r
+				rows[i].Reference = "numpy"
 			}
 		}
 	}
@@ -137,7 +141,10 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 		if disp != nil {
 			out = append(out, disp)
 		}
-		return writeJSON(stdout, out)
+		if code := writeJSON(stdout, out); code != 0 {
+			return code
+		}
+		return plotTo.draw(stderr, "bench gemm", gemmChart(rows, peer))
 	}
 	fmt.Fprintf(stdout, "== C = A·B, %s, threads=%d, kernel %s; reference: %s\n", dt, *threads, gemm.ActiveVariant(), refNote)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -154,7 +161,7 @@ func benchGemm(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "32x32x32 f64: MatmulInto on a reused serial engine %s, bare micro-kernel loop (pre-packed) %s: %.2fx\n",
 			fmtDur(time.Duration(disp.EngineNS)), fmtDur(time.Duration(disp.LoopNS)), disp.Ratio)
 	}
-	return 0
+	return plotTo.draw(stderr, "bench gemm", gemmChart(rows, peer))
 }
 
 // dispatchCheck compares a whole 32x32x32 product through the engine with

@@ -72,7 +72,9 @@
 // torch_speedup = torch_ms / grad_ms (above 1: the library is faster) and
 // both torch fields are null without a PyTorch time. The table's header
 // names the PyTorch version and the OpenBLAS kernel it ran (threadpoolctl's
-// "architecture" after import torch); the table ends with the geometric
+// "architecture" or openblas_get_corename after import torch; a generic
+// kernel that ignores this CPU's vector units is replaced through
+// OPENBLAS_CORETYPE, and the header says so); the table ends with the geometric
 // means of grad/forward and torch/ours, printed on stderr with --json.
 // Exit status 1 when a check fails.
 
@@ -694,7 +696,7 @@ func sanitize(s string) string {
 //go:embed bench_grad_peer.py
 var gradPeerBody string
 
-var gradPeerScript = peerPrelude + gradPeerBody
+var gradPeerScript = peerScript(gradPeerBody)
 
 // runGradPeer runs the peer script on the cases. A missing interpreter or
 // a failed run gives null times and a note, never an error.
@@ -711,11 +713,7 @@ func describeGradPeer(p peerResult) string {
 	if p.TorchVersion == nil {
 		return "torch: absent (checks by central differences)"
 	}
-	core := "unknown"
-	if p.OpenBLASCore != nil {
-		core = *p.OpenBLASCore
-	}
-	return "torch " + *p.TorchVersion + ", OpenBLAS core " + core
+	return "torch " + *p.TorchVersion + ", " + p.openblasDesc()
 }
 
 func printGradTable(w io.Writer, rows []gradRow) {

@@ -51,12 +51,7 @@ try:
 except Exception as e:
     notes.append("torch not available (%s; PYTHONPATH=%s): null torch times, checks by central differences" % (e, os.environ.get("PYTHONPATH", "")))
 if torch is not None:
-    try:
-        from threadpoolctl import threadpool_info
-        cores = [i.get("architecture") for i in threadpool_info() if i.get("internal_api") == "openblas"]
-        res["openblas_core"] = cores[0] if cores else None
-    except Exception as e:
-        notes.append("threadpoolctl not available (%s): null openblas_core" % e)
+    record_openblas(res, notes)
     torch.set_num_threads(cfg["threads"])
     for n, c in enumerate(cases):
         try:

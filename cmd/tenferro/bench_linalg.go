@@ -3,6 +3,7 @@
 //
 //	tenferro bench linalg [--ops LIST] [--sizes LIST] [--dtype f32,f64,c64,c128]
 //	    [--batch N] [--threads N] [--json] [--budget DURATION] [--no-reference]
+//	    [--plot FILE]
 //
 // --ops selects operations of the linalg command's table by name (default
 // all: qr, lq, svd, eigh, solve, cholesky_solve, solve_triangular,
@@ -45,10 +46,13 @@
 // A row of --json: {"op", "dtype", "size", "batch", "threads", "median_ms",
 // "numpy_ms", "gonum_ms", "torch_ms", "openblas_core"}, null where a peer
 // is missing, lacks the op or dtype, or failed (a note on stderr says
-// why); openblas_core is the OpenBLAS kernel NumPy loaded (threadpoolctl's
-// "architecture"). The table adds the ratios numpy/ours, gonum/ours and
+// why); openblas_core is the OpenBLAS kernel NumPy ran (threadpoolctl's
+// "architecture", or openblas_get_corename; a generic kernel that ignores
+// this CPU's vector units is replaced through OPENBLAS_CORETYPE, and a
+// note and the header say so). The table adds the ratios numpy/ours, gonum/ours and
 // torch/ours (above 1: the library is faster) and ends with their
-// geometric means, printed on stderr with --json.
+// geometric means, printed on stderr with --json. --plot FILE also draws
+// each peer's time over ours per case (see linalgChart).
 
 package main
 
@@ -112,8 +116,12 @@ func benchLinalg(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print JSON rows instead of a table")
 	budget := fs.Duration("budget", 300*time.Millisecond, "timing budget per case and implementation")
 	noRef := fs.Bool("no-reference", false, "skip the NumPy and PyTorch peers (gonum still runs)")
+	plotTo := addPlotFlag(fs)
 	if code, done := parseBenchFlags(fs, name, args, stderr); done {
 		return code
+	}
+	if err := plotTo.check(); err != nil {
+		return fail(stderr, name, err)
 	}
 	ops, err := parseLinalgOps(*opsFlag)
 	if err != nil {
@@ -181,12 +189,15 @@ func benchLinalg(args []string, stdout, stderr io.Writer) int {
 	summary := linalgSummary(rows)
 	if *asJSON {
 		fmt.Fprintln(stderr, summary)
-		return writeJSONPlain(stdout, stderr, rows)
+		if code := writeJSONPlain(stdout, stderr, rows); code != 0 {
+			return code
+		}
+	} else {
+		fmt.Fprintf(stdout, "== linalg Into forms, batch %d, threads=%d; %s\n", *batch, *threads, peer.describe()+", gonum (float64)")
+		printLinalgTable(stdout, rows)
+		fmt.Fprintln(stdout, summary)
 	}
-	fmt.Fprintf(stdout, "== linalg Into forms, batch %d, threads=%d; %s\n", *batch, *threads, peer.describe()+", gonum (float64)")
-	printLinalgTable(stdout, rows)
-	fmt.Fprintln(stdout, summary)
-	return 0
+	return plotTo.draw(stderr, name, linalgChart(rows, peer))
 }
 
 // parseLinalgOps reads --ops: "all" (nil) or names of the linalg table.
@@ -501,7 +512,7 @@ func gonumLU(in [][]*mat.Dense) func() {
 //go:embed bench_linalg_peer.py
 var linalgPeerBody string
 
-var linalgPeerScript = peerPrelude + linalgPeerBody
+var linalgPeerScript = peerScript(linalgPeerBody)
 
 // runLinalgPeers runs the peer script on the cases. A missing interpreter
 // or a failed run gives null times and a note, never an error.

@@ -31,12 +31,7 @@ try:
 except Exception as e:
     notes.append("numpy not available (%s): null numpy and torch times" % e)
 if np is not None:
-    try:
-        from threadpoolctl import threadpool_info
-        cores = [i.get("architecture") for i in threadpool_info() if i.get("internal_api") == "openblas"]
-        res["openblas_core"] = cores[0] if cores else None
-    except Exception as e:
-        notes.append("threadpoolctl not available (%s): null openblas_core" % e)
+    record_openblas(res, notes)
     try:
         import scipy, scipy.linalg as sl
         res["scipy_version"] = scipy.__version__

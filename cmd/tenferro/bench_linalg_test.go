@@ -73,13 +73,13 @@ func TestBenchLinalgJSON(t *testing.T) {
 
 // TestBenchLinalgPeers runs every op with the peers that are installed:
 // NumPy times for the ops with a NumPy form (SciPy's where it needs
-// SciPy), torch times only when torch imports, openblas_core with
-// threadpoolctl, and a note when torch is missing.
+// SciPy), torch times only when torch imports, openblas_core when NumPy
+// loads OpenBLAS, and a note when torch is missing.
 func TestBenchLinalgPeers(t *testing.T) {
 	if !havePython("numpy") {
 		t.Skip("python3 with numpy not installed")
 	}
-	torch, tpc, scipy := haveTorch(), havePython("numpy", "threadpoolctl"), havePython("scipy.linalg")
+	torch, tpc, scipy := haveTorch(), numpyOpenBLAS(), havePython("scipy.linalg")
 	if torch && testing.Short() {
 		t.Skip("importing torch takes seconds; run without -short")
 	}
@@ -100,7 +100,7 @@ func TestBenchLinalgPeers(t *testing.T) {
 			t.Errorf("%s %s: torch expression %q (torch installed: %v), time %v", r.Op, r.DType, o.peer.torch, torch, r.TorchMS)
 		}
 		if tpc != (r.OpenBLASCore != nil) {
-			t.Errorf("%s %s: openblas_core %v with threadpoolctl %v", r.Op, r.DType, r.OpenBLASCore, tpc)
+			t.Errorf("%s %s: openblas_core %v, NumPy loads OpenBLAS: %v", r.Op, r.DType, r.OpenBLASCore, tpc)
 		}
 	}
 	if want := wantLinalgRows([]string{"f64", "c64"}, []string{"8"}); !slices.Equal(got, want) {

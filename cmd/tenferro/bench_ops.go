@@ -2,7 +2,7 @@
 // timed against NumPy and PyTorch in the same run.
 //
 //	tenferro bench ops [--ops LIST] [--sizes LIST] [--dtype f32,f64,...]
-//	    [--threads N] [--json] [--budget DURATION] [--no-reference]
+//	    [--threads N] [--json] [--budget DURATION] [--no-reference] [--plot FILE]
 //
 // --ops selects operations by case-insensitive catalog name (exp,log,add,
 // sum; default all), --sizes the element counts (1e6 or 1048576 style,
@@ -22,11 +22,15 @@
 // gbps counts the bytes read plus written per second, copy_ratio is the
 // time of tf.CopyInto of the same size and dtype divided by the op's time
 // (1 = the op runs at copy bandwidth), and openblas_core is the OpenBLAS
-// kernel NumPy loaded (threadpoolctl). Peer fields are null where a peer
+// kernel NumPy ran (threadpoolctl, or openblas_get_corename; when OpenBLAS
+// picks a generic kernel that ignores this CPU's vector units, the peers
+// run with OPENBLAS_CORETYPE set to the CPU's, and a note and the header
+// say so). Peer fields are null where a peer
 // is missing, has no expression for the op, or failed (a note on stderr
 // says why); --no-reference skips the peers. The table ends with the
 // geometric means of numpy_ms/median_ms and torch_ms/median_ms (above 1:
-// the library is faster), printed on stderr with --json.
+// the library is faster), printed on stderr with --json. --plot FILE also
+// draws each peer's time over ours per case (see opsChart).
 
 package main
 
@@ -47,7 +51,6 @@ import (
 	"github.com/tenferro-go/tenferro/internal/op"
 	"github.com/tenferro-go/tenferro/internal/optest"
 	"github.com/tenferro-go/tenferro/team"
-	xcpu "golang.org/x/sys/cpu"
 )
 
 func init() {
@@ -276,8 +279,12 @@ func benchOps(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print JSON rows instead of a table")
 	budget := fs.Duration("budget", 300*time.Millisecond, "timing budget per case")
 	noRef := fs.Bool("no-reference", false, "skip the NumPy and PyTorch peers")
+	plotTo := addPlotFlag(fs)
 	if code, done := parseBenchFlags(fs, name, args, stderr); done {
 		return code
+	}
+	if err := plotTo.check(); err != nil {
+		return fail(stderr, name, err)
 	}
 	ops, err := parseOpList(*opsFlag)
 	if err != nil {
@@ -336,12 +343,15 @@ func benchOps(args []string, stdout, stderr io.Writer) int {
 	summary := opsSummary(rows)
 	if *asJSON {
 		fmt.Fprintln(stderr, summary)
-		return writeJSONPlain(stdout, stderr, rows)
+		if code := writeJSONPlain(stdout, stderr, rows); code != 0 {
+			return code
+		}
+	} else {
+		fmt.Fprintf(stdout, "== elementwise ops and reductions, threads=%d; %s\n", *threads, peer.describe())
+		printOpsTable(stdout, rows)
+		fmt.Fprintln(stdout, summary)
 	}
-	fmt.Fprintf(stdout, "== elementwise ops and reductions, threads=%d; %s\n", *threads, peer.describe())
-	printOpsTable(stdout, rows)
-	fmt.Fprintln(stdout, summary)
-	return 0
+	return plotTo.draw(stderr, name, opsChart(rows, peer))
 }
 
 // opsByDType measures the selected operations in one dtype at one size.
@@ -539,15 +549,9 @@ func opsSummary(rows []opsRow) string {
 // recognize this CPU.
 //
 //go:embed bench_ops_peer.py
-var opsPeerScript string
+var opsPeerBody string
 
-// openblasProbeScript prints the kernels ("architecture") of the OpenBLAS
-// libraries NumPy loads.
-const openblasProbeScript = `
-import json, numpy
-from threadpoolctl import threadpool_info
-print(json.dumps([i.get("architecture") for i in threadpool_info() if i.get("internal_api") == "openblas"]))
-`
+var opsPeerScript = peerScript(opsPeerBody)
 
 // runOpsPeers runs the peer script on the cases with the given peers
 // ("numpy", "torch"; nil for both). A missing interpreter or a failed run
@@ -558,39 +562,4 @@ func runOpsPeers(cases []opsCase, threads int, budget time.Duration, peers []str
 		in["peers"] = peers
 	}
 	return runPeerTimes(opsPeerScript, threads, in, len(cases))
-}
-
-// x86Features are the CPU features that decide which OpenBLAS kernel fits.
-type x86Features struct{ avx, avx2fma, avx512, bf16 bool }
-
-func hostX86() x86Features {
-	x := xcpu.X86
-	return x86Features{avx: x.HasAVX, avx2fma: x.HasAVX2 && x.HasFMA,
-		avx512: x.HasAVX512F && x.HasAVX512DQ && x.HasAVX512BW && x.HasAVX512VL, bf16: x.HasAVX512BF16}
-}
-
-// openblasPreAVX are OpenBLAS's x86 kernels without AVX: the ones it falls
-// back to for a CPU it does not recognize.
-var openblasPreAVX = []string{"unknown", "prescott", "katmai", "coppermine", "northwood", "banias", "atom",
-	"core2", "penryn", "dunnington", "nehalem", "athlon", "opteron", "opteron_sse3", "barcelona", "nano", "bobcat"}
-
-// openblasCoreType returns the OPENBLAS_CORETYPE the peer needs when
-// OpenBLAS chose the kernel chosen: the fastest kernel the CPU's features
-// f run when chosen is a pre-AVX fallback on a CPU with AVX or better,
-// and "" (leave OpenBLAS's choice) otherwise.
-func openblasCoreType(chosen string, f x86Features) string {
-	if !slices.Contains(openblasPreAVX, strings.ToLower(chosen)) {
-		return ""
-	}
-	switch {
-	case f.avx512 && f.bf16:
-		return "Cooperlake"
-	case f.avx512:
-		return "SkylakeX"
-	case f.avx2fma:
-		return "Haswell"
-	case f.avx:
-		return "Sandybridge"
-	}
-	return ""
 }

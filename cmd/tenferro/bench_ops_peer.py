@@ -1,10 +1,6 @@
-import json, os, sys, time
-cfg = json.load(sys.stdin)
-if cfg.get("coretype"):
-    os.environ["OPENBLAS_CORETYPE"] = cfg["coretype"]
-cases, budget, peers, notes = cfg["cases"], cfg["budget"], cfg.get("peers", ["numpy", "torch"]), []
-res = {"openblas_core": None, "numpy_version": None, "torch_version": None, "notes": notes,
-       "numpy_ms": [None] * len(cases), "torch_ms": [None] * len(cases)}
+# The body of bench ops' peer script (after peer_prelude.py): the cases
+# are timed with one sizing call and one warm-up, then 5 to 500 calls.
+peers = cfg.get("peers", ["numpy", "torch"])
 
 def median_ms(fn):
     t0 = time.perf_counter(); fn(); one = max(time.perf_counter() - t0, 1e-6)
@@ -42,12 +38,7 @@ if "numpy" in peers:
     except Exception as e:
         notes.append("numpy not available (%s): null numpy times" % e)
 if np is not None:
-    try:
-        from threadpoolctl import threadpool_info
-        cores = [i.get("architecture") for i in threadpool_info() if i.get("internal_api") == "openblas"]
-        res["openblas_core"] = cores[0] if cores else None
-    except Exception as e:
-        notes.append("threadpoolctl not available (%s): null openblas_core" % e)
+    record_openblas(res, notes)
     np.seterr(all="ignore")
     rng = np.random.default_rng(1)
     def np_draw(c, r):

@@ -224,29 +224,6 @@ func TestDrawRange(t *testing.T) {
 	}
 }
 
-func TestOpenBLASCoreType(t *testing.T) {
-	all := x86Features{avx: true, avx2fma: true, avx512: true, bf16: true}
-	for _, c := range []struct {
-		chosen string
-		f      x86Features
-		want   string
-	}{
-		{"Prescott", all, "Cooperlake"},
-		{"prescott", x86Features{avx: true, avx2fma: true, avx512: true}, "SkylakeX"},
-		{"Nehalem", x86Features{avx: true, avx2fma: true}, "Haswell"},
-		{"Core2", x86Features{avx: true}, "Sandybridge"},
-		{"Prescott", x86Features{}, ""},
-		{"Haswell", all, ""},
-		{"Zen", all, ""},
-		{"SkylakeX", all, ""},
-		{"Cooperlake", all, ""},
-	} {
-		if got := openblasCoreType(c.chosen, c.f); got != c.want {
-			t.Errorf("openblasCoreType(%q, %+v) = %q, want %q", c.chosen, c.f, got, c.want)
-		}
-	}
-}
-
 // havePython reports whether the peer interpreter imports all modules.
 func havePython(modules ...string) bool {
 	return exec.Command(pythonPath, "-c", "import "+strings.Join(modules, ", ")).Run() == nil
@@ -264,7 +241,7 @@ func TestBenchOpsPeers(t *testing.T) {
 	if !havePython("numpy") {
 		t.Skip("python3 with numpy not installed")
 	}
-	torch, tpc := haveTorch(), havePython("numpy", "threadpoolctl")
+	torch, tpc := haveTorch(), numpyOpenBLAS()
 	if torch && testing.Short() {
 		t.Skip("importing torch takes seconds; run without -short")
 	}
@@ -286,7 +263,7 @@ func TestBenchOpsPeers(t *testing.T) {
 			t.Errorf("%s %s: torch expression %q (torch installed: %v), time %v", r.Op, r.DType, p.torch, torch, r.TorchMS)
 		}
 		if tpc != (r.OpenBLASCore != nil) {
-			t.Errorf("%s %s: openblas_core %v with threadpoolctl %v", r.Op, r.DType, r.OpenBLASCore, tpc)
+			t.Errorf("%s %s: openblas_core %v, NumPy loads OpenBLAS: %v", r.Op, r.DType, r.OpenBLASCore, tpc)
 		}
 	}
 	if !torch && !strings.Contains(errs, "torch not available") {
@@ -297,8 +274,8 @@ func TestBenchOpsPeers(t *testing.T) {
 // TestOpsPeerCoreType checks that the peer applies OPENBLAS_CORETYPE
 // before OpenBLAS loads and reports the kernel that ran.
 func TestOpsPeerCoreType(t *testing.T) {
-	if runtime.GOARCH != "amd64" || !havePython("numpy", "threadpoolctl") {
-		t.Skip("needs amd64 and python3 with numpy and threadpoolctl")
+	if runtime.GOARCH != "amd64" || !havePython("numpy") || !numpyOpenBLAS() {
+		t.Skip("needs amd64 and python3 with numpy on OpenBLAS")
 	}
 	c := opsCase{Op: "exp", DType: "float64", Size: 8, A: unitRange, Numpy: opsPeers["exp"].numpy}
 	var res peerResult
@@ -342,5 +319,36 @@ func TestOpsSummary(t *testing.T) {
 	rows[2].TorchMS = f(1.5)
 	if got := opsSummary(rows); !strings.HasSuffix(got, "torch/ours 0.50 over 1 cases") {
 		t.Errorf("%q", got)
+	}
+}
+
+// TestBenchOpsPeerForced stands in for a CPU that OpenBLAS does not
+// recognize: the peers must then run the CPU's optimized kernel, named in
+// the rows, the header and a note.
+func TestBenchOpsPeerForced(t *testing.T) {
+	if !havePython("numpy") || !numpyOpenBLAS() {
+		t.Skip("needs python3 with numpy on OpenBLAS")
+	}
+	if haveTorch() && testing.Short() {
+		t.Skip("importing torch takes seconds; run without -short")
+	}
+	want := pretendGenericOpenBLAS(t)
+	code, out, errs := runCLI(t, "bench", "ops", "--ops", "exp,sum", "--sizes", "16", "--dtype", "f64", "--budget", "1ms", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if note := "OPENBLAS_CORETYPE=" + want + " set for the peer"; !strings.Contains(errs, note) {
+		t.Errorf("stderr %q lacks %q", errs, note)
+	}
+	rows, _ := decodeOpsRows(t, out)
+	for _, r := range rows {
+		if r.OpenBLASCore == nil || *r.OpenBLASCore != want || r.NumpyMS == nil {
+			t.Errorf("%s: openblas_core %v, numpy %v; want %s", r.Op, r.OpenBLASCore, r.NumpyMS, want)
+		}
+	}
+	code, out, _ = runCLI(t, "bench", "ops", "--ops", "exp", "--sizes", "16", "--dtype", "f32", "--budget", "1ms")
+	header, _, _ := strings.Cut(out, "\n")
+	if wantHeader := "OpenBLAS core " + want + " (OPENBLAS_CORETYPE=" + want + "; OpenBLAS alone chose Prescott)"; code != 0 || !strings.Contains(header, wantHeader) {
+		t.Errorf("header %q lacks %q", header, wantHeader)
 	}
 }

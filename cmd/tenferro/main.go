@@ -6,15 +6,16 @@
 //
 //	tenferro version
 //	tenferro bench engine [--threads N] [--json]
-//	tenferro bench gemm [--sizes 32,64,...] [--dtype f64|f32|c64|c128] [--threads N] [--json] [--no-reference]
+//	tenferro bench gemm [--sizes 32,64,...] [--dtype f64|f32|c64|c128] [--threads N] [--json] [--no-reference] [--plot FILE.png]
 //	tenferro bench permute [--patterns FILE] [--json]
 //	tenferro bench dispatch [--widths 1,2] [--json]
-//	tenferro bench linalg [--ops LIST] [--sizes 256,512,...] [--dtype f64,c128] [--batch N] [--threads N] [--json] [--budget D]
+//	tenferro bench linalg [--ops LIST] [--sizes 256,512,...] [--dtype f64,c128] [--batch N] [--threads N] [--json] [--budget D] [--plot FILE.png]
+//	tenferro bench ops [--ops LIST] [--sizes 1e6,...] [--dtype f32,f64] [--threads N] [--json] [--budget D] [--plot FILE.png]
 //	tenferro bench grad [--instances DIR] [--threads N] [--json] [--budget D] [--pairwise]
 //	tenferro einsum [--path greedy|optimal|auto|random|search|FILE.json] [--threads N] -o OUT.npy SUBSCRIPTS IN.npy...
 //	tenferro linalg OP [--threads N] [options] -o PREFIX IN.npy...
 //	tenferro path [--optimize greedy|optimal|auto|random|search] [--memory-limit N] [--json] SUBSCRIPTS SHAPE...
-//	tenferro suite [--instances DIR] [--strategy opt_flops|opt_size|auto] [--threads N] [--runs N] [--json] [NAME...]
+//	tenferro suite [--instances DIR] [--strategy opt_flops|opt_size|auto] [--threads N] [--runs N] [--json] [--plot FILE.png] [NAME...]
 //
 // Exit status: 0 on success, 2 on bad input (with a one-line error on
 // standard error), 1 on other failures.

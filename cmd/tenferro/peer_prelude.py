@@ -1,7 +1,7 @@
-# The start of the peer scripts of bench linalg and bench grad: the
-# configuration from stdin, OPENBLAS_CORETYPE when the caller found that
-# OpenBLAS does not recognize this CPU, the result record and the median
-# timer. The Go side prepends it to each script.
+# The start of the peer scripts of bench gemm, ops, linalg and grad (after
+# peer_openblas.py): the configuration from stdin, OPENBLAS_CORETYPE when
+# the caller found that OpenBLAS does not recognize this CPU, the result
+# record and the median timer. The Go side prepends it to each script.
 import json, os, sys, time
 cfg = json.load(sys.stdin)
 if cfg.get("coretype"):

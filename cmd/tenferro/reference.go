@@ -15,10 +15,11 @@ import (
 // (Debian's python3 with python3-numpy and python3-torch).
 const pythonPath = "/usr/bin/python3"
 
-// peerEnv returns the environment for a peer process: this machine class
-// sets OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE to force OpenBLAS onto a
-// weaker kernel, so both are removed for the reference measurement, and
-// the BLAS thread count is pinned to threads.
+// peerEnv returns the environment for a peer process: OPENBLAS_CORETYPE
+// and OPENBLAS_L2_SIZE, which an environment may set to force OpenBLAS
+// onto some kernel, are removed (OpenBLAS then picks its kernel from the
+// CPU, and runPeerTimes corrects a generic pick through the script's
+// input), and the BLAS thread count is pinned to threads.
 func peerEnv(threads int) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -60,7 +61,9 @@ func runPeer(script string, threads int, input, out any) error {
 
 // peerResult is what a benchmark's peer script prints: the peers'
 // versions, the OpenBLAS kernel NumPy loaded, one time per case (null
-// where a peer lacks the case or failed) and notes.
+// where a peer lacks the case or failed) and notes. runPeerTimes adds
+// CoreType, the OPENBLAS_CORETYPE the peer ran with ("" for OpenBLAS's own
+// choice), and ChosenCore, the kernel OpenBLAS chose without it.
 type peerResult struct {
 	OpenBLASCore *string    `json:"openblas_core"`
 	NumpyVersion *string    `json:"numpy_version"`
@@ -69,6 +72,8 @@ type peerResult struct {
 	NumpyMS      []*float64 `json:"numpy_ms"`
 	TorchMS      []*float64 `json:"torch_ms"`
 	Notes        []string   `json:"notes"`
+	CoreType     string     `json:"-"`
+	ChosenCore   string     `json:"-"`
 }
 
 // describe names the peers that ran for a table's header.
@@ -86,10 +91,11 @@ func (p peerResult) describe() string {
 	if p.ScipyVersion != nil {
 		s += ", scipy " + *p.ScipyVersion
 	}
-	return s + ", torch " + str(p.TorchVersion) + ", OpenBLAS core " + str(p.OpenBLASCore)
+	return s + ", torch " + str(p.TorchVersion) + ", " + p.openblasDesc()
 }
 
-// peerPrelude starts the peer scripts of bench linalg and bench grad.
+// peerPrelude follows peer_openblas.py at the start of every peer script
+// (see peerScript).
 //
 //go:embed peer_prelude.py
 var peerPrelude string
@@ -97,16 +103,14 @@ var peerPrelude string
 // runPeerTimes runs a peer script on in (whose "cases" has n entries),
 // first probing which OpenBLAS kernel NumPy loads: when it is a generic
 // one that ignores this CPU's vector units, OPENBLAS_CORETYPE is set for
-// the peer's process (and said in a note). A missing interpreter or a
-// failed run gives null times and a note, never an error.
+// the peer's process (and said in a note and in CoreType). A missing
+// interpreter or a failed run gives null times and a note, never an error.
 func runPeerTimes(script string, threads int, in map[string]any, n int) peerResult {
 	var notes []string
-	var cores []string
-	if err := runPeer(openblasProbeScript, threads, nil, &cores); err == nil && len(cores) > 0 {
-		if ct := openblasCoreType(cores[0], hostX86()); ct != "" {
-			in["coretype"] = ct
-			notes = append(notes, fmt.Sprintf("OpenBLAS chose %s, which does not use this CPU's vector units: OPENBLAS_CORETYPE=%s set for the peer", cores[0], ct))
-		}
+	chosen, force := peerCoreType(threads)
+	if force != "" {
+		in["coretype"] = force
+		notes = append(notes, forceNote(chosen, force))
 	}
 	var res peerResult
 	err := runPeer(script, threads, in, &res)
@@ -117,6 +121,7 @@ func runPeerTimes(script string, threads int, in map[string]any, n int) peerResu
 		res = peerResult{Notes: []string{"peers skipped: " + err.Error()}}
 	}
 	res.Notes = append(notes, res.Notes...)
+	res.CoreType, res.ChosenCore = force, chosen
 	if res.NumpyMS == nil {
 		res.NumpyMS, res.TorchMS = make([]*float64, n), make([]*float64, n)
 	}

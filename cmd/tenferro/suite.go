@@ -70,8 +70,9 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 5, "timed evaluations per instance (after one untimed)")
 	seed := fs.Uint64("seed", 1, "seed of the built-in suite and of the random inputs")
 	asJSON := fs.Bool("json", false, "print a JSON array of rows instead of a table")
+	plotTo := addPlotFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tenferro suite [--instances DIR] [--strategy opt_flops|opt_size|auto] [--threads N] [--runs N] [--json] [NAME...]")
+		fmt.Fprintln(stderr, "usage: tenferro suite [--instances DIR] [--strategy opt_flops|opt_size|auto] [--threads N] [--runs N] [--json] [--plot FILE] [NAME...]")
 		fs.PrintDefaults()
 	}
 	names, code, done := commandArgs(fs, args)
@@ -89,6 +90,9 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	}
 	if *runs < 1 {
 		return fail(stderr, "suite", fmt.Errorf("--runs must be >= 1, got %d", *runs))
+	}
+	if err := plotTo.check(); err != nil {
+		return fail(stderr, "suite", err)
 	}
 	var insts []instances.Instance
 	if *dir != "" {
@@ -123,6 +127,9 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		printSuiteTable(stdout, rows)
+	}
+	if code := plotTo.draw(stderr, "suite", suiteChart(rows)); code != 0 {
+		return code
 	}
 	if failed {
 		return 1
