@@ -79,3 +79,17 @@ func Example() {
 	// [[14  2]
 	//  [35  5]]
 }
+
+// ExampleProgress shows the line that tenferro contract prints while a job
+// runs.
+func ExampleProgress() {
+	p := distributed.Progress{Done: 16, Total: 64, Elapsed: 5 * time.Second}
+	fmt.Println(p)
+	fmt.Println(p.Rate(), p.ETA())
+	p.Done = 64
+	fmt.Println(p)
+	// Output:
+	// 16/64 slices (25.0%), 3.20 slices/s, ETA 15s
+	// 3.2 15s
+	// 64/64 slices (100.0%), 12.80 slices/s, in 5s
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -30,7 +29,9 @@ const (
 	// workers share: each task goes to one worker at a time.
 	WorkerConsumer = "tenferro-workers"
 
-	TaskSubjectPrefix   = "tenferro.tasks."
+	// TaskSubjectPrefix + job is the subject of a job's tasks.
+	TaskSubjectPrefix = "tenferro.tasks."
+	// ResultSubjectPrefix + job is the subject of a job's results.
 	ResultSubjectPrefix = "tenferro.results."
 )
 
@@ -200,9 +201,4 @@ func objectError(what, name string, err error) error {
 		return fmt.Errorf("%s: object %q %w %s", what, name, errObjectMissing, Bucket)
 	}
 	return fmt.Errorf("%s: object %q: %v", what, name, err)
-}
-
-// jobOf returns the job id in a subject of TaskStream or ResultStream.
-func jobOf(subject string) string {
-	return subject[strings.LastIndexByte(subject, '.')+1:]
 }
