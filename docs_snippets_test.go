@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // guidePages returns the guide's Markdown files.
@@ -222,16 +223,52 @@ func TestGuideLinks(t *testing.T) {
 			text := inlineCode.ReplaceAllString(l.text, "``") // code is not a link
 			for _, m := range linkRef.FindAllStringSubmatch(text, -1) {
 				target := m[1]
-				if strings.Contains(target, "://") || strings.HasPrefix(target, "#") {
+				if strings.Contains(target, "://") {
 					continue
 				}
-				target, _, _ = strings.Cut(target, "#")
-				if _, err := os.Stat(filepath.Join(filepath.Dir(page), target)); err != nil {
+				file, anchor, _ := strings.Cut(target, "#")
+				path := page
+				if file != "" {
+					path = filepath.Join(filepath.Dir(page), file)
+				}
+				if _, err := os.Stat(path); err != nil {
 					t.Errorf("%s:%d: link to %s: %v", page, l.line, m[1], err)
+					continue
+				}
+				if anchor != "" && !headingAnchors(t, path)[anchor] {
+					t.Errorf("%s:%d: link to %s: %s has no heading with anchor #%s", page, l.line, m[1], path, anchor)
 				}
 			}
 		}
 	}
+}
+
+// headingAnchors lists the anchors GitHub gives the headings of the
+// Markdown file at path: lower case, punctuation dropped, spaces as hyphens.
+func headingAnchors(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]bool{}
+	for _, l := range parseMarkdown(string(src)).prose {
+		h, ok := strings.CutPrefix(l.text, "#")
+		if !ok {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range strings.ToLower(strings.TrimSpace(strings.TrimLeft(h, "#"))) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		anchors[b.String()] = true
+	}
+	return anchors
 }
 
 // The README's Usage program is Example (example_test.go), line for line.

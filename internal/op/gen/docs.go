@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/tenferro-go/tenferro/internal/op"
 )
@@ -154,7 +155,6 @@ func isExported(name string) bool { return name != "" && name[0] >= 'A' && name[
 // section is one category of the reference.
 type section struct {
 	cat         op.Category
-	anchor      string
 	title       string
 	intro       string
 	broadcast   string // the broadcasting of the category's operations
@@ -162,25 +162,25 @@ type section struct {
 }
 
 var sections = []section{
-	{op.Data, "data", "Copies and conversions",
+	{op.Data, "Copies and conversions",
 		"The elements move without arithmetic; every dtype.", "none", false},
-	{op.Unary, "unary", "Elementwise, one tensor",
+	{op.Unary, "Elementwise, one tensor",
 		"out[i] = f(a[i]): the result has a's shape, and an Into destination may be a itself. In a compiled program, chains of elementwise operations fuse into one pass over memory.", "none", false},
-	{op.Binary, "binary", "Elementwise, two tensors",
+	{op.Binary, "Elementwise, two tensors",
 		"out[i] = f(a[i], b[i]) with NumPy broadcasting: the shapes align on their last axes, a missing axis or an extent of 1 stretches, and a 0-d tensor (`tf.Const(2.0)`) combines with anything. An Into destination may be a or b itself.", "NumPy", false},
-	{op.Select, "select", "Selection",
+	{op.Select, "Selection",
 		"", "NumPy, all three", false},
-	{op.Reduction, "reductions", "Reductions",
+	{op.Reduction, "Reductions",
 		"Over any set of axes, in any order, negative ones counting from the end; no axes means every axis (a 0-d result). The result drops the reduced axes; for NumPy's keepdims pass an Into destination with extent 1 on them.", "none", false},
-	{op.Scan, "scans", "Scans",
+	{op.Scan, "Scans",
 		"Along one axis; the result has the input's shape.", "none", false},
-	{op.Contraction, "contractions", "Contractions",
+	{op.Contraction, "Contractions",
 		"Sums of products on the GEMM kernels; batch axes go last (column-major).", "", false},
-	{op.Structural, "structural", "Structural operations",
+	{op.Structural, "Structural operations",
 		"The methods of `tf.Tensor` are views: they change shape and strides, copy nothing and need no engine. The functions copy into a new tensor (or an Into destination) and accept every dtype.", "none", false},
-	{op.Indexing, "indexing", "Indexing",
+	{op.Indexing, "Indexing",
 		"The second tensor is an int64 index or a bool mask; an index outside its axis is an ErrArgument error, found before anything is written; negative indices count from the end.", "none", false},
-	{op.Linalg, "linalg", "Linear algebra",
+	{op.Linalg, "Linear algebra",
 		"Matrices are the first two axes, batch axes after them. A decomposition is one catalog operation per factor (its group): the eager functions of package linalg return all factors at once, and a compiled program computes the factors of one matrix in one step. Real results (singular values, Hermitian eigenvalues, log |det|) have the real dtype of the input.", "none", true},
 }
 
@@ -220,7 +220,7 @@ the real dtype of the input's precision (f32 for c64, f64 for c128).
 |---|---|
 `)
 	for _, s := range sections {
-		fmt.Fprintf(&b, "| [%s](#%s) | %d |\n", s.title, s.anchor, len(kindsOf(s.cat)))
+		fmt.Fprintf(&b, "| [%s](#%s) | %d |\n", s.title, slug(s.title), len(kindsOf(s.cat)))
 	}
 	b.WriteString("| [Outside the catalog](#outside-the-catalog) | creation, views, comparison, linear algebra without a trace form |\n")
 	for _, s := range sections {
@@ -239,6 +239,21 @@ the real dtype of the input's precision (f32 for c64, f64 for c128).
 	}
 	outside(&b, a)
 	return b.Bytes(), nil
+}
+
+// slug is the anchor GitHub gives a heading: lower case, without
+// punctuation, spaces as hyphens.
+func slug(heading string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(heading) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // kindsOf lists the operations of category c in catalog order.
