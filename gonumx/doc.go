@@ -8,9 +8,9 @@
 //
 // [Use] installs the BLAS for all four element types at once:
 //
-//	impl, err := gonumx.Use()               // serial
-//	impl, err := gonumx.Use(gonumx.Threads(2)) // each call may use 2 goroutines
-//	...
+//	impl, err := gonumx.Use() // serial; gonumx.Use(gonumx.Threads(2)): two goroutines per call
+//	if err != nil { ... }
+//	defer impl.Close()
 //	var c mat.Dense
 //	c.Mul(a, b) // runs on the packed kernels
 //

@@ -195,3 +195,28 @@ func ExampleToVecDense() {
 	// 3 true
 	// 3 false
 }
+
+func ExampleImplementation_Zgemm() {
+	impl, _ := gonumx.New()
+	// C = Aᴴ·B for the 1×1 A = [i] and B = [1]: conj(i)·1 = -i.
+	c := []complex128{0}
+	impl.Zgemm(blas.ConjTrans, blas.NoTrans, 1, 1, 1, 1, []complex128{1i}, 1, []complex128{1}, 1, 0, c, 1)
+	fmt.Println(c)
+	// Output: [(0-1i)]
+}
+
+func ExampleImplementation_Dsyr2k() {
+	impl, _ := gonumx.New()
+	// The upper triangle of C = A·Bᵀ + B·Aᵀ for the columns a = (1, 2),
+	// b = (3, 4); the lower one is left as it was.
+	c := []float64{0, 0, -1, 0}
+	impl.Dsyr2k(blas.Upper, blas.NoTrans, 2, 1, 1, []float64{1, 2}, 1, []float64{3, 4}, 1, 0, c, 2)
+	fmt.Println(c)
+	// Output: [6 10 -1 16]
+}
+
+func ExampleImplementation_Threads() {
+	serial, _ := gonumx.New()
+	fmt.Println(serial.Threads())
+	// Output: 1
+}
