@@ -209,8 +209,8 @@ func ExampleTensor_Storage() {
 	for j := range row.Dim(1) {
 		fmt.Print(s[off+j*st[1]], " ")
 	}
-	fmt.Println(len(s))
-	// Output: 2 4 6 6
+	fmt.Println("of", len(s))
+	// Output: 2 4 6 of 6
 }
 
 // Column-major strides: the first index is fastest.

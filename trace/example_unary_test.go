@@ -11,7 +11,7 @@ import (
 // Elementwise operations record a result of the operand's shape; the
 // dtype is the operand's except where the eager operation's is real or
 // bool.
-//
+
 // The absolute value of a complex variable is real.
 func ExampleTrace_Abs() {
 	tr := trace.New()
