@@ -136,21 +136,22 @@ func ExampleWithPath() {
 
 // WithMemoryLimit bounds every intermediate, in elements (the result is
 // exempt). The cheapest path for v·B·C forms v·B, of 5 elements; a limit
-// of 4 takes the path through B·C instead, and no path fits in 3.
-func ExampleWithMemoryLimit() {
+// of 4 takes the path through B·C instead, and since no path fits in 3
+// the plan slices a label and reports the flops of one slice.
+func ExampleWithMemoryLimit_path() {
 	shapes := [][]int{{1, 2}, {2, 5}, {5, 2}}
 	for _, limit := range []float64{0, 4, 3} {
 		p, err := tf.PrepareEinsum(tf.Float64, "ij,jk,kl->il", shapes, tf.WithMemoryLimit(limit))
 		if err != nil {
-			fmt.Println(limit, errors.Is(err, einsum.ErrMemoryLimit))
+			fmt.Println(limit, err)
 			continue
 		}
-		fmt.Println(limit, p.Plan().Path, p.Plan().Flops)
+		fmt.Println(limit, p.Plan().Path, p.Plan().Flops, p.Slices())
 	}
 	// Output:
-	// 0 [[0 1] [1 0]] 40
-	// 4 [[1 2] [0 1]] 48
-	// 3 true
+	// 0 [[0 1] [1 0]] 40 1
+	// 4 [[1 2] [0 1]] 48 1
+	// 3 [[0 1] [1 0]] 8 5
 }
 
 // The randomized searches are deterministic for a given seed.
