@@ -7,7 +7,8 @@
 // [Tensor] is generic over its element type: float32, float64, complex64
 // and complex128 for arithmetic ([Scalar]), int64 for indices and bool for
 // masks ([Elem]). Data is column-major (first index fastest), like Fortran,
-// Julia and LAPACK; use [FromRowMajor] for C-ordered data. Views (Permute,
+// Julia and LAPACK; use [FromRowMajor] for C-ordered data and
+// [FromStrided] to view memory laid out by another library. Views (Permute,
 // Transpose, Slice, Reverse, Diagonal, Broadcast, Reshape) change metadata
 // only. Axes may be negative wherever an axis is given (-1 is the last
 // axis), and so may indices in At and Set, as in NumPy.

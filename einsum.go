@@ -12,15 +12,20 @@ import (
 // EinsumPlan is a prepared einsum: subscripts bound to operand shapes and a
 // dtype, with its contraction path and per-step layouts. It is immutable
 // and may be used by many engines at once. Execute it with [EinsumPlanned]
-// or [EinsumPlannedInto].
+// or [EinsumPlannedInto]. A plan made under a memory limit that the
+// unsliced contraction exceeds is sliced (see [WithMemoryLimit] and
+// [EinsumPlan.Sliced]); executing it sums its slices.
 type EinsumPlan struct {
-	plan  *einsum.Plan
-	dtype DType
-	out   []int
+	plan   *einsum.Plan       // the whole contraction, or one slice of it
+	sliced *einsum.SlicedPlan // nil: not sliced
+	dtype  DType
+	out    []int
 }
 
 // PrepareEinsum parses subscripts, binds them to shapes and plans the
-// contraction for element type dt (planning options only).
+// contraction for element type dt (planning options only). With
+// [WithMemoryLimit] the plan is sliced when the unsliced contraction's
+// peak exceeds the limit.
 func PrepareEinsum(dt DType, subscripts string, shapes [][]int, opts ...Option) (*EinsumPlan, error) {
 	const name = "PrepareEinsum"
 	if !dt.IsNumber() {
@@ -30,23 +35,69 @@ func PrepareEinsum(dt DType, subscripts string, shapes [][]int, opts ...Option) 
 	if err != nil {
 		return nil, err
 	}
-	return planEinsum(name, dt, subscripts, shapes, s.einsum)
+	return planEinsum(name, dt, subscripts, shapes, s.einsum, 0)
 }
 
-func planEinsum(name string, dt DType, subscripts string, shapes [][]int, o einsum.Options) (*EinsumPlan, error) {
+// planEinsum plans subscripts on shapes. The peak of the contraction (of
+// one slice, when it is sliced) is bounded by o.MemoryLimit and by
+// budget elements less the output (budget 0: none); without either bound
+// the plan is never sliced.
+func planEinsum(name string, dt DType, subscripts string, shapes [][]int, o einsum.Options, budget float64) (*EinsumPlan, error) {
 	prob, out, f := op.EinsumShape(subscripts, shapes)
 	if f != nil {
 		return nil, faultError(name, f)
 	}
-	pl, err := einsum.NewPlan(prob, o)
+	if budget > 0 {
+		room := budget - float64(Numel(out))
+		if room < 1 {
+			room = budget // the output alone exceeds it: checkPeak reports that
+		}
+		if o.MemoryLimit == 0 || room < o.MemoryLimit {
+			o.MemoryLimit = room
+		}
+	}
+	if o.MemoryLimit == 0 {
+		pl, err := einsum.NewPlan(prob, o)
+		if err != nil {
+			return nil, faultError(name, op.EinsumFault(err))
+		}
+		return &EinsumPlan{plan: pl, dtype: dt, out: out}, nil
+	}
+	sp, err := einsum.NewSlicedPlan(prob, o)
 	if err != nil {
 		return nil, faultError(name, op.EinsumFault(err))
 	}
-	return &EinsumPlan{plan: pl, dtype: dt, out: out}, nil
+	p := &EinsumPlan{plan: sp.Plan, dtype: dt, out: out}
+	if sp.Slices > 1 {
+		p.sliced = sp
+	}
+	return p, nil
 }
 
-// Plan returns the underlying contraction plan (path, steps, costs).
+// Plan returns the underlying contraction plan (path, steps, costs): of
+// one slice when the plan is sliced (its problem has extent 1 on the
+// sliced labels).
 func (p *EinsumPlan) Plan() *einsum.Plan { return p.plan }
+
+// Sliced returns the slicing of a sliced plan, nil for a plan that runs
+// in one piece.
+func (p *EinsumPlan) Sliced() *einsum.SlicedPlan { return p.sliced }
+
+// Slices returns the number of slices (1 for a plan that is not sliced).
+func (p *EinsumPlan) Slices() int {
+	if p.sliced == nil {
+		return 1
+	}
+	return p.sliced.Slices
+}
+
+// shapes returns the operand shapes the plan takes (the unsliced ones).
+func (p *EinsumPlan) shapes() [][]int {
+	if p.sliced != nil {
+		return p.sliced.Problem.Shapes
+	}
+	return p.plan.Problem.Shapes
+}
 
 // DType returns the element type the plan was made for.
 func (p *EinsumPlan) DType() DType { return p.dtype }
@@ -54,13 +105,28 @@ func (p *EinsumPlan) DType() DType { return p.dtype }
 // OutputShape returns the result's extents. Do not modify the slice.
 func (p *EinsumPlan) OutputShape() []int { return p.out }
 
-// Report renders the plan like numpy.einsum_path.
-func (p *EinsumPlan) Report() string { return p.plan.Report() }
+// Report renders the plan like numpy.einsum_path, after the slicing of a
+// sliced plan.
+func (p *EinsumPlan) Report() string {
+	if p.sliced != nil {
+		return p.sliced.Report()
+	}
+	return p.plan.Report()
+}
 
 // Einsum evaluates the Einstein summation given by subscripts (for example
 // "ij,jk->ik", "bij,bjk->bik", "ii->i", "...ij,...jk") on the operands, with
 // a contraction path chosen by einsum.Auto, and returns the result with
 // storage from e's pool.
+//
+// The peak of the intermediates is bounded by e's memory budget (less the
+// output) and by [WithMemoryLimit]: a contraction whose best path exceeds
+// the bound is sliced (einsum.NewSlicedPlan) and evaluated slice by slice,
+// each slice on views of the operands with the sliced labels fixed (no
+// copies) accumulating into the result, so that only one slice's
+// intermediates are held at a time. Slices run one after another on the
+// calling goroutine; an engine with a team parallelizes the kernels inside
+// each slice.
 //
 // Subscripts are read against column-major tensors: the k-th label of an
 // operand names its axis k. The plan for (subscripts, shapes, dtype,
@@ -223,7 +289,7 @@ func checkPlanned[T Scalar](name string, p *EinsumPlan, operands []*Tensor[T]) e
 	if err := checkOperands(name, operands); err != nil {
 		return err
 	}
-	shapes := p.plan.Problem.Shapes
+	shapes := p.shapes()
 	if len(operands) != len(shapes) {
 		return newError(name, "operands", strconv.Itoa(len(shapes))+" operands", strconv.Itoa(len(operands)), ErrShape)
 	}
@@ -241,13 +307,10 @@ var defaultOptionsKey = einsum.Options{}.Key()
 
 // cachedPlan returns the plan for these operands from the plan cache,
 // planning and inserting it on a miss. The engine's memory budget bounds
-// every intermediate the planner considers (and enters the key).
+// the peak the planner allows (see planEinsum) and enters the key.
 func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscripts string, operands []*Tensor[T], s settings, budget int64) (*EinsumPlan, error) {
-	if b := budgetElems(budget, dt.Size()); b > 0 && (s.einsum.MemoryLimit == 0 || b < s.einsum.MemoryLimit) {
-		s.einsum.MemoryLimit = b
-	}
 	var kb strings.Builder
-	n := len(subscripts) + 8 + len(defaultOptionsKey)
+	n := len(subscripts) + 28 + len(defaultOptionsKey)
 	for _, t := range operands {
 		n += 1 + 4*len(t.v.Shape)
 	}
@@ -268,12 +331,12 @@ func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscr
 	kb.WriteByte('|')
 	if !s.planning {
 		kb.WriteString(defaultOptionsKey)
-		var nb [20]byte
-		kb.WriteString("|b")
-		kb.Write(strconv.AppendInt(nb[:0], budget, 10))
 	} else {
 		kb.WriteString(s.einsum.Key())
 	}
+	var nb [20]byte
+	kb.WriteString("|b")
+	kb.Write(strconv.AppendInt(nb[:0], budget, 10))
 	key := kb.String()
 	if v, ok := store.Get(key); ok {
 		return v.(*EinsumPlan), nil
@@ -282,7 +345,7 @@ func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscr
 	for k, t := range operands {
 		shapes[k] = t.v.Shape
 	}
-	p, err := planEinsum(name, dt, subscripts, shapes, s.einsum)
+	p, err := planEinsum(name, dt, subscripts, shapes, s.einsum, budgetElems(budget, dt.Size()))
 	if err != nil {
 		return nil, err
 	}
@@ -290,8 +353,12 @@ func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscr
 }
 
 // runEinsum passes the operands through the engine's room for operand
-// views (no allocation) to its Einsum method.
+// views (no allocation) to its Einsum method; a sliced plan runs all its
+// slices.
 func runEinsum[T Scalar](kern backend.Contraction[T], p *EinsumPlan, dst *Tensor[T], operands []*Tensor[T], alpha, beta T) error {
+	if p.sliced != nil {
+		return runSlices(kern, p, dst, operands, 0, p.sliced.Slices, alpha, beta)
+	}
 	views := kern.Operands(len(operands))
 	for k, t := range operands {
 		views[k] = t.desc()

@@ -120,3 +120,13 @@ func ExampleRandUniform() {
 	fmt.Printf("%.4f\n", d)
 	// Output: [0.5761 0.0488 -0.2163 0.9437]
 }
+
+func ExampleFromStrided() {
+	// A row-major 2×3 matrix stored with a row stride of 4 (one padding
+	// element after each row), viewed without copying.
+	data := []float64{1, 2, 3, 0, 4, 5, 6}
+	x, _ := tf.FromStrided(data, 0, []int{2, 3}, []int{4, 1})
+	v, _ := x.At(1, 2)
+	fmt.Println(x.Shape(), v, x.IsCompact())
+	// Output: [2 3] 6 false
+}

@@ -8,25 +8,30 @@ import (
 	"github.com/tenferro-go/tenferro/team"
 )
 
-// The README's example: build an engine once, pass it down, release
-// results so the pool recycles their storage.
+// The README's example, line for line (TestReadmeExample compares them):
+// build an engine once, pass it down, release results so the pool
+// recycles their storage.
 func Example() {
-	t, _ := team.New(team.Threads(2))
-	e, _ := cpu.New(t)
+	t, _ := team.New(team.Threads(2)) // a worker team; engines own one
+	e, _ := cpu.New(t)                // build the engine once ...
 	defer e.Close()
 
 	a, _ := tf.FromRowMajor([]float64{1, 2, 3, 4}, 2, 2)
-	b, _ := tf.FromRowMajor([]float64{1, 0, 0, 1}, 2, 2)
-	c, err := tf.Matmul(e, a, b)
+	b, _ := tf.Rand[float64](7, 2, 3)
+	c, err := tf.Matmul(e, a, b) // ... and pass it to every operation
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(c.Shape())
-	c.Release()
+	fmt.Println(c.Shape(), e.BufferPoolStats().Buffers) // c holds its storage: the pool is empty
+	c.Release()                                         // the storage goes back to e's buffer pool
 	fmt.Printf("%+v\n", e.BufferPoolStats())
+	d, _ := tf.Matmul(e, a, b) // the next result of that size reuses it
+	fmt.Printf("%+v\n", e.BufferPoolStats())
+	d.Release()
 	// Output:
-	// [2 2]
-	// {Buffers:1 CapacityBytes:32}
+	// [2 3] 0
+	// {Buffers:1 CapacityBytes:48}
+	// {Buffers:0 CapacityBytes:0}
 }
 
 func ExampleFromSlice() {

@@ -40,9 +40,16 @@ func WithStrategy(s einsum.Strategy) Option { return Option{what: optStrategy, s
 // and its result appended). It is validated against the operands.
 func WithPath(path [][2]int) Option { return Option{what: optPath, path: path} }
 
-// WithMemoryLimit bounds every einsum intermediate to at most elements
-// elements; planning fails with an error when no path respects it. The
-// limit must be a finite number >= 0 (0 means no limit).
+// WithMemoryLimit bounds the peak of an einsum's intermediates (as
+// einsum.Plan.Peak counts them: the results held at once besides the
+// operands and the destination) to at most elements elements. When the
+// best path exceeds it, the einsum is sliced (einsum.NewSlicedPlan): it
+// is evaluated as a sum of slices, each with some summed labels fixed,
+// whose peak fits; [EinsumPlan.Sliced] describes the slicing. A limit
+// below the smallest peak any slicing reaches fails planning with an
+// ErrMemory error wrapping einsum.ErrLimitTooSmall that names the
+// minimum. The limit must be a finite number >= 0 (0 means no limit). The
+// engine's memory budget, less the output, bounds the peak the same way.
 func WithMemoryLimit(elements float64) Option { return Option{what: optLimit, limit: elements} }
 
 // WithSeed seeds the randomized path search (default 0).

@@ -38,6 +38,9 @@ func (s *Storage[T]) Buf() []T { return s.buf }
 // Cap returns the capacity of the buffer in elements.
 func (s *Storage[T]) Cap() int { return cap(s.buf) }
 
+// Len returns the element count last requested (the length of Buf).
+func (s *Storage[T]) Len() int { return len(s.buf) }
+
 // Gen returns the current generation.
 func (s *Storage[T]) Gen() uint64 { return s.gen }
 

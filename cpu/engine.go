@@ -276,6 +276,15 @@ func (e *Engine) MemoryBudget() int64 { return e.budget }
 // BufferPoolStats reports what the buffer pool holds for reuse.
 func (e *Engine) BufferPoolStats() BufferPoolStats { return e.pool.stats() }
 
+// AllocationStats reports the storage the pool has handed out: now and at
+// most at once (see AllocationStats). Comparing PeakInUseBytes after an
+// operation with a plan's peak measures what the operation held.
+func (e *Engine) AllocationStats() AllocationStats { return e.pool.allocationStats() }
+
+// ResetAllocationPeak restarts AllocationStats.PeakInUseBytes from the
+// bytes in use now.
+func (e *Engine) ResetAllocationPeak() { e.pool.resetPeak() }
+
 // SetBufferPoolLimit sets the pool's byte cap (default 100 MiB or
 // $TENFERRO_BUFFER_POOL_MAX_BYTES), evicting the smallest buffers until the
 // pool fits. A buffer larger than the cap is never kept. 0 disables

@@ -56,3 +56,22 @@ func ExampleEngine_BufferPoolStats() {
 	// {Buffers:1 CapacityBytes:32768}
 	// {Buffers:0 CapacityBytes:0}
 }
+
+// AllocationStats measures what an operation holds at once: here the
+// 16 × 16 product of two matrices (2 KiB) while the vector it meets next
+// is computed (128 bytes), besides the 8-byte result.
+func ExampleEngine_AllocationStats() {
+	e := cpu.Serial()
+	defer e.Close()
+	v, _ := tf.Ones[float64](16)
+	m, _ := tf.Ones[float64](16, 16)
+	e.ResetAllocationPeak()
+	r, _ := tf.EinsumWith(e, "i,ij,jk,kl,l->", []*tf.Tensor[float64]{v, m, m, m, v}, tf.WithPath([][2]int{{1, 2}, {0, 3}, {0, 1}, {0, 1}}))
+	st := e.AllocationStats()
+	fmt.Println(st.InUseBytes, st.PeakInUseBytes)
+	r.Release()
+	fmt.Println(e.AllocationStats().InUseBytes)
+	// Output:
+	// 8 2184
+	// 0
+}

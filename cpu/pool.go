@@ -33,6 +33,19 @@ type BufferPoolStats struct {
 	CapacityBytes int64 // their total capacity in bytes
 }
 
+// AllocationStats describes the storage an engine's pool has handed out
+// (outputs and intermediates), in the bytes each buffer was requested for
+// (a recycled buffer may be larger; BufferPoolStats counts what the pool
+// keeps besides): InUseBytes is what is out now (a tensor dropped without
+// Release stays counted), PeakInUseBytes the most that was out at once
+// since the engine was built or since ResetAllocationPeak. Storage the
+// caller allocates (Zeros, FromSlice, destinations of Into forms) is not
+// counted.
+type AllocationStats struct {
+	InUseBytes     int64
+	PeakInUseBytes int64
+}
+
 // bufferPool keeps released output storage for reuse: one list per dtype,
 // best fit by capacity on reuse, smallest evicted first when the total
 // capacity exceeds the limit. It is guarded by a mutex because tensors may
@@ -42,6 +55,8 @@ type bufferPool struct {
 	lists [op.NumDTypes][]pooled
 	bytes int64
 	limit int64
+	// Storage handed out and not yet returned, and its high-water mark.
+	inUse, peak int64
 }
 
 // pooled is one buffer waiting for reuse: a *backend.Storage[T] of the
@@ -56,6 +71,7 @@ type pooled struct {
 type recyclable interface {
 	DType() op.DType
 	Cap() int
+	Len() int
 }
 
 // Recycle implements backend.Recycler.
@@ -66,6 +82,7 @@ func (p *bufferPool) Recycle(s any) {
 	}
 	b := int64(st.Cap()) * int64(st.DType().Size())
 	p.mu.Lock()
+	p.inUse = max(p.inUse-int64(st.Len())*int64(st.DType().Size()), 0)
 	if b > 0 && b <= p.limit {
 		dt := st.DType()
 		p.lists[dt] = append(p.lists[dt], pooled{st: s, elems: st.Cap(), bytes: b})
@@ -91,13 +108,33 @@ func poolAlloc[T backend.Elem](p *bufferPool, n int) *backend.Storage[T] {
 		got := l[best]
 		p.lists[dt] = drop(l, best)
 		p.bytes -= got.bytes
+		p.handOut(int64(n) * int64(dt.Size()))
 		p.mu.Unlock()
 		st := got.st.(*backend.Storage[T])
 		st.Reuse(n)
 		return st
 	}
+	p.handOut(int64(n) * int64(dt.Size()))
 	p.mu.Unlock()
 	return backend.NewStorage(make([]T, n), p)
+}
+
+// handOut counts b bytes of storage handed out. Caller holds mu.
+func (p *bufferPool) handOut(b int64) {
+	p.inUse += b
+	p.peak = max(p.peak, p.inUse)
+}
+
+func (p *bufferPool) allocationStats() AllocationStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return AllocationStats{InUseBytes: p.inUse, PeakInUseBytes: p.peak}
+}
+
+func (p *bufferPool) resetPeak() {
+	p.mu.Lock()
+	p.peak = p.inUse
+	p.mu.Unlock()
 }
 
 func drop(l []pooled, i int) []pooled {

@@ -8,6 +8,7 @@ import (
 
 // Sentinel errors. Every error returned by this package is an *Error whose
 // Kind is one of these, so callers can test with errors.Is.
+// ErrLimitTooSmall wraps ErrMemoryLimit.
 var (
 	// ErrSyntax reports malformed subscripts or label lists.
 	ErrSyntax = errors.New("einsum: syntax error")
@@ -24,6 +25,10 @@ var (
 	ErrMemoryLimit = errors.New("einsum: memory limit exceeded")
 	// ErrOption reports an invalid planning option.
 	ErrOption = errors.New("einsum: invalid option")
+	// ErrLimitTooSmall reports a memory limit below the smallest peak one
+	// slice reaches even with every summed label sliced (see
+	// NewSlicedPlan). It wraps ErrMemoryLimit, so errors.Is matches both.
+	ErrLimitTooSmall = fmt.Errorf("%w: below the smallest slice peak", ErrMemoryLimit)
 )
 
 // Error describes a failure to parse, bind or plan an einsum expression.
@@ -32,7 +37,7 @@ var (
 // which hold -1 when they do not apply. Extents holds the conflicting
 // extents (or ranks) in the order they are mentioned by Msg.
 type Error struct {
-	Op      string // "parse", "labels", "bind", "plan" or "path"
+	Op      string // "parse", "labels", "bind", "plan", "path" or "slice"
 	Kind    error  // one of the sentinel errors above
 	Operand int    // operand index, or -1
 	Label   string // label as written ("i", "..." or "(7)"), or ""

@@ -227,6 +227,13 @@ func NewPlan(p *Problem, opts Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	return nw.finish(opts, strategy, ssa), nil
+}
+
+// finish costs and lowers the sequence ssa into a Plan made with opts by
+// strategy.
+func (nw *network) finish(opts Options, strategy Strategy, ssa [][2]int) *Plan {
+	p := nw.p
 	pl := &Plan{Problem: p, Options: opts, Strategy: strategy, Path: ssaToLinear(nw.n, ssa)}
 	if strategy == Given {
 		pl.Options.Path = append([][2]int{}, opts.Path...)
@@ -238,7 +245,7 @@ func NewPlan(p *Problem, opts Options) (*Plan, error) {
 	pl.NaiveFlops = nw.naiveFlops()
 	nw.lower(pl, ssa)
 	pl.Peak = pl.peak()
-	return pl, nil
+	return pl
 }
 
 // peak computes Plan.Peak from the lowered steps.

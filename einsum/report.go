@@ -138,3 +138,69 @@ func (pl *Plan) Report() string {
 	fmt.Fprintf(&b, "final: %s\n", r.Final)
 	return b.String()
 }
+
+// SlicedReport is a JSON-friendly summary of a sliced plan, the data
+// behind (*SlicedPlan).Report: the report of one slice's plan and the
+// slicing.
+type SlicedReport struct {
+	// Slice is the report of one slice's plan (its shapes have extent 1
+	// on the sliced labels' axes).
+	Slice         Report   `json:"slice"`
+	Subscripts    string   `json:"subscripts"`
+	Shapes        [][]int  `json:"shapes"`
+	SlicedLabels  []string `json:"sliced_labels"`
+	SlicedExtents []int    `json:"sliced_extents"`
+	Slices        int      `json:"slices"`
+	// Limit is the peak per slice the plan was made for, in elements (0:
+	// none); PeakPerSlice is what one slice needs.
+	Limit         float64 `json:"memory_limit"`
+	PeakPerSlice  float64 `json:"peak_per_slice"`
+	TotalFlops    float64 `json:"total_flops"`
+	UnslicedFlops float64 `json:"unsliced_flops"`
+	FlopOverhead  float64 `json:"flop_overhead"`
+}
+
+// Summary returns the sliced plan's report data.
+func (sp *SlicedPlan) Summary() SlicedReport {
+	return SlicedReport{
+		Slice:         sp.Plan.Summary(),
+		Subscripts:    sp.Problem.Subscripts(),
+		Shapes:        sp.Problem.Shapes,
+		SlicedLabels:  sp.LabelNames(),
+		SlicedExtents: sp.Extents,
+		Slices:        sp.Slices,
+		Limit:         sp.Limit,
+		PeakPerSlice:  sp.PeakPerSlice,
+		TotalFlops:    sp.Flops,
+		UnslicedFlops: sp.UnslicedFlops,
+		FlopOverhead:  sp.FlopOverhead,
+	}
+}
+
+// Report renders the slicing (labels and extents, number of slices, peak
+// per slice against the limit, total FLOPs and their overhead over the
+// unsliced cost) followed by the report of one slice's plan.
+func (sp *SlicedPlan) Report() string {
+	r := sp.Summary()
+	var b strings.Builder
+	fmt.Fprintf(&b, "  Complete contraction:  %s\n", r.Subscripts)
+	if len(r.SlicedLabels) == 0 {
+		b.WriteString("         Sliced labels:  none\n")
+	} else {
+		parts := make([]string, len(r.SlicedLabels))
+		for j, name := range r.SlicedLabels {
+			parts[j] = fmt.Sprintf("%s (%d)", name, r.SlicedExtents[j])
+		}
+		fmt.Fprintf(&b, "         Sliced labels:  %s\n", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(&b, "                Slices:  %d\n", r.Slices)
+	if r.Limit > 0 {
+		fmt.Fprintf(&b, "        Peak per slice:  %.3e elements (limit %.3e)\n", r.PeakPerSlice, r.Limit)
+	} else {
+		fmt.Fprintf(&b, "        Peak per slice:  %.3e elements (no limit)\n", r.PeakPerSlice)
+	}
+	fmt.Fprintf(&b, "     Total FLOP count:  %.3e (%.4gx the unsliced %.3e)\n", r.TotalFlops, r.FlopOverhead, r.UnslicedFlops)
+	b.WriteString("  One slice:\n")
+	b.WriteString(sp.Plan.Report())
+	return b.String()
+}

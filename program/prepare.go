@@ -21,7 +21,7 @@ type Prepared struct {
 	names     []string       // per step, for marker
 	marker    backend.Marker // the engine's, when it has one
 	inputs    []binder       // per input
-	outputs   []binder // per output
+	outputs   []binder       // per output
 	slotBytes int64
 }
 

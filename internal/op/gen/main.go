@@ -1,8 +1,10 @@
 // Command gen writes the typed wrappers of the catalog's generated
 // operations: the eager functions and their Into twins in package tenferro
-// (ops_gen.go), the recording methods of package trace (trace/ops_gen.go)
-// and the tables of internal/optest that the conformance suites iterate.
-// It runs from internal/op (go generate).
+// (ops_gen.go), the recording methods of package trace (trace/ops_gen.go),
+// the tables of internal/optest that the conformance suites iterate, and
+// the operations reference docs/guide/operations.md, which it renders from
+// the catalog and the sources of packages tenferro, linalg and trace
+// (docs.go, api.go). It runs from internal/op (go generate).
 package main
 
 import (
@@ -27,6 +29,18 @@ func main() {
 	write(filepath.Join(root, "ops_gen.go"), eager())
 	write(filepath.Join(root, "trace", "ops_gen.go"), traced())
 	write(filepath.Join(root, "internal", "optest", "ops_gen.go"), tables())
+	// The reference reads the wrappers just written.
+	a, err := loadAPI(root)
+	if err != nil {
+		log.Fatal(err)
+	}
+	md, err := operationsDoc(a)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "docs", "guide", "operations.md"), md, 0o644); err != nil {
+		log.Fatal(err)
+	}
 }
 
 func write(path string, src []byte) {

@@ -1,0 +1,251 @@
+package einsum
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MaxSlices bounds the number of slices a SlicedPlan may have: slicings
+// that need more are not considered (even at a microsecond per slice,
+// 2^40 slices take twelve days).
+const MaxSlices = 1 << 40
+
+// SlicedPlan evaluates a contraction as a sum of slices. Slicing fixes
+// each sliced label to one of its values: the slice with index tuple
+// (v_1, ..., v_m) is the contraction of the operands' sub-tensors with
+// label L_j fixed to v_j, and the result is the sum over every tuple,
+//
+//	out = Σ_{v_1 < E_1, ..., v_m < E_m} contract(operands[L_1 = v_1, ..., L_m = v_m]).
+//
+// Every slice has the same shapes, so one Plan (of the problem with every
+// sliced label's extent set to 1) serves all of them, and an executor
+// needs only one slice's intermediates at a time: its peak is Plan.Peak
+// instead of the unsliced plan's. Output labels are never sliced, so each
+// slice adds into the whole output. A SlicedPlan is immutable and safe
+// for concurrent use; its slices must not be modified.
+//
+// Slice s (0 <= s < Slices) fixes label Labels[j] to (s / Π_{i<j}
+// Extents[i]) mod Extents[j]: the first sliced label varies fastest.
+type SlicedPlan struct {
+	// Problem is the full (unsliced) problem.
+	Problem *Problem
+	// Plan is the plan of one slice. Its problem is Problem with every
+	// sliced label's extent set to 1 (the operands' shapes have 1 on the
+	// axes of sliced labels); label ids are Problem's.
+	Plan *Plan
+	// Labels holds the sliced label ids of Problem in increasing order and
+	// Extents their extents (every one > 1). Both are empty when the
+	// contraction is not sliced.
+	Labels, Extents []int
+	// Slices is the number of slices, the product of Extents (1: not
+	// sliced).
+	Slices int
+	// Limit is the peak per slice the plan was made for, in elements (0:
+	// none).
+	Limit float64
+	// Flops is the total cost of all slices, Slices × Plan.Flops.
+	Flops float64
+	// UnslicedFlops is the cost of evaluating the problem in one piece:
+	// the cheaper of the best plan without a memory limit and the slice's
+	// path applied to the unsliced problem (so FlopOverhead >= 1 even
+	// when the search found a better path for the sliced problem).
+	UnslicedFlops float64
+	// FlopOverhead is Flops / UnslicedFlops, the price of slicing in
+	// FLOPs (1 when not sliced; 1 when UnslicedFlops is 0).
+	FlopOverhead float64
+	// PeakPerSlice is Plan.Peak, the elements an executor holds at once
+	// besides the operands and the destination while it evaluates one
+	// slice. The slices of an accumulating executor add into the
+	// destination; kernels that cannot accumulate in place stage a slice's
+	// result in an output-sized buffer, which, like the layout copies
+	// Plan.Peak leaves out, is not counted.
+	PeakPerSlice float64
+}
+
+// LabelNames renders the sliced labels as the problem names them.
+func (sp *SlicedPlan) LabelNames() []string {
+	out := make([]string, len(sp.Labels))
+	for j, l := range sp.Labels {
+		out[j] = sp.Problem.Names[l]
+	}
+	return out
+}
+
+// SliceIndex writes into idx (one entry per sliced label) the values that
+// slice s fixes, and returns idx. It panics if idx is too short or s is
+// out of range, as an index expression would.
+func (sp *SlicedPlan) SliceIndex(s int, idx []int) []int {
+	if s < 0 || s >= sp.Slices {
+		panic("einsum: slice " + strconv.Itoa(s) + " out of range [0, " + strconv.Itoa(sp.Slices) + ")")
+	}
+	idx = idx[:len(sp.Extents)]
+	for j, x := range sp.Extents {
+		idx[j] = s % x
+		s /= x
+	}
+	return idx
+}
+
+// slicedProblem binds p's expression to p's shapes with the axes of the
+// labels in set (indexed by label id) set to extent 1. Label ids are
+// unchanged: binding numbers labels by the expression alone.
+func slicedProblem(p *Problem, set []bool) (*Problem, error) {
+	shapes := make([][]int, len(p.Shapes))
+	for k, s := range p.Shapes {
+		shapes[k] = slices.Clone(s)
+		for a, l := range p.Inputs[k] {
+			if set[l] {
+				shapes[k][a] = 1
+			}
+		}
+	}
+	return p.Expr.Bind(shapes)
+}
+
+// SliceWith slices the given labels of p (label ids, any order, no
+// repeats, none of them an output label, each of extent >= 1) and plans
+// one slice with opts; opts.MemoryLimit, if set, bounds every intermediate
+// of the slice as it does for NewPlan. With Given, opts.Path is the path
+// of one slice. UnslicedFlops is the cost of the slice's path applied to
+// the unsliced problem. It is how a serialized sliced plan is rebuilt:
+// SliceWith(p, sp.Labels, Options{Strategy: Given, Path: sp.Plan.Path})
+// gives back sp's slicing and steps.
+func SliceWith(p *Problem, labels []int, opts Options) (*SlicedPlan, error) {
+	if p == nil || p.Expr == nil || len(p.Extents) != p.NumLabels {
+		return nil, newErr("slice", ErrOption, -1, "", "the problem was not made by Bind")
+	}
+	set := make([]bool, p.NumLabels)
+	for _, l := range labels {
+		switch {
+		case l < 0 || l >= p.NumLabels:
+			return nil, newErr("slice", ErrOption, -1, "", "sliced label id %d out of range [0, %d)", l, p.NumLabels)
+		case set[l]:
+			return nil, newErr("slice", ErrOption, -1, p.Names[l], "label '%s' is sliced twice", p.Names[l])
+		case slices.Contains(p.OutputUnique, l):
+			return nil, newErr("slice", ErrOption, -1, p.Names[l], "label '%s' is an output label, which is never sliced", p.Names[l])
+		case p.Extents[l] < 1:
+			return nil, newErr("slice", ErrOption, -1, p.Names[l], "label '%s' has extent %d: there is nothing to slice", p.Names[l], p.Extents[l])
+		}
+		set[l] = true
+	}
+	sub, err := slicedProblem(p, set)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := NewPlan(sub, opts)
+	if err != nil {
+		return nil, err
+	}
+	return assemble(p, set, pl, math.Inf(1), opts.MemoryLimit)
+}
+
+// assemble builds the SlicedPlan of slicing set with slice plan pl;
+// unsliced is the cost of the best unsliced plan known (+Inf: none).
+func assemble(p *Problem, set []bool, pl *Plan, unsliced, limit float64) (*SlicedPlan, error) {
+	sp := &SlicedPlan{Problem: p, Plan: pl, Labels: []int{}, Extents: []int{}, Slices: 1, Limit: limit, PeakPerSlice: pl.Peak}
+	n := 1.0
+	for l, s := range set {
+		if s && p.Extents[l] != 1 {
+			sp.Labels = append(sp.Labels, l)
+			sp.Extents = append(sp.Extents, p.Extents[l])
+			n *= float64(p.Extents[l])
+		}
+	}
+	if n > MaxSlices {
+		return nil, newErr("slice", ErrMemoryLimit, -1, "", "slicing %s needs %g slices, more than MaxSlices (%d)", p.Term(sp.Labels), n, MaxSlices)
+	}
+	for _, x := range sp.Extents {
+		sp.Slices *= x
+	}
+	sp.Flops = float64(sp.Slices) * pl.Flops
+	// The slice's path on the unsliced problem costs no more than all
+	// slices together (each step repeats for the sliced labels it lacks).
+	whole := pl.Flops
+	if len(sp.Labels) > 0 {
+		nw := newNetwork(p, 0)
+		ssa, err := linearToSSA(nw.n, pl.Path)
+		if err != nil {
+			return nil, err
+		}
+		whole, _ = nw.evalSSA(ssa)
+		if len(ssa) == 0 {
+			whole = nw.sizeOf(p.Unique[0])
+		}
+	}
+	sp.UnslicedFlops = min(unsliced, whole)
+	sp.FlopOverhead = 1
+	if sp.UnslicedFlops > 0 && len(sp.Labels) > 0 {
+		// Rounding of the two sums may put the ratio a hair below 1.
+		sp.FlopOverhead = max(sp.Flops/sp.UnslicedFlops, 1)
+	}
+	return sp, nil
+}
+
+// peakSSA computes what Plan.Peak reports for the sequence ssa without
+// lowering it: at each step the results still waiting for their consumer,
+// the step's result (except the last step's, which goes to the
+// destination) and the pre-reduced copies of operands that hold labels
+// found nowhere else.
+func (nw *network) peakSSA(ssa [][2]int) float64 {
+	for _, x := range nw.ext {
+		if x == 0 {
+			return 0
+		}
+	}
+	n := nw.n
+	count := slices.Clone(nw.count0)
+	tensors := slices.Clone(nw.inputs)
+	held := make([]float64, n+len(ssa))
+	var live, peak float64
+	for k, pr := range ssa {
+		var tmp float64
+		for _, id := range pr {
+			if id >= n {
+				continue
+			}
+			// A label only this operand holds (count 1: neither the other
+			// side nor the output has it) is summed before the product.
+			kept, reduced := 1.0, false
+			for _, l := range tensors[id] {
+				if count[l] == 1 {
+					reduced = true
+				} else {
+					kept *= nw.ext[l]
+				}
+			}
+			if reduced {
+				tmp += kept
+			}
+		}
+		out := nw.contract(tensors[pr[0]], tensors[pr[1]], count)
+		tensors = append(tensors, out)
+		var res float64
+		if k < len(ssa)-1 {
+			res = nw.sizeOf(out)
+		}
+		peak = max(peak, live+res+tmp)
+		live += res
+		held[n+k] = res
+		for _, id := range pr {
+			if id >= n {
+				live -= held[id]
+			}
+		}
+	}
+	return peak
+}
+
+// sliceKey renders a slicing set for memoization.
+func sliceKey(set []bool, tag string) string {
+	var b strings.Builder
+	b.WriteString(tag)
+	for l, s := range set {
+		if s {
+			b.WriteByte(',')
+			b.WriteString(strconv.Itoa(l))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,43 @@
+package einsum_test
+
+import (
+	"fmt"
+
+	"github.com/tenferro-go/tenferro/einsum"
+)
+
+// slicedChain slices the chain ij,jk,kl->il of a 2×3, 3×4 and 4×2 under a
+// limit of 3 elements.
+func slicedChain() *einsum.SlicedPlan {
+	expr, _ := einsum.Parse("ij,jk,kl->il")
+	prob, _ := expr.Bind([][]int{{2, 3}, {3, 4}, {4, 2}})
+	sp, err := einsum.NewSlicedPlan(prob, einsum.Options{MemoryLimit: 3})
+	if err != nil {
+		panic(err)
+	}
+	return sp
+}
+
+// LabelNames names the sliced labels as the subscripts write them.
+func ExampleSlicedPlan_LabelNames() {
+	fmt.Println(slicedChain().LabelNames())
+	// Output: [j]
+}
+
+// SliceIndex gives the values slice s fixes, one per sliced label.
+func ExampleSlicedPlan_SliceIndex() {
+	sp := slicedChain()
+	idx := make([]int, len(sp.Labels))
+	for s := range sp.Slices {
+		fmt.Print(sp.SliceIndex(s, idx), " ")
+	}
+	fmt.Println()
+	// Output: [0] [1] [2]
+}
+
+// Summary holds the report's numbers, for JSON.
+func ExampleSlicedPlan_Summary() {
+	r := slicedChain().Summary()
+	fmt.Println(r.SlicedLabels, r.Slices, r.PeakPerSlice, r.TotalFlops >= r.UnslicedFlops)
+	// Output: [j] 3 2 true
+}

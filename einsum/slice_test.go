@@ -1,0 +1,268 @@
+package einsum
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// sliceData extracts the operands of one slice: for each operand a compact
+// column-major copy of the sub-tensor with the sliced labels' axes fixed
+// to idx (broadcast axes stay at 0), of the slice problem's shapes.
+func sliceData(sp *SlicedPlan, data [][]float64, idx []int) [][]float64 {
+	p := sp.Problem
+	at := map[int]int{}
+	for j, l := range sp.Labels {
+		at[l] = idx[j]
+	}
+	out := make([][]float64, len(data))
+	for k, shape := range sp.Plan.Problem.Shapes {
+		src := &lt{dims: p.Shapes[k]}
+		dst := &lt{dims: shape}
+		out[k] = make([]float64, prodDims(shape))
+		full := make([]int, len(shape))
+		each(shape, func(sidx []int) {
+			copy(full, sidx)
+			for a, l := range p.Inputs[k] {
+				if v, ok := at[l]; ok && !p.Broadcast[k][a] {
+					full[a] = v
+				}
+			}
+			out[k][dst.offset(sidx)] = data[k][src.offset(full)]
+		})
+	}
+	return out
+}
+
+// runSliced evaluates every slice with the slice plan and sums them.
+func runSliced(t testing.TB, sp *SlicedPlan, data [][]float64) []float64 {
+	var sum []float64
+	idx := make([]int, len(sp.Labels))
+	for s := range sp.Slices {
+		got := runPlan(t, sp.Plan, sliceData(sp, data, sp.SliceIndex(s, idx)))
+		if sum == nil {
+			sum = make([]float64, len(got.data))
+		}
+		for i, v := range got.data {
+			sum[i] += v
+		}
+	}
+	return sum
+}
+
+// checkSliced checks a sliced plan's invariants and its sum of slices
+// against the naive loop.
+func checkSliced(t *testing.T, sp *SlicedPlan, data [][]float64) {
+	t.Helper()
+	p := sp.Problem
+	if sp.Limit > 0 && sp.PeakPerSlice > sp.Limit {
+		t.Fatalf("%s: peak per slice %g > limit %g", p, sp.PeakPerSlice, sp.Limit)
+	}
+	n := 1
+	for j, l := range sp.Labels {
+		if slices.Contains(p.OutputUnique, l) || sp.Extents[j] != p.Extents[l] || sp.Extents[j] < 2 {
+			t.Fatalf("%s: bad sliced label %s (extent %d)", p, p.Names[l], sp.Extents[j])
+		}
+		if sp.Plan.Problem.Extents[l] != 1 {
+			t.Fatalf("%s: slice problem keeps extent %d for sliced label %s", p, sp.Plan.Problem.Extents[l], p.Names[l])
+		}
+		n *= sp.Extents[j]
+	}
+	if n != sp.Slices || sp.Flops != float64(n)*sp.Plan.Flops || sp.PeakPerSlice != sp.Plan.Peak {
+		t.Fatalf("%s: slices %d (want %d), flops %g, peak %g", p, sp.Slices, n, sp.Flops, sp.PeakPerSlice)
+	}
+	if !(sp.FlopOverhead >= 1) || math.IsInf(sp.FlopOverhead, 0) {
+		t.Fatalf("%s: flop overhead %g", p, sp.FlopOverhead)
+	}
+	got := runSliced(t, sp, data)
+	want, mag := naive(p, data)
+	terms := float64(prodDims(p.Extents) + len(p.Inputs))
+	for i := range want {
+		if d := math.Abs(got[i] - want[i]); d > terms*0x1p-52*mag[i] {
+			t.Fatalf("%s sliced on %s: element %d = %g, want %g", p, p.Term(sp.Labels), i, got[i], want[i])
+		}
+	}
+}
+
+// TestPeakSSAMatchesPlan: the planner's peak estimate on a sequence is
+// exactly what the lowered plan reports, for every strategy.
+func TestPeakSSAMatchesPlan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 400 {
+		p := randomProblem(rng, 2+rng.IntN(6), 3+rng.IntN(5), 5)
+		for _, s := range []Strategy{Greedy, Optimal, Search} {
+			pl, err := NewPlan(p, Options{Strategy: s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			nw := newNetwork(p, 0)
+			ssa, _ := linearToSSA(nw.n, pl.Path)
+			if got := nw.peakSSA(ssa); got != pl.Peak {
+				t.Fatalf("%s (%s): peakSSA %g, Plan.Peak %g", p, s, got, pl.Peak)
+			}
+		}
+	}
+}
+
+// TestSlicedRandomNetworks slices random networks (repeated labels,
+// broadcast axes, scalars, awkward extents) at a fraction of their peak
+// and checks that the sum of slices equals the naive loop.
+func TestSlicedRandomNetworks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	sliced := 0
+	for range 300 {
+		p := randomProblem(rng, 3+rng.IntN(4), 4+rng.IntN(4), 6)
+		base, err := NewPlan(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if base.Peak < 4 {
+			continue
+		}
+		data := randomData(rng, p)
+		for _, frac := range []float64{0.5, 0.125} {
+			opts := Options{MemoryLimit: math.Floor(base.Peak * frac), Strategy: []Strategy{Auto, Greedy, Optimal}[rng.IntN(3)]}
+			sp, err := NewSlicedPlan(p, opts)
+			if errors.Is(err, ErrLimitTooSmall) {
+				var e *Error
+				if !errors.As(err, &e) || len(e.Extents) != 2 || float64(e.Extents[1]) <= opts.MemoryLimit {
+					t.Fatalf("%s: %v (extents %v)", p, err, e.Extents)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s limit %g: %v", p, opts.MemoryLimit, err)
+			}
+			if sp.Slices > 1 {
+				sliced++
+			}
+			checkSliced(t, sp, data)
+		}
+	}
+	if sliced < 50 {
+		t.Errorf("only %d sliced plans", sliced)
+	}
+}
+
+// TestSlicedUnslicedWhenItFits: no limit, or a limit the unsliced plan
+// meets, gives one slice with overhead 1; zero-size extents need no
+// memory at all.
+func TestSlicedUnslicedWhenItFits(t *testing.T) {
+	p := mustBind(t, "ij,jk,kl->il", []int{10, 20}, []int{20, 30}, []int{30, 5})
+	for _, lim := range []float64{0, 1e9} {
+		sp, err := NewSlicedPlan(p, Options{MemoryLimit: lim})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sp.Slices != 1 || len(sp.Labels) != 0 || sp.FlopOverhead != 1 || sp.Plan.Problem != p {
+			t.Errorf("limit %g: %+v", lim, sp)
+		}
+	}
+	z := mustBind(t, "ij,jk,kl->il", []int{10, 0}, []int{0, 30}, []int{30, 5})
+	sp, err := NewSlicedPlan(z, Options{MemoryLimit: 1})
+	if err != nil || sp.Slices != 1 || sp.PeakPerSlice != 0 {
+		t.Errorf("zero-size: %v %+v", err, sp)
+	}
+}
+
+// TestSlicedLimitErrors: a limit below the smallest slice peak names the
+// minimum; bad limits and bad label lists are option errors.
+func TestSlicedLimitErrors(t *testing.T) {
+	// Every intermediate keeps an output label of extent 10 or 5: with j
+	// and k sliced, ij,jk->ik leaves 10 elements (and kl the 5 of l).
+	p := mustBind(t, "ij,jk,kl->il", []int{10, 20}, []int{20, 30}, []int{30, 5})
+	_, err := NewSlicedPlan(p, Options{MemoryLimit: 2})
+	var e *Error
+	if !errors.Is(err, ErrLimitTooSmall) || !errors.Is(err, ErrMemoryLimit) || !errors.As(err, &e) {
+		t.Fatalf("limit 2: %v", err)
+	}
+	if e.Extents[0] != 2 || e.Extents[1] != 5 {
+		t.Errorf("limit 2: extents %v, want [2 5]", e.Extents)
+	}
+	sp, err := NewSlicedPlan(p, Options{MemoryLimit: float64(e.Extents[1])})
+	if err != nil || sp.PeakPerSlice > 5 {
+		t.Fatalf("limit at the minimum: %v", err)
+	}
+	for _, lim := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if _, err := NewSlicedPlan(p, Options{MemoryLimit: lim}); !errors.Is(err, ErrOption) {
+			t.Errorf("limit %g: %v", lim, err)
+		}
+	}
+	for _, labels := range [][]int{{9}, {-1}, {1, 1}, {0}, {3}} {
+		if _, err := SliceWith(p, labels, Options{}); !errors.Is(err, ErrOption) {
+			t.Errorf("SliceWith %v: %v", labels, err)
+		}
+	}
+}
+
+// TestSliceWithRoundTrip: a sliced plan rebuilt from its labels and its
+// slice path has the same steps and costs.
+func TestSliceWithRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 100 {
+		p := randomProblem(rng, 3+rng.IntN(5), 4+rng.IntN(4), 6)
+		base, _ := NewPlan(p, Options{})
+		if base.Peak < 4 {
+			continue
+		}
+		sp, err := NewSlicedPlan(p, Options{MemoryLimit: base.Peak / 4})
+		if err != nil {
+			continue
+		}
+		re, err := SliceWith(p, sp.Labels, Options{Strategy: Given, Path: sp.Plan.Path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(re.Plan.Path, sp.Plan.Path) || re.Slices != sp.Slices || re.Flops != sp.Flops || re.PeakPerSlice != sp.PeakPerSlice {
+			t.Fatalf("%s: rebuilt %v %d %g %g, want %v %d %g %g", p, re.Plan.Path, re.Slices, re.Flops, re.PeakPerSlice, sp.Plan.Path, sp.Slices, sp.Flops, sp.PeakPerSlice)
+		}
+	}
+}
+
+// TestSlicedGivenPath keeps a caller's path and slices around it.
+func TestSlicedGivenPath(t *testing.T) {
+	p := mustBind(t, "ab,bc,cd,de->ae", []int{3, 40}, []int{40, 50}, []int{50, 60}, []int{60, 2})
+	path := [][2]int{{1, 2}, {0, 2}, {0, 1}}
+	base, err := NewPlan(p, Options{Strategy: Given, Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := NewSlicedPlan(p, Options{Strategy: Given, Path: path, MemoryLimit: base.Peak / 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Slices < 2 || sp.PeakPerSlice > base.Peak/10 {
+		t.Fatalf("%+v", sp)
+	}
+	checkSliced(t, sp, randomData(rand.New(rand.NewPCG(1, 2)), p))
+}
+
+// TestLowPeakOrder: reordering keeps the tree and the FLOPs, never
+// raises the peak, and reports the reordered sequence's peak.
+func TestLowPeakOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	lower := 0
+	for range 300 {
+		p := randomProblem(rng, 3+rng.IntN(8), 4+rng.IntN(6), 5)
+		nw := newNetwork(p, 0)
+		ssa, err := nw.greedy(greedyParams{costmod: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		re, peak := nw.lowPeakOrder(ssa)
+		f0, _ := nw.evalSSA(ssa)
+		f1, _ := nw.evalSSA(re)
+		p0, p1 := nw.peakSSA(ssa), nw.peakSSA(re)
+		if f0 != f1 || p1 != peak || p1 > p0 || len(re) != len(ssa) {
+			t.Fatalf("%s: flops %g -> %g, peak %g -> %g (reported %g)", p, f0, f1, p0, p1, peak)
+		}
+		if p1 < p0 {
+			lower++
+		}
+	}
+	if lower == 0 {
+		t.Error("reordering never lowered a peak")
+	}
+}

@@ -1,0 +1,144 @@
+package tenferro
+
+import (
+	"strconv"
+
+	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/einsum"
+	"github.com/tenferro-go/tenferro/internal/op"
+)
+
+// PrepareSlicedEinsum wraps a sliced plan made by einsum.NewSlicedPlan or
+// einsum.SliceWith (on an expression of the einsum grammar) for element
+// type dt, so that [EinsumPlanned], [EinsumPlannedInto] and
+// [EinsumSlicesInto] execute it. A plan of one slice runs unsliced.
+func PrepareSlicedEinsum(dt DType, sp *einsum.SlicedPlan) (*EinsumPlan, error) {
+	const name = "PrepareSlicedEinsum"
+	if !dt.IsNumber() {
+		return nil, newError(name, "dtype", "f32, f64, c64 or c128", dt.String(), ErrDType)
+	}
+	if sp == nil || sp.Problem == nil || sp.Plan == nil || sp.Plan.Problem == nil || sp.Slices < 1 ||
+		len(sp.Plan.Problem.Inputs) != len(sp.Problem.Inputs) {
+		return nil, newError(name, "sp", "a sliced plan made by einsum.NewSlicedPlan or einsum.SliceWith", "an incomplete one", ErrArgument)
+	}
+	p := sp.Problem
+	for k, s := range p.Shapes {
+		if _, f := op.Numel(op.OperandName(k), s); f != nil {
+			return nil, faultError(name, f)
+		}
+	}
+	out := make([]int, len(p.Output))
+	for i, l := range p.Output {
+		out[i] = p.Extents[l]
+	}
+	if _, f := op.Numel("output", out); f != nil {
+		return nil, faultError(name, f)
+	}
+	ep := &EinsumPlan{plan: sp.Plan, dtype: dt, out: out}
+	if sp.Slices > 1 {
+		ep.sliced = sp
+	}
+	return ep, nil
+}
+
+// EinsumSlicesInto sets dst to the sum of slices lo, ..., hi-1 of a
+// prepared plan (0 <= lo < hi <= p.Slices(); a plan that is not sliced
+// has the one slice 0), evaluated on the full operands of the shapes the
+// plan was prepared for:
+//
+//	dst = Σ_{lo <= s < hi} slice_s(operands).
+//
+// Slice s fixes the sliced labels to the values einsum.SlicedPlan.SliceIndex
+// gives; each slice reads views of the operands (no copies) and adds into
+// dst (the first overwrites it), reusing the engine's pooled intermediates.
+// Summing the partial results of disjoint ranges that cover every slice
+// gives the contraction. dst must have the output shape, distinct elements
+// and no overlap with any operand; everything is validated before
+// anything is written.
+func EinsumSlicesInto[T Scalar](e Engine, dst *Tensor[T], p *EinsumPlan, lo, hi int, operands ...*Tensor[T]) error {
+	const name = "EinsumSlicesInto"
+	if err := checkPlanned(name, p, operands); err != nil {
+		return err
+	}
+	if n := p.Slices(); lo < 0 || lo >= hi || hi > n {
+		return newError(name, "lo, hi", "a slice range 0 <= lo < hi <= "+strconv.Itoa(n), strconv.Itoa(lo)+", "+strconv.Itoa(hi), ErrArgument)
+	}
+	if err := checkDst(name, false, dst, p.out, nil, operands...); err != nil {
+		return err
+	}
+	be, ks, err := claim[T](e, name)
+	if err != nil {
+		return err
+	}
+	switch {
+	case ks.Contraction == nil:
+		err = unsupported[T](name, "contraction kernels")
+	default:
+		if err = checkPeak(name, p.plan.Peak, DTypeOf[T]().Size(), be.MemoryBudget()); err == nil {
+			if p.sliced == nil {
+				err = runEinsum(ks.Contraction, p, dst, operands, 1, 0)
+			} else {
+				err = runSlices(ks.Contraction, p, dst, operands, lo, hi, 1, 0)
+			}
+		}
+	}
+	be.End()
+	return err
+}
+
+// runSlices evaluates slices lo..hi-1 of a sliced plan into dst: dst =
+// alpha·Σ slices + beta·dst. Each slice's operand views share the
+// operands' storage and strides, with the slice plan's shapes (extent 1
+// on the sliced labels' axes) and an offset that selects the slice's
+// values; the first slice scales dst by beta, the others add with beta 1.
+func runSlices[T Scalar](kern backend.Contraction[T], p *EinsumPlan, dst *Tensor[T], operands []*Tensor[T], lo, hi int, alpha, beta T) error {
+	sp := p.sliced
+	m := len(sp.Labels)
+	full := sp.Problem
+	vs := make([]backend.View[T], len(operands))
+	base := make([]int, len(operands))
+	coef := make([]int, len(operands)*m) // offset per unit of sliced label j in operand k
+	for k, t := range operands {
+		vs[k] = backend.View[T]{Data: t.v.Data, Off: t.v.Off, Shape: sp.Plan.Problem.Shapes[k], Strides: t.v.Strides}
+		base[k] = t.v.Off
+		for a, l := range full.Inputs[k] {
+			if full.Broadcast[k][a] {
+				continue // a stretched axis of extent 1 stays at 0
+			}
+			for j, s := range sp.Labels {
+				if s == l {
+					coef[k*m+j] += t.v.Strides[a]
+				}
+			}
+		}
+	}
+	views := kern.Operands(len(operands))
+	for k := range vs {
+		views[k] = &vs[k]
+	}
+	defer clear(views)
+	idx := sp.SliceIndex(lo, make([]int, m))
+	for s := lo; s < hi; s++ {
+		for k := range vs {
+			off := base[k]
+			for j, v := range idx {
+				off += v * coef[k*m+j]
+			}
+			vs[k].Off = off
+		}
+		b := beta
+		if s > lo {
+			b = 1
+		}
+		if err := kern.Einsum(dst.desc(), p.plan, views, alpha, b); err != nil {
+			return err
+		}
+		for j := range idx { // the next slice: the first label fastest
+			if idx[j]++; idx[j] < sp.Extents[j] {
+				break
+			}
+			idx[j] = 0
+		}
+	}
+	return nil
+}
