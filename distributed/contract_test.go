@@ -11,7 +11,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
-	"github.com/tenferro-go/tenferro/internal/slicing"
+	"github.com/tenferro-go/tenferro/slicing"
 )
 
 // contractCase is one contraction evaluated by in-process workers.
@@ -27,6 +27,8 @@ var contractCases = []contractCase{
 	{"chain", "ab,bc,cd->ad", [][]int{{5, 13}, {13, 11}, {11, 3}}, 4, 1},
 	{"chain-uneven-tasks", "ab,bc,cd->ad", [][]int{{3, 7}, {7, 11}, {11, 2}}, 3, 4},
 	{"network", "abc,cd,dbe->ae", [][]int{{3, 5, 7}, {7, 4}, {4, 5, 2}}, 4, 0},
+	{"network-two-labels", "abc,cd,dbe->ae", [][]int{{3, 5, 7}, {7, 4}, {4, 5, 2}}, 16, 1},
+	{"ring-three-labels", "abcd,bcef,efgh,ghad->", [][]int{{3, 4, 5, 3}, {4, 5, 6, 4}, {6, 4, 5, 3}, {5, 3, 3, 3}}, 16, 5},
 	{"ring-scalar-output", "ab,bc,ca->", [][]int{{7, 6}, {6, 5}, {5, 7}}, 3, 2},
 	{"unsliced", "ij,jk->ik", [][]int{{4, 6}, {6, 5}}, 0, 0},
 	{"one-element", "i,i->", [][]int{{1}, {1}}, 0, 0},
@@ -56,6 +58,7 @@ func TestContractInProcess(t *testing.T) {
 					perTask = (p.Slices + maxAutoTasks - 1) / maxAutoTasks
 				}
 				wantTasks := (p.Slices + perTask - 1) / perTask
+				t.Logf("%v: %d slices over %v, %d tasks", dt, p.Slices, p.SlicedLabels, wantTasks)
 				if prog.Done != p.Slices || prog.Total != p.Slices || prog.Tasks != wantTasks || prog.TasksDone != wantTasks || prog.Duplicates != 0 || calls == 0 {
 					t.Errorf("%v: progress %+v after %d calls, want %d slices in %d tasks", dt, prog, calls, p.Slices, wantTasks)
 				}
@@ -118,7 +121,7 @@ func TestContractBadInput(t *testing.T) {
 		want string
 	}{
 		{"nil plan", nil, good, Options{}, "p: expected a plan"},
-		{"operand shape", p, wrongShape, Options{}, "operand 1"},
+		{"operand shape", p, wrongShape, Options{}, "operands[1]"},
 		{"operand count", p, good[:1], Options{}, "operands"},
 		{"slices per task", p, good, Options{SlicesPerTask: -1}, "SlicesPerTask: expected >= 0, got -1"},
 		{"job id", p, good, Options{Job: "a.b"}, `Job "a.b"`},

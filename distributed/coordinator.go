@@ -16,8 +16,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	tf "github.com/tenferro-go/tenferro"
-	"github.com/tenferro-go/tenferro/internal/slicing"
 	"github.com/tenferro-go/tenferro/npy"
+	"github.com/tenferro-go/tenferro/slicing"
 )
 
 // maxAutoTasks is the number of tasks Contract aims at when
@@ -108,7 +108,7 @@ func Contract(ctx context.Context, js jetstream.JetStream, p *slicing.Plan, oper
 		return tf.Value{}, prog, errors.New("distributed.Contract: p: expected a plan, got nil")
 	}
 	if err := p.Check(operands); err != nil {
-		return tf.Value{}, prog, fmt.Errorf("distributed.Contract: %v", err)
+		return tf.Value{}, prog, fmt.Errorf("distributed.Contract: %w", err)
 	}
 	n := opts.SlicesPerTask
 	switch {
@@ -124,11 +124,11 @@ func Contract(ctx context.Context, js jetstream.JetStream, p *slicing.Plan, oper
 	}
 	red, err := slicing.NewReducer(p)
 	if err != nil {
-		return tf.Value{}, prog, fmt.Errorf("distributed.Contract: %v", err)
+		return tf.Value{}, prog, fmt.Errorf("distributed.Contract: %w", err)
 	}
 	dt, err := tf.ParseDType(p.DType)
 	if err != nil {
-		return tf.Value{}, prog, fmt.Errorf("distributed.Contract: %v", err)
+		return tf.Value{}, prog, fmt.Errorf("distributed.Contract: %w", err)
 	}
 	prog.Total = p.Slices
 	c := &coordinator{js: js, job: prog.Job, plan: p, dt: dt, prog: prog, red: red, opts: opts,

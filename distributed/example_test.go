@@ -11,7 +11,7 @@ import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/distributed"
-	"github.com/tenferro-go/tenferro/internal/slicing"
+	"github.com/tenferro-go/tenferro/slicing"
 )
 
 // Example starts a NATS server with JetStream inside the program, runs one

@@ -63,6 +63,7 @@ func TestWorkerKilledMidSlice(t *testing.T) {
 		t.Fatalf("plan has %d slices, want at least 20", p.Slices)
 	}
 	perTask := (p.Slices + 23) / 24 // 20 to 24 tasks
+	t.Logf("%d slices over %v, %d per task", p.Slices, p.SlicedLabels, perTask)
 	vals := randValues[float64](t, 11, shapes)
 
 	// The victim takes the first task and stays inside it (sending

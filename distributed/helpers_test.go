@@ -16,7 +16,7 @@ import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/internal/natstest"
-	"github.com/tenferro-go/tenferro/internal/slicing"
+	"github.com/tenferro-go/tenferro/slicing"
 )
 
 // Environment of a worker process (the test binary started again by

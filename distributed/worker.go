@@ -14,8 +14,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	tf "github.com/tenferro-go/tenferro"
-	"github.com/tenferro-go/tenferro/internal/slicing"
 	"github.com/tenferro-go/tenferro/npy"
+	"github.com/tenferro-go/tenferro/slicing"
 )
 
 // WorkerOptions configure a Worker. The zero value takes the defaults.

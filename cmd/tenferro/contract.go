@@ -17,8 +17,8 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/distributed"
-	"github.com/tenferro-go/tenferro/internal/slicing"
 	"github.com/tenferro-go/tenferro/npy"
+	"github.com/tenferro-go/tenferro/slicing"
 )
 
 func init() {

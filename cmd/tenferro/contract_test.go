@@ -17,8 +17,8 @@ import (
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/distributed"
 	"github.com/tenferro-go/tenferro/internal/natstest"
-	"github.com/tenferro-go/tenferro/internal/slicing"
 	"github.com/tenferro-go/tenferro/npy"
+	"github.com/tenferro-go/tenferro/slicing"
 )
 
 // envCLI makes the test binary run the command line it is given, so that
@@ -235,6 +235,7 @@ func TestDistributedBadInput(t *testing.T) {
 		{[]string{"contract", "-o", out, "--slices-per-task", "-2", "ij,jk->ik", names[0], names[1]}, "--slices-per-task"},
 		{[]string{"contract", "-o", out, "ij,jk->ik", names[0], filepath.Join(dir, "none.npy")}, "no such file"},
 		{[]string{"contract", "-o", out, "ij,ij->", names[0], names[1]}, "tenferro contract: "},
+		{[]string{"contract", "-o", out, "--memory-limit", "1", "ij,jk,kl->il", names[0], names[1], names[0]}, "smallest peak"},
 		{[]string{"worker", "--threads", "0"}, "--threads"},
 		{[]string{"worker", "--ack-wait", "1ms"}, "--ack-wait"},
 		{[]string{"worker", "--max-deliver", "0"}, "--max-deliver"},
