@@ -101,4 +101,18 @@
 // the last tensor to the output (permutation, diagonal embedding, and for
 // single-operand expressions the diagonal and the sums). Report and
 // Summary print the plan like numpy.einsum_path.
+//
+// # Slicing
+//
+// NewSlicedPlan plans a contraction whose peak (Plan.Peak) must fit a
+// memory limit: it fixes some summed labels to each of their values, so
+// that the result is the sum of slices that all share one Plan (the
+// problem with the sliced labels' extents set to 1) and each needs only
+// that plan's peak. It chooses the labels dynamically, re-optimizing the
+// path after each one, to keep the total cost (slices × FLOPs of one
+// slice) small, and never slices an output label. A SlicedPlan reports the
+// sliced labels and extents, the number of slices, the peak per slice and
+// the FLOP overhead over the unsliced contraction; SliceWith rebuilds one
+// from given labels and a slice path. A limit below the smallest slice
+// peak is an ErrLimitTooSmall error naming the minimum.
 package einsum

@@ -109,7 +109,7 @@ func slicedProblem(p *Problem, set []bool) (*Problem, error) {
 // one slice with opts; opts.MemoryLimit, if set, bounds every intermediate
 // of the slice as it does for NewPlan. With Given, opts.Path is the path
 // of one slice. UnslicedFlops is the cost of the slice's path applied to
-// the unsliced problem. It is how a serialized sliced plan is rebuilt:
+// the unsliced problem, and Limit is 0 (no bound on the peak was asked). It is how a serialized sliced plan is rebuilt:
 // SliceWith(p, sp.Labels, Options{Strategy: Given, Path: sp.Plan.Path})
 // gives back sp's slicing and steps.
 func SliceWith(p *Problem, labels []int, opts Options) (*SlicedPlan, error) {
@@ -138,7 +138,7 @@ func SliceWith(p *Problem, labels []int, opts Options) (*SlicedPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return assemble(p, set, pl, math.Inf(1), opts.MemoryLimit)
+	return assemble(p, set, pl, math.Inf(1), 0)
 }
 
 // assemble builds the SlicedPlan of slicing set with slice plan pl;

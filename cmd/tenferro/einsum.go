@@ -32,9 +32,11 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 	threads := fs.Int("threads", 1, "team width (1 = serial engine)")
 	outFile := fs.String("o", "", "output .npy file (required)")
 	budgetFlag := fs.String("memory-budget", "", "bytes the inputs together, and the evaluation, may take (suffixes KiB, MiB, GiB, ...; 0: no budget); default: "+strconv.FormatInt(tf.DefaultMemoryBudget(), 10)+" (see tenferro.DefaultMemoryBudget)")
+	limitFlag := fs.String("memory-limit", "0", "peak of the intermediates allowed, in bytes of the operands' dtype (suffixes KiB, MiB, GiB, ...; 0: none besides the budget); a contraction whose best path needs more is sliced and its slices summed")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tenferro einsum [--path P] [--threads N] [--memory-budget BYTES] -o OUT.npy SUBSCRIPTS IN.npy...")
+		fmt.Fprintln(stderr, "usage: tenferro einsum [--path P] [--threads N] [--memory-budget BYTES] [--memory-limit BYTES] -o OUT.npy SUBSCRIPTS IN.npy...")
 		fmt.Fprintln(stderr, "  subscripts name the axes of each file in NumPy's order (a C-order file's a[i,j] is element (i,j))")
+		fmt.Fprintln(stderr, "  the budget, less the output, bounds the intermediates too: above it the contraction runs sliced")
 		fs.PrintDefaults()
 	}
 	rest, code, done := commandArgs(fs, args)
@@ -52,6 +54,10 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 	opts, err := pathOptions(*pathFlag)
 	if err != nil {
 		return fail(stderr, "einsum", err)
+	}
+	limitBytes, err := parseBytes(*limitFlag)
+	if err != nil {
+		return fail(stderr, "einsum", fmt.Errorf("--memory-limit: %v", err))
 	}
 	budget := tf.DefaultMemoryBudget()
 	if *budgetFlag != "" {
@@ -74,6 +80,11 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if vals, err = promoteAll(vals); err != nil {
 		return fail(stderr, "einsum", err)
+	}
+	if limitBytes > 0 {
+		// In elements of the promoted dtype; a limit below one element
+		// leaves room for no intermediate at all.
+		opts = append(opts, tf.WithMemoryLimit(float64(limitBytes)/float64(vals[0].DType().Size())))
 	}
 	e, err := newEngine(*threads)
 	if err != nil {

@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
+	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/einsum"
 )
 
@@ -21,6 +23,16 @@ func init() {
 // loop over all labels, LargestIntermediate the element count of the
 // largest pairwise result. Counts beyond float64 print as the strings
 // "+Inf" (and an unknown speedup as "NaN"): JSON has no such numbers.
+//
+// The slicing fields: SlicedLabels and SlicedExtents are the labels the
+// contraction is sliced on (empty when it is not), Slices their number of
+// slices, FlopOverhead the FLOPs of all slices over those of the unsliced
+// contraction, SlicePeakBytes the planned peak of one slice's
+// intermediates in bytes of the dtype, TotalFlops the FLOPs of all slices.
+// When the contraction is sliced, Path, Steps, Flops, NaiveFlops,
+// Speedup, LargestIntermediate and the scalings describe one slice (its
+// shapes have extent 1 on the sliced labels' axes); Shapes are the full
+// ones.
 type pathJSON struct {
 	Subscripts          string     `json:"subscripts"`
 	Shapes              [][]int    `json:"shapes"`
@@ -34,6 +46,13 @@ type pathJSON struct {
 	OptimizedScaling    int        `json:"optimized_scaling"`
 	Steps               []stepJSON `json:"steps"`
 	Final               string     `json:"final"`
+	DType               string     `json:"dtype"`
+	SlicedLabels        []string   `json:"sliced_labels"`
+	SlicedExtents       []int      `json:"sliced_extents"`
+	Slices              int        `json:"slices"`
+	FlopOverhead        count      `json:"flop_overhead"`
+	SlicePeakBytes      count      `json:"slice_peak_bytes"`
+	TotalFlops          count      `json:"total_flops"`
 }
 
 // stepJSON is einsum.ReportStep with counts that survive JSON.
@@ -61,11 +80,14 @@ func (c count) MarshalJSON() ([]byte, error) {
 func runPath(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("path", stderr)
 	optimize := fs.String("optimize", "auto", "path strategy: greedy, optimal, auto, random or search")
-	memLimit := fs.Float64("memory-limit", 0, "largest intermediate allowed, in elements (0: no limit)")
+	memLimit := fs.String("memory-limit", "0", "peak of one slice's intermediates allowed, in bytes of --dtype (suffixes KiB, MiB, GiB, ...; 0: no limit); a contraction whose best path needs more is sliced")
+	dtypeFlag := fs.String("dtype", "f64", "element type the memory limit counts bytes of: f32, f64, c64 or c128")
 	asJSON := fs.Bool("json", false, "print a JSON object instead of the report")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tenferro path [--optimize S] [--memory-limit N] [--json] SUBSCRIPTS SHAPE...")
+		fmt.Fprintln(stderr, "usage: tenferro path [--optimize S] [--memory-limit BYTES] [--dtype D] [--json] SUBSCRIPTS SHAPE...")
 		fmt.Fprintln(stderr, "  SHAPE is like 2x3 (column-major extents), 5, or scalar (or '') for rank 0")
+		fmt.Fprintln(stderr, "  with --memory-limit the report shows the sliced labels, the number of slices, the peak")
+		fmt.Fprintln(stderr, "  of one slice and the FLOP overhead of slicing, then the plan of one slice")
 		fs.PrintDefaults()
 	}
 	rest, code, done := commandArgs(fs, args)
@@ -80,8 +102,13 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 	if serr != nil || strategy == einsum.Given {
 		return fail(stderr, "path", fmt.Errorf("--optimize: expected greedy, optimal, auto, random or search, got %q", *optimize))
 	}
-	if !(*memLimit >= 0) || math.IsInf(*memLimit, 0) {
-		return fail(stderr, "path", fmt.Errorf("--memory-limit: expected a finite number >= 0, got %v", *memLimit))
+	limitBytes, err := parseBytes(*memLimit)
+	if err != nil {
+		return fail(stderr, "path", fmt.Errorf("--memory-limit: %v", err))
+	}
+	dt, err := tf.ParseDType(*dtypeFlag)
+	if err != nil || !dt.IsNumber() {
+		return fail(stderr, "path", fmt.Errorf("--dtype: expected f32, f64, c64 or c128, got %q", *dtypeFlag))
 	}
 	shapes := make([][]int, len(rest)-1)
 	for i, s := range rest[1:] {
@@ -89,25 +116,35 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "path", fmt.Errorf("shape of operand %d: %v", i, err))
 		}
 	}
-	pl, err := planPath(rest[0], shapes, einsum.Options{Strategy: strategy, MemoryLimit: *memLimit})
+	size := float64(dt.Size())
+	sp, err := planPath(rest[0], shapes, einsum.Options{Strategy: strategy, MemoryLimit: float64(limitBytes) / size})
 	if err != nil {
+		var ee *einsum.Error
+		if errors.Is(err, einsum.ErrLimitTooSmall) && errors.As(err, &ee) && len(ee.Extents) == 2 {
+			return fail(stderr, "path", fmt.Errorf("--memory-limit: %d bytes is below the smallest peak one slice reaches, %.0f bytes of %s (memory limit too small)", limitBytes, float64(ee.Extents[1])*size, dt))
+		}
 		return fail(stderr, "path", err)
 	}
 	if *asJSON {
-		r := pl.Summary()
+		r := sp.Plan.Summary()
 		steps := make([]stepJSON, len(r.Steps))
 		for i, st := range r.Steps {
 			steps[i] = stepJSON{Pair: st.Pair, Subscripts: st.Subscripts, Remaining: st.Remaining, Kind: st.Kind,
 				Scaling: st.Scaling, Flops: count(st.Flops), Size: count(st.Size)}
 		}
 		return writeJSONPlain(stdout, stderr, pathJSON{
-			Subscripts: r.Subscripts, Shapes: r.Shapes, Strategy: r.Strategy, Path: nonNilPath(r.Path),
+			Subscripts: sp.Problem.Subscripts(), Shapes: sp.Problem.Shapes, Strategy: r.Strategy, Path: nonNilPath(r.Path),
 			Flops: count(r.OptimizedFlops), NaiveFlops: count(r.NaiveFlops), Speedup: count(r.Speedup),
 			LargestIntermediate: count(r.LargestIntermediate), NaiveScaling: r.NaiveScaling,
 			OptimizedScaling: r.OptimizedScaling, Steps: steps, Final: r.Final,
+			DType: dt.String(), SlicedLabels: sp.LabelNames(), SlicedExtents: sp.Extents, Slices: sp.Slices,
+			FlopOverhead: count(sp.FlopOverhead), SlicePeakBytes: count(sp.PeakPerSlice * size), TotalFlops: count(sp.Flops),
 		})
 	}
-	report := pl.Report()
+	report := sp.Plan.Report()
+	if limitBytes > 0 {
+		report = sp.Report()
+	}
 	fmt.Fprint(stdout, report)
 	if !strings.HasSuffix(report, "\n") {
 		fmt.Fprintln(stdout)
@@ -116,8 +153,9 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 }
 
 // planPath parses, binds and plans subscripts with the library's grammar
-// (the one Einsum uses).
-func planPath(subscripts string, shapes [][]int, opts einsum.Options) (*einsum.Plan, error) {
+// (the one Einsum uses), sliced when opts.MemoryLimit (in elements) is
+// below the best path's peak.
+func planPath(subscripts string, shapes [][]int, opts einsum.Options) (*einsum.SlicedPlan, error) {
 	expr, err := einsum.Parse(subscripts)
 	if err != nil {
 		return nil, err
@@ -126,7 +164,7 @@ func planPath(subscripts string, shapes [][]int, opts einsum.Options) (*einsum.P
 	if err != nil {
 		return nil, err
 	}
-	return einsum.NewPlan(prob, opts)
+	return einsum.NewSlicedPlan(prob, opts)
 }
 
 // writeJSONPlain prints v as indented JSON without HTML escaping, so
