@@ -45,7 +45,7 @@ type profile struct {
 
 var _ backend.Marker = (*contract)(nil)
 
-// begin starts the profile of operation op: labels and the trace region.
+// beginProfile starts the profile of operation op: labels and the trace region.
 func (c *contract) beginProfile(op string) {
 	if trace.IsEnabled() {
 		c.prof.op = trace.StartRegion(context.Background(), op)
