@@ -166,7 +166,7 @@ var opsPeers = map[string]opPeer{
 	"min":     {a: unitRange, numpy: "np.min(a, out=out)", torch: "torch.amin(a, dim=0, out=out)"},
 	"logsumexp": {a: unitRange, numpy: "(lambda m: m + np.log(np.sum(np.exp(a - m))))(np.max(a))",
 		torch: "torch.logsumexp(a, dim=0, out=out)"},
-	"norm":    {a: unitRange, alpha: 2, numpy: "np.linalg.norm(a)", torch: "torch.linalg.vector_norm(a, out=out)"},
+	"norm":    {a: unitRange, alpha: 2, numpy: "np.linalg.norm(a)", torch: "torch.linalg.vector_norm(a, out=out.real)"},
 	"argmax":  {a: unitRange, numpy: "np.argmax(a)", torch: "torch.argmax(a)"},
 	"argmin":  {a: unitRange, numpy: "np.argmin(a)", torch: "torch.argmin(a)"},
 	"cumsum":  {a: unitRange, numpy: "np.cumsum(a, out=out)", torch: "torch.cumsum(a, dim=0, out=out)"},
