@@ -192,39 +192,6 @@ func labelRank(p *einsum.Problem, groups ...[]int) int {
 	return n
 }
 
-// fuse reads the labels of a group as one axis through ls: it returns the
-// product of their extents and the stride of the fused axis, and false when
-// the labels (in group order, extent-1 labels skipped) are not laid out
-// contiguously relative to each other (stride[next] = stride*extent).
-func fuse(ext, labels, ls []int) (n, stride int, ok bool) {
-	n, next := 1, 0
-	first := true
-	for _, l := range labels {
-		x := ext[l]
-		if x == 1 {
-			continue
-		}
-		if first {
-			stride, first = ls[l], false
-		} else if ls[l] != next {
-			return 0, 0, false
-		}
-		next = ls[l] * x
-		n *= x
-	}
-	return n, stride, true
-}
-
-// unitStride reports whether an r×c matrix with strides rs, cs has a
-// unit-stride direction (or is a single row or column), so that GEMM reads
-// or writes it along cache lines. Matrices without one (for example items
-// of a batch whose batch axis is the fastest) are first copied into a
-// compact buffer by the cache-blocked permutation kernel, which is cheaper
-// than element-wise gathers in every GEMM panel.
-func unitStride(r, c, rs, cs int) bool {
-	return r <= 1 || c <= 1 || rs == 1 || rs == -1 || cs == 1 || cs == -1
-}
-
 // pack copies the labels of groups g0, g1, g2 (in that order) of a view
 // with label strides ls into a pooled compact buffer and rewrites ls to the
 // buffer's strides.
@@ -267,27 +234,27 @@ func pack[T strided.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, dat
 func gemmStep[T strided.Scalar](k *numeric[T], s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) {
 	e := k.e
 	ext := p.Extents
-	m, ars, ok1 := fuse(ext, st.LeftFree, s.sa)
-	kk, acs, ok2 := fuse(ext, st.Contracted, s.sa)
+	m, ars, ok1 := einsum.FuseGroup(ext, st.LeftFree, s.sa)
+	kk, acs, ok2 := einsum.FuseGroup(ext, st.Contracted, s.sa)
 	var ta, tb, tc *backend.Storage[T]
-	if !ok1 || !ok2 || !unitStride(m, kk, ars, acs) {
+	if !ok1 || !ok2 || !einsum.UnitStride(m, kk, ars, acs) {
 		ta = pack(e, s, p, a.data, a.off, s.sa, st.LeftFree, st.Contracted, st.Batch)
 		a.data, a.off = ta.Buf(), 0
-		m, ars, _ = fuse(ext, st.LeftFree, s.sa)
-		kk, acs, _ = fuse(ext, st.Contracted, s.sa)
+		m, ars, _ = einsum.FuseGroup(ext, st.LeftFree, s.sa)
+		kk, acs, _ = einsum.FuseGroup(ext, st.Contracted, s.sa)
 	}
-	_, brs, ok1 := fuse(ext, st.Contracted, s.sb)
-	n, bcs, ok2 := fuse(ext, st.RightFree, s.sb)
-	if !ok1 || !ok2 || !unitStride(st.K, n, brs, bcs) {
+	_, brs, ok1 := einsum.FuseGroup(ext, st.Contracted, s.sb)
+	n, bcs, ok2 := einsum.FuseGroup(ext, st.RightFree, s.sb)
+	if !ok1 || !ok2 || !einsum.UnitStride(st.K, n, brs, bcs) {
 		tb = pack(e, s, p, b.data, b.off, s.sb, st.Contracted, st.RightFree, st.Batch)
 		b.data, b.off = tb.Buf(), 0
-		_, brs, _ = fuse(ext, st.Contracted, s.sb)
-		n, bcs, _ = fuse(ext, st.RightFree, s.sb)
+		_, brs, _ = einsum.FuseGroup(ext, st.Contracted, s.sb)
+		n, bcs, _ = einsum.FuseGroup(ext, st.RightFree, s.sb)
 	}
 	cd, coff, cls := c.data, c.off, c.strides
-	_, crs, ok1 := fuse(ext, st.LeftFree, cls)
-	_, ccs, ok2 := fuse(ext, st.RightFree, cls)
-	if !ok1 || !ok2 || !unitStride(m, n, crs, ccs) {
+	_, crs, ok1 := einsum.FuseGroup(ext, st.LeftFree, cls)
+	_, ccs, ok2 := einsum.FuseGroup(ext, st.RightFree, cls)
+	if !ok1 || !ok2 || !einsum.UnitStride(m, n, crs, ccs) {
 		// Compute into a compact buffer in Out order, then copy.
 		tc = poolAlloc[T](&e.pool, numel(ext, st.Out))
 		cd, coff = tc.Buf(), 0

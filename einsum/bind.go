@@ -56,6 +56,11 @@ type Problem struct {
 	// OutputUnique holds the distinct output label ids in order of first
 	// occurrence.
 	OutputUnique []int
+
+	// layout holds, for the problem of one slice of a sliced contraction,
+	// the unsliced operand shapes: a slice is a view of each whole operand,
+	// so its strides come from these (nil: from Shapes).
+	layout [][]int
 }
 
 // Bind checks shapes against the expression and resolves every label's

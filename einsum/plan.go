@@ -152,11 +152,13 @@ type Plan struct {
 	Largest float64
 	// Peak is the largest number of elements an executor holds at once
 	// besides the operands and the destination: the step results still
-	// waiting for their consumer, the result being computed and the
-	// pre-reduced operands of the current step (the last step writes into
-	// the destination unless the final map still reduces). Copies an
-	// executor makes to lay out operands whose strides do not fit its
-	// kernels depend on run-time strides and are not counted.
+	// waiting for their consumer, the result being computed (the last step
+	// writes into the destination unless the final map still reduces), the
+	// pre-reduced operands of the current step, and the copies the CPU
+	// engine makes to lay out a GEMM side or result whose label groups do
+	// not fuse and to stage a result it accumulates; operands and
+	// destination are taken as dense column-major arrays (see peak.go for
+	// the whole model). Operands of other layouts may need other copies.
 	Peak float64
 }
 
@@ -246,49 +248,6 @@ func (nw *network) finish(opts Options, strategy Strategy, ssa [][2]int) *Plan {
 	nw.lower(pl, ssa)
 	pl.Peak = pl.peak()
 	return pl
-}
-
-// peak computes Plan.Peak from the lowered steps.
-func (pl *Plan) peak() float64 {
-	p := pl.Problem
-	nIn := len(p.Inputs)
-	size := func(labels []int) float64 {
-		n := 1.0
-		for _, l := range labels {
-			n *= float64(p.Extents[l])
-		}
-		return n
-	}
-	for _, x := range p.Extents {
-		if x == 0 {
-			return 0
-		}
-	}
-	held := map[int]float64{}
-	var live, peak float64
-	for i := range pl.Steps {
-		st := &pl.Steps[i]
-		var res, tmp float64
-		if i < len(pl.Steps)-1 || len(pl.Final.Reduce) > 0 {
-			res = size(st.Out)
-		}
-		if len(st.LeftReduce) > 0 {
-			tmp += size(st.LeftKept)
-		}
-		if len(st.RightReduce) > 0 {
-			tmp += size(st.RightKept)
-		}
-		peak = max(peak, live+res+tmp)
-		live += res
-		held[st.Result] = res
-		for _, id := range [2]int{st.LeftID, st.RightID} {
-			if id >= nIn {
-				live -= held[id]
-				delete(held, id)
-			}
-		}
-	}
-	return peak
 }
 
 // checkLimit reports the first step of a sequence whose result exceeds

@@ -57,10 +57,9 @@ type SlicedPlan struct {
 	FlopOverhead float64
 	// PeakPerSlice is Plan.Peak, the elements an executor holds at once
 	// besides the operands and the destination while it evaluates one
-	// slice. The slices of an accumulating executor add into the
-	// destination; kernels that cannot accumulate in place stage a slice's
-	// result in an output-sized buffer, which, like the layout copies
-	// Plan.Peak leaves out, is not counted.
+	// slice, the layout copies of its GEMM steps and the buffer in which
+	// kernels that cannot accumulate in place stage a slice's result
+	// before adding it to the destination included.
 	PeakPerSlice float64
 }
 
@@ -93,15 +92,24 @@ func (sp *SlicedPlan) SliceIndex(s int, idx []int) []int {
 // unchanged: binding numbers labels by the expression alone.
 func slicedProblem(p *Problem, set []bool) (*Problem, error) {
 	shapes := make([][]int, len(p.Shapes))
+	sliced := false
 	for k, s := range p.Shapes {
 		shapes[k] = slices.Clone(s)
 		for a, l := range p.Inputs[k] {
 			if set[l] {
+				sliced = sliced || shapes[k][a] > 1
 				shapes[k][a] = 1
 			}
 		}
 	}
-	return p.Expr.Bind(shapes)
+	sub, err := p.Expr.Bind(shapes)
+	if err == nil && sliced {
+		sub.layout = p.Shapes
+		if p.layout != nil {
+			sub.layout = p.layout
+		}
+	}
+	return sub, err
 }
 
 // SliceWith slices the given labels of p (label ids, any order, no

@@ -138,15 +138,17 @@ func (s *slicer) replan(set []bool, full bool, seed uint64, bound float64) *Plan
 			return nil
 		}
 	}
-	low, peak := nw.lowPeakOrder(ssa)
-	if pl != nil && !(peak < pl.Peak) {
-		return pl
-	}
+	low, _ := nw.lowPeakOrder(ssa)
 	strategy := o.Strategy
 	if pl != nil {
 		strategy = pl.Strategy
 	}
-	return nw.finish(o, strategy, low)
+	// The reordering lowers the peak of the intermediates; the copies
+	// Plan.Peak also counts may still favour the plan as it was.
+	if c := nw.finish(o, strategy, low); pl == nil || c.Peak < pl.Peak {
+		return c
+	}
+	return pl
 }
 
 func (s *slicer) planned(pl *Plan, err error) *Plan {
@@ -301,7 +303,14 @@ func (s *slicer) choose(set []bool, pl *Plan, rng *rand.Rand, temp float64) int 
 	if err != nil {
 		return -1
 	}
-	fx := nw.sliceEffects(ssa, s.limit)
+	// The effects count results and pre-reduced sides; the executor's
+	// copies, which Plan.Peak adds, grow and shrink with them, so the
+	// limit is scaled by the share of the peak they leave.
+	limit := s.limit
+	if pl.Peak > 0 {
+		limit *= pl.peakOf(false) / pl.Peak
+	}
+	fx := nw.sliceEffects(ssa, limit)
 	if !(fx.excess > 0) {
 		return -1
 	}
@@ -314,7 +323,7 @@ func (s *slicer) choose(set []bool, pl *Plan, rng *rand.Rand, temp float64) int 
 			continue
 		}
 		ratio := (x*fx.flops - (x-1)*fx.touching[l] + x*fixed) / (fx.flops + fixed)
-		gain := math.Log(fx.peak/fx.peakAfter[l]) + 1e-3*math.Log((fx.excess+s.limit)/(fx.after[l]+s.limit))
+		gain := math.Log(fx.peak/fx.peakAfter[l]) + 1e-3*math.Log((fx.excess+limit)/(fx.after[l]+limit))
 		key := math.Log((math.Log(max(ratio, 1)) + 1e-3) / gain)
 		if temp > 0 {
 			key += temp * rng.NormFloat64()
@@ -503,20 +512,18 @@ func (s *slicer) topDown(seed uint64) ([]bool, *Plan) {
 	if !s.fits(pl) {
 		return nil, nil
 	}
-	nw := newNetwork(pl.Problem, 0)
-	ssa, err := linearToSSA(nw.n, pl.Path)
-	if err != nil {
-		return nil, nil
-	}
+	keep := pl // the fully sliced path, with the labels unsliced so far
 	order := slices.Clone(s.cands)
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s.p.Extents[b], s.p.Extents[a]) })
 	for _, l := range order {
-		nw.ext[l] = float64(s.p.Extents[l])
-		if nw.peakSSA(ssa) > s.limit {
-			nw.ext[l] = 1
-		} else {
-			set[l] = false
+		set[l] = false
+		if sub, err := slicedProblem(s.p, set); err == nil {
+			if q := s.planned(NewPlan(sub, Options{Strategy: Given, Path: pl.Path})); s.fits(q) {
+				keep = q
+				continue
+			}
 		}
+		set[l] = true
 	}
 	if s.count(set) > MaxSlices {
 		return nil, nil
@@ -524,11 +531,7 @@ func (s *slicer) topDown(seed uint64) ([]bool, *Plan) {
 	if q := s.best(set, false, seed); s.fits(q) {
 		return set, q
 	}
-	sub, err := slicedProblem(s.p, set)
-	if err != nil {
-		return nil, nil
-	}
-	return set, s.planned(NewPlan(sub, Options{Strategy: Given, Path: pl.Path}))
+	return set, keep
 }
 
 // fail reports why no slicing fits: the limit is below the smallest peak

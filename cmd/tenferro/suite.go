@@ -52,6 +52,8 @@ type suiteRow struct {
 	PoolBytes  int64    `json:"pool_bytes"`
 	Check      string   `json:"check"`
 	CheckNote  string   `json:"check_note,omitempty"`
+	// Sliced is set with --memory-fraction (see slicedRow).
+	Sliced *slicedRow `json:"sliced,omitempty"`
 }
 
 // suiteConfig holds the parsed flags.
@@ -60,6 +62,7 @@ type suiteConfig struct {
 	threads  int
 	runs     int
 	seed     uint64
+	fraction float64 // --memory-fraction (0: none)
 }
 
 func runSuite(args []string, stdout, stderr io.Writer) int {
@@ -70,9 +73,10 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 5, "timed evaluations per instance (after one untimed)")
 	seed := fs.Uint64("seed", 1, "seed of the built-in suite and of the random inputs")
 	asJSON := fs.Bool("json", false, "print a JSON array of rows instead of a table")
+	fraction := fs.Float64("memory-fraction", 0, "also plan each instance under this fraction (0 < F < 1) of its unsliced peak, evaluate it sliced and report slices, FLOP overhead, time and peak against the plan")
 	plotTo := addPlotFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tenferro suite [--instances DIR] [--strategy opt_flops|opt_size|auto] [--threads N] [--runs N] [--json] [--plot FILE] [NAME...]")
+		fmt.Fprintln(stderr, "usage: tenferro suite [--instances DIR] [--strategy opt_flops|opt_size|auto] [--threads N] [--runs N] [--memory-fraction F] [--json] [--plot FILE] [NAME...]")
 		fs.PrintDefaults()
 	}
 	names, code, done := commandArgs(fs, args)
@@ -91,6 +95,9 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	if *runs < 1 {
 		return fail(stderr, "suite", fmt.Errorf("--runs must be >= 1, got %d", *runs))
 	}
+	if !(*fraction >= 0 && *fraction < 1) {
+		return fail(stderr, "suite", fmt.Errorf("--memory-fraction must be in (0, 1), got %g", *fraction))
+	}
 	if err := plotTo.check(); err != nil {
 		return fail(stderr, "suite", err)
 	}
@@ -105,7 +112,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	if insts, err = selectInstances(insts, names); err != nil {
 		return fail(stderr, "suite", err)
 	}
-	cfg := suiteConfig{strategy: *strategy, threads: *threads, runs: *runs, seed: *seed}
+	cfg := suiteConfig{strategy: *strategy, threads: *threads, runs: *runs, seed: *seed, fraction: *fraction}
 	rows := make([]suiteRow, 0, len(insts))
 	failed := false
 	for i, in := range insts {
@@ -119,6 +126,10 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 			failed = true
 			fmt.Fprintf(stderr, "suite: %s: FAIL: %s\n", in.Name, row.CheckNote)
 		}
+		if row.Sliced != nil && row.Sliced.Check == "FAIL" {
+			failed = true
+			fmt.Fprintf(stderr, "suite: %s sliced: FAIL: %s\n", in.Name, row.Sliced.Note)
+		}
 		rows = append(rows, row)
 	}
 	if *asJSON {
@@ -127,6 +138,10 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		printSuiteTable(stdout, rows)
+		if cfg.fraction > 0 {
+			fmt.Fprintf(stdout, "\nsliced under %g of each unsliced peak:\n", cfg.fraction)
+			printSlicedTable(stdout, rows)
+		}
 	}
 	if code := plotTo.draw(stderr, "suite", suiteChart(rows)); code != 0 {
 		return code
@@ -264,6 +279,9 @@ func runTyped[T tf.Scalar](in instances.Instance, cfg suiteConfig) (suiteRow, er
 		row.GFlops = pl.Flops / float64(m)
 	}
 	row.Check, row.CheckNote = checkResult(e, plan, subs, in.Shapes, alts, ops, first)
+	if cfg.fraction > 0 {
+		row.Sliced = runSliced(e, plan, subs, in.Shapes, chosen.opts, ops, first, row.MedianMS, cfg.fraction, cfg.runs)
+	}
 	first.Release()
 	return row, nil
 }

@@ -1,0 +1,210 @@
+package einsum
+
+// The peak of a plan models the reference executor (the CPU engine's):
+// besides the step results waiting for their consumer and the result
+// being computed, a step holds
+//
+//   - each side's pre-reduced copy (a compact buffer over LeftKept or
+//     RightKept) when the side sums labels before the product;
+//   - for a GEMM step, a compact copy of each side whose label groups
+//     (LeftFree, Contracted; Contracted, RightFree) do not each fuse into
+//     one stride or whose matrix has no unit-stride direction, and a
+//     compact buffer for the result when the target's groups (LeftFree,
+//     RightFree) do not fuse likewise;
+//   - for the kernels that overwrite (element-wise products, dot and
+//     matrix-vector products) and for the final map, a staging buffer of
+//     the result when the target accumulates (a slice after the first of a
+//     sliced contraction adds into the destination).
+//
+// Original operands are taken as dense column-major arrays of their
+// problem's shapes (for the plan of one slice, the unsliced shapes, since
+// a slice is a view of the whole operand), and the destination as a dense
+// column-major array of the output.
+
+// stridedMaxRank is the largest number of axes of extent > 1 the
+// executor's strided kernels walk; a step with more falls back to GEMM.
+const stridedMaxRank = 32
+
+// peak computes Plan.Peak from the lowered steps (see above).
+func (pl *Plan) peak() float64 { return pl.peakOf(true) }
+
+// peakOf computes the peak of the lowered steps, with the executor's
+// copies and staging buffers or (copies false) without them: then it
+// counts the results and pre-reduced sides alone, as peakSSA does.
+func (pl *Plan) peakOf(copies bool) float64 {
+	p := pl.Problem
+	for _, x := range p.Extents {
+		if x == 0 {
+			return 0
+		}
+	}
+	m := peakModel{p: p, ls: make([][]int, len(p.Inputs)+len(pl.Steps)), copies: copies}
+	nIn := len(p.Inputs)
+	layout := p.layout
+	if layout == nil {
+		layout = p.Shapes
+	}
+	for k := range nIn {
+		ls := make([]int, p.NumLabels)
+		st := 1
+		for a, l := range p.Inputs[k] {
+			if !p.Broadcast[k][a] {
+				ls[l] += st
+			}
+			st *= layout[k][a]
+		}
+		m.ls[k] = ls
+	}
+	// The destination, and whether a target there accumulates.
+	dst := make([]int, p.NumLabels)
+	st := 1
+	for _, l := range p.Output {
+		dst[l] += st
+		st *= p.Extents[l]
+	}
+	accumulate := p.layout != nil && copies
+
+	held := map[int]float64{}
+	var live, peak float64
+	fin := &pl.Final
+	for i := range pl.Steps {
+		s := &pl.Steps[i]
+		direct := i == len(pl.Steps)-1 && len(fin.Reduce) == 0
+		var res float64
+		tgt, overwrite := dst, !accumulate
+		if !direct {
+			res = m.size(s.Out)
+			tgt, overwrite = m.compact(s.Out), true
+			m.ls[s.Result] = tgt
+		}
+		peak = max(peak, live+res+m.step(s, tgt, overwrite))
+		live += res
+		held[s.Result] = res
+		for _, id := range [2]int{s.LeftID, s.RightID} {
+			if id >= nIn {
+				live -= held[id]
+				delete(held, id)
+			}
+		}
+	}
+	if len(pl.Steps) == 0 || len(fin.Reduce) > 0 {
+		if accumulate {
+			peak = max(peak, live+m.size(fin.Kept))
+		}
+	}
+	return peak
+}
+
+// peakModel holds the label strides (indexed by label id) of each tensor
+// id of a plan as the executor lays it out.
+type peakModel struct {
+	p      *Problem
+	ls     [][]int
+	copies bool // count layout copies and staging
+}
+
+func (m *peakModel) size(labels []int) float64 {
+	n := 1.0
+	for _, l := range labels {
+		n *= float64(m.p.Extents[l])
+	}
+	return n
+}
+
+// compact returns the label strides of a dense column-major buffer over
+// labels.
+func (m *peakModel) compact(labels []int) []int {
+	ls := make([]int, m.p.NumLabels)
+	st := 1
+	for _, l := range labels {
+		ls[l] = st
+		st *= m.p.Extents[l]
+	}
+	return ls
+}
+
+// step returns the elements step s holds besides the results: its
+// pre-reduced sides and the copies and staging its kernel makes, writing
+// into a target with label strides tgt that overwrites or accumulates.
+func (m *peakModel) step(s *Step, tgt []int, overwrite bool) float64 {
+	var tmp float64
+	a, b := m.ls[s.LeftID], m.ls[s.RightID]
+	if len(s.LeftReduce) > 0 {
+		tmp += m.size(s.LeftKept)
+		a = m.compact(s.LeftKept)
+	}
+	if len(s.RightReduce) > 0 {
+		tmp += m.size(s.RightKept)
+		b = m.compact(s.RightKept)
+	}
+	if !m.copies {
+		return tmp
+	}
+	ext := m.p.Extents
+	switch {
+	case len(s.Contracted) == 0 && m.rank(s.Out) <= stridedMaxRank,
+		(s.M == 1 || s.N == 1) && m.rank(s.LeftFree, s.RightFree, s.Contracted, s.Batch) <= stridedMaxRank:
+		if !overwrite {
+			tmp += m.size(s.Out)
+		}
+		return tmp
+	}
+	mm, ars, ok1 := FuseGroup(ext, s.LeftFree, a)
+	kk, acs, ok2 := FuseGroup(ext, s.Contracted, a)
+	if !ok1 || !ok2 || !UnitStride(mm, kk, ars, acs) {
+		tmp += m.size(s.LeftFree) * m.size(s.Contracted) * m.size(s.Batch)
+	}
+	_, brs, ok1 := FuseGroup(ext, s.Contracted, b)
+	n, bcs, ok2 := FuseGroup(ext, s.RightFree, b)
+	if !ok1 || !ok2 || !UnitStride(s.K, n, brs, bcs) {
+		tmp += m.size(s.Contracted) * m.size(s.RightFree) * m.size(s.Batch)
+	}
+	_, crs, ok1 := FuseGroup(ext, s.LeftFree, tgt)
+	_, ccs, ok2 := FuseGroup(ext, s.RightFree, tgt)
+	if !ok1 || !ok2 || !UnitStride(mm, n, crs, ccs) {
+		tmp += m.size(s.Out)
+	}
+	return tmp
+}
+
+// rank is the number of labels of extent > 1 in the groups.
+func (m *peakModel) rank(groups ...[]int) int {
+	n := 0
+	for _, labels := range groups {
+		for _, l := range labels {
+			if m.p.Extents[l] != 1 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// fuseLabels reads the labels of a group as one axis through the label
+// strides ls: it returns the product of their extents and the stride of
+// the fused axis, and false when the labels (in group order, extent-1
+// labels skipped) are not contiguous relative to each other.
+func FuseGroup(ext, labels, ls []int) (n, stride int, ok bool) {
+	n, next := 1, 0
+	first := true
+	for _, l := range labels {
+		x := ext[l]
+		if x == 1 {
+			continue
+		}
+		if first {
+			stride, first = ls[l], false
+		} else if ls[l] != next {
+			return 0, 0, false
+		}
+		next = ls[l] * x
+		n *= x
+	}
+	return n, stride, true
+}
+
+// unitStride reports whether an r×c matrix with strides rs, cs has a
+// unit-stride direction (or is a single row or column).
+func UnitStride(r, c, rs, cs int) bool {
+	return r <= 1 || c <= 1 || rs == 1 || rs == -1 || cs == 1 || cs == -1
+}
