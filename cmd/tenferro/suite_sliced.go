@@ -46,6 +46,10 @@ func runSliced[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, sha
 	size := plan.DType().Size()
 	limit := math.Floor(plan.Plan().Peak * frac)
 	r := &slicedRow{Fraction: frac, LimitBytes: int64(limit) * int64(size)}
+	if limit < 1 {
+		r.Note = "nothing to slice: the plan holds no intermediate"
+		return r
+	}
 	sp, err := tf.PrepareEinsum(plan.DType(), subs, shapes, append(opts[:len(opts):len(opts)], tf.WithMemoryLimit(limit))...)
 	switch {
 	case errors.Is(err, einsum.ErrLimitTooSmall) || errors.Is(err, einsum.ErrMemoryLimit):

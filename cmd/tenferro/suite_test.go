@@ -70,6 +70,33 @@ func TestSuiteBuiltinJSON(t *testing.T) {
 	}
 }
 
+// TestSuiteMemoryFraction: with --memory-fraction each row carries the
+// sliced evaluation: a network is sliced, its result checked against the
+// unsliced one and its measured peak equal to the planned one; a single
+// product, which holds no intermediate, is reported as nothing to slice.
+func TestSuiteMemoryFraction(t *testing.T) {
+	code, out, errs := runCLI(t, "suite", "--json", "--runs", "1", "--memory-fraction", "0.125", "builtin_mera_closed_8", "builtin_matmul_256")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rows := decodeRows(t, out)
+	if len(rows) != 2 || rows[0].Sliced == nil || rows[1].Sliced == nil {
+		t.Fatalf("rows %+v", rows)
+	}
+	m := rows[0].Sliced
+	if m.Slices < 2 || m.Check != "ok" || m.MedianMS <= 0 || m.Ratio <= 0 || m.FlopOverhead < 1 ||
+		m.PlannedPeakBytes <= 0 || m.MeasuredPeakBytes != m.PlannedPeakBytes || m.PlannedPeakBytes > m.LimitBytes {
+		t.Errorf("mera sliced: %+v", m)
+	}
+	if p := rows[1].Sliced; p.Slices != 0 || !strings.Contains(p.Note, "nothing to slice") {
+		t.Errorf("matmul sliced: %+v", p)
+	}
+	code, out, errs = runCLI(t, "suite", "--runs", "1", "--memory-fraction", "0.125", "builtin_mera_closed_8")
+	if code != 0 || !strings.Contains(out, "sliced under 0.125") || !strings.Contains(out, "measured peak MiB") {
+		t.Errorf("table: exit %d\n%s%s", code, out, errs)
+	}
+}
+
 func TestSuiteTable(t *testing.T) {
 	code, out, errs := runCLI(t, "suite", "--runs", "1", "builtin_hadamard_1024", "builtin_outer_product_1000")
 	if code != 0 {
@@ -120,6 +147,8 @@ func TestSuiteBadInput(t *testing.T) {
 	}{
 		{[]string{"suite", "--strategy", "fastest"}, "--strategy"},
 		{[]string{"suite", "--runs", "0"}, "--runs"},
+		{[]string{"suite", "--memory-fraction", "1.5"}, "--memory-fraction"},
+		{[]string{"suite", "--memory-fraction", "NaN"}, "--memory-fraction"},
 		{[]string{"suite", "--threads", "0"}, "--threads"},
 		{[]string{"suite", "no_such_instance"}, "no instance named"},
 		{[]string{"suite", "--instances", filepath.Join(empty, "missing")}, "missing"},
