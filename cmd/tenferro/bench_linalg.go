@@ -193,7 +193,7 @@ func benchLinalg(args []string, stdout, stderr io.Writer) int {
 			return code
 		}
 	} else {
-		fmt.Fprintf(stdout, "== linalg Into forms, batch %d, threads=%d; %s\n", *batch, *threads, peer.describe()+", gonum (float64)")
+		fmt.Fprintf(stdout, "== linalg Into forms, batch %d, threads=%d; %s\n", *batch, *threads, peer.describe(fmt.Sprintf("OPENBLAS_NUM_THREADS=%d", *threads))+", gonum (float64)")
 		printLinalgTable(stdout, rows)
 		fmt.Fprintln(stdout, summary)
 	}

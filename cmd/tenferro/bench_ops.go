@@ -347,7 +347,7 @@ func benchOps(args []string, stdout, stderr io.Writer) int {
 			return code
 		}
 	} else {
-		fmt.Fprintf(stdout, "== elementwise ops and reductions, threads=%d; %s\n", *threads, peer.describe())
+		fmt.Fprintf(stdout, "== elementwise ops and reductions, threads=%d; %s\n", *threads, peer.describe("ufuncs on one thread"))
 		printOpsTable(stdout, rows)
 		fmt.Fprintln(stdout, summary)
 	}

@@ -95,6 +95,9 @@ func TestOpenBLASDesc(t *testing.T) {
 	if got, want := describeGemmPeer(p, 2), "numpy 1.24.2 matmul, OpenBLAS core SkylakeX (OPENBLAS_CORETYPE=SkylakeX; OpenBLAS alone chose Prescott), OPENBLAS_NUM_THREADS=2"; got != want {
 		t.Errorf("gemm header %q, want %q", got, want)
 	}
+	if got, want := p.describe("OPENBLAS_NUM_THREADS=2"), "numpy 1.24.2 (OPENBLAS_NUM_THREADS=2), torch missing, OpenBLAS core SkylakeX"; !strings.HasPrefix(got, want) {
+		t.Errorf("linalg header %q, want it to start with %q", got, want)
+	}
 	if got := describeGemmPeer(peerResult{Notes: []string{"peers skipped: x"}}, 1); got != "skipped: peers skipped: x" {
 		t.Errorf("gemm header without numpy %q", got)
 	}

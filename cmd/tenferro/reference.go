@@ -76,8 +76,9 @@ type peerResult struct {
 	ChosenCore   string     `json:"-"`
 }
 
-// describe names the peers that ran for a table's header.
-func (p peerResult) describe() string {
+// describe names the peers that ran for a table's header; numpyThreads
+// says how many threads NumPy's calls use.
+func (p peerResult) describe(numpyThreads string) string {
 	if p.NumpyVersion == nil && p.TorchVersion == nil {
 		return "peers: none"
 	}
@@ -87,7 +88,7 @@ func (p peerResult) describe() string {
 		}
 		return *s
 	}
-	s := "numpy " + str(p.NumpyVersion) + " (one thread)"
+	s := "numpy " + str(p.NumpyVersion) + " (" + numpyThreads + ")"
 	if p.ScipyVersion != nil {
 		s += ", scipy " + *p.ScipyVersion
 	}
