@@ -280,7 +280,7 @@ func runTyped[T tf.Scalar](in instances.Instance, cfg suiteConfig) (suiteRow, er
 	}
 	row.Check, row.CheckNote = checkResult(e, plan, subs, in.Shapes, alts, ops, first)
 	if cfg.fraction > 0 {
-		row.Sliced = runSliced(e, plan, subs, in.Shapes, chosen.opts, ops, first, row.MedianMS, cfg.fraction, cfg.runs)
+		row.Sliced = runSliced(e, plan, subs, in.Shapes, ops, first, row.MedianMS, cfg.fraction, cfg.runs)
 	}
 	first.Release()
 	return row, nil

@@ -41,8 +41,11 @@ type slicedRow struct {
 const maxSlicedOverhead = 100
 
 // runSliced plans the instance under frac of the unsliced plan's peak and
-// times it on e, comparing with the unsliced result first.
-func runSliced[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, shapes [][]int, opts []tf.Option, ops []*tf.Tensor[T], first *tf.Tensor[T], unslicedMS float64, frac float64, runs int) *slicedRow {
+// times it on e, comparing with the unsliced result first. The slicing
+// search chooses the path of one slice itself (a shipped path is made for
+// the unsliced problem: kept through the slicing, it forces far more
+// slices than a path replanned around them).
+func runSliced[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, shapes [][]int, ops []*tf.Tensor[T], first *tf.Tensor[T], unslicedMS float64, frac float64, runs int) *slicedRow {
 	size := plan.DType().Size()
 	limit := math.Floor(plan.Plan().Peak * frac)
 	r := &slicedRow{Fraction: frac, LimitBytes: int64(limit) * int64(size)}
@@ -50,7 +53,7 @@ func runSliced[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, sha
 		r.Note = "nothing to slice: the plan holds no intermediate"
 		return r
 	}
-	sp, err := tf.PrepareEinsum(plan.DType(), subs, shapes, append(opts[:len(opts):len(opts)], tf.WithMemoryLimit(limit))...)
+	sp, err := tf.PrepareEinsum(plan.DType(), subs, shapes, tf.WithMemoryLimit(limit))
 	switch {
 	case errors.Is(err, einsum.ErrLimitTooSmall) || errors.Is(err, einsum.ErrMemoryLimit):
 		r.Note = err.Error()
