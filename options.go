@@ -41,8 +41,9 @@ func WithStrategy(s einsum.Strategy) Option { return Option{what: optStrategy, s
 func WithPath(path [][2]int) Option { return Option{what: optPath, path: path} }
 
 // WithMemoryLimit bounds the peak of an einsum's intermediates (as
-// einsum.Plan.Peak counts them: the results held at once besides the
-// operands and the destination) to at most elements elements. When the
+// einsum.Plan.Peak counts them: the results, layout copies and staging
+// buffers the CPU engine holds at once besides the operands and the
+// destination) to at most elements elements. When the
 // best path exceeds it, the einsum is sliced (einsum.NewSlicedPlan): it
 // is evaluated as a sum of slices, each with some summed labels fixed,
 // whose peak fits; [EinsumPlan.Sliced] describes the slicing. A limit
