@@ -392,19 +392,9 @@ const directLimit = 2e7
 
 func checkResult[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, shapes [][]int, alts []pathChoice, ops []*tf.Tensor[T], first *tf.Tensor[T]) (string, string) {
 	pl := plan.Plan()
-	eps, tiny := epsOf[T]()
-	cplx := tf.DTypeOf[T]().IsComplex()
-	c := 1.0
-	if cplx {
-		c = 2
-	}
-	got, err := first.Data()
-	if err != nil {
-		return "FAIL", err.Error()
-	}
-	scale, err := absScale(e, plan, ops, got)
-	if err != nil {
-		return "FAIL", "absolute-value evaluation: " + err.Error()
+	cb, fail := newCheckBasis(e, plan, ops, first)
+	if fail != "" {
+		return "FAIL", fail
 	}
 	var notes []string
 	worst := 0.0
@@ -421,11 +411,7 @@ func checkResult[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, s
 			return "FAIL", fmt.Sprintf("evaluate (%s): %v", a.name, err)
 		}
 		alt, _ := r2.Data()
-		b := c * 1.01 * (roundingTerms(pl) + roundingTerms(ap.Plan())) * eps
-		ratio := 0.0
-		for i := range got {
-			ratio = max(ratio, errRatio(absDiff(got[i], alt[i]), b*scale[i]+tiny))
-		}
+		ratio := cb.worst(alt, roundingTerms(pl)+roundingTerms(ap.Plan()))
 		r2.Release()
 		notes = append(notes, fmt.Sprintf("vs %s path: err/tol %.2g", a.name, ratio))
 		worst = max(worst, ratio)
@@ -433,7 +419,7 @@ func checkResult[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, s
 	}
 	p := pl.Problem
 	if terms := summedTerms(p); terms*float64(samplesChecked*len(ops)) <= directLimit {
-		ratio := directCheck(p, ops, first, c*1.01*(roundingTerms(pl)+terms+float64(len(ops))+2)*eps, tiny)
+		ratio := directCheck(p, ops, first, 1.01*(roundingTerms(pl)+terms+float64(len(ops))+2)*cb.unit, cb.tiny)
 		notes = append(notes, fmt.Sprintf("vs direct sums at %d elements: err/tol %.2g", samplesChecked, ratio))
 		worst = max(worst, ratio)
 	}
@@ -444,6 +430,45 @@ func checkResult[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, s
 		return "FAIL", strings.Join(notes, "; ")
 	}
 	return "ok", strings.Join(notes, "; ")
+}
+
+// checkBasis is what every check of a result compares against: the
+// result's elements, their scale S (see absScale), the rounding unit c·eps
+// of T (c = 2 for complex arithmetic) and the smallest tolerance.
+type checkBasis[T tf.Scalar] struct {
+	got        []T
+	scale      []float64
+	unit, tiny float64
+}
+
+// newCheckBasis reads first and computes its scale; a non-empty string
+// says why it could not.
+func newCheckBasis[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, ops []*tf.Tensor[T], first *tf.Tensor[T]) (checkBasis[T], string) {
+	eps, tiny := epsOf[T]()
+	if tf.DTypeOf[T]().IsComplex() {
+		eps *= 2
+	}
+	got, err := first.Data()
+	if err != nil {
+		return checkBasis[T]{}, err.Error()
+	}
+	scale, err := absScale(e, plan, ops, got)
+	if err != nil {
+		return checkBasis[T]{}, "absolute-value evaluation: " + err.Error()
+	}
+	return checkBasis[T]{got: got, scale: scale, unit: eps, tiny: tiny}, ""
+}
+
+// worst returns the largest error of other against the result over its
+// tolerance, 1.01·terms·unit·S + tiny per element (terms: the rounding
+// terms of both evaluations).
+func (cb checkBasis[T]) worst(other []T, terms float64) float64 {
+	b := 1.01 * terms * cb.unit
+	ratio := 0.0
+	for i := range cb.got {
+		ratio = max(ratio, errRatio(absDiff(cb.got[i], other[i]), b*cb.scale[i]+cb.tiny))
+	}
+	return ratio
 }
 
 // errRatio is err/tol, +Inf when err is NaN.
