@@ -14,6 +14,7 @@ import (
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/einsum"
 	"github.com/tenferro-go/tenferro/internal/instances"
+	"github.com/tenferro-go/tenferro/team"
 )
 
 // slicedCases have primes, batch labels (in the output and two operands),
@@ -397,10 +398,28 @@ func TestEinsumSlicedMeasuredPeak(t *testing.T) {
 // labels, broadcast axes, extents 1 to 4), unsliced and sliced at half of
 // their peak, the most the engine's pool hands out at once is exactly the
 // planned peak: the plan counts every intermediate, layout copy and
-// staging buffer the executor takes.
+// staging buffer the executor takes, on a serial and on a team engine.
 func TestEinsumPeakModel(t *testing.T) {
-	e := cpu.Serial()
-	defer e.Close()
+	t.Run("serial", func(t *testing.T) {
+		e := cpu.Serial()
+		defer e.Close()
+		checkPeakModel(t, e)
+	})
+	t.Run("team", func(t *testing.T) {
+		tm, err := team.New(team.Threads(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := cpu.New(tm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		checkPeakModel(t, e)
+	})
+}
+
+func checkPeakModel(t *testing.T, e *cpu.Engine) {
 	rng := rand.New(rand.NewPCG(73, 74))
 	sliced := 0
 	for range 200 {

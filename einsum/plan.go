@@ -154,11 +154,14 @@ type Plan struct {
 	// besides the operands and the destination: the step results still
 	// waiting for their consumer, the result being computed (the last step
 	// writes into the destination unless the final map still reduces), the
-	// pre-reduced operands of the current step, and the copies the CPU
-	// engine makes to lay out a GEMM side or result whose label groups do
-	// not fuse and to stage a result it accumulates; operands and
-	// destination are taken as dense column-major arrays (see peak.go for
-	// the whole model). Operands of other layouts may need other copies.
+	// pre-reduced operands of the current step, the copies the CPU engine
+	// makes to lay out a GEMM side or result whose label groups do not
+	// fuse, and, in the plan of one slice of a sliced contraction, the
+	// buffer that stages a slice's result before it is added to the
+	// destination (an unsliced plan is taken to overwrite its
+	// destination). Operands and destination are taken as dense
+	// column-major arrays (see peak.go for the whole model); operands of
+	// other layouts may need other copies.
 	Peak float64
 }
 
