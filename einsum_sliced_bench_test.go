@@ -8,6 +8,7 @@ import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/internal/instances"
+	"github.com/tenferro-go/tenferro/team"
 )
 
 // BenchmarkEinsumSliced compares the unsliced evaluation of built-in
@@ -50,5 +51,88 @@ func BenchmarkEinsumSliced(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkEinsumSlicesConcurrent compares three ways of evaluating all
+// slices of a built-in network sliced at 1/8 of its peak on two threads:
+// one after another on a team engine of two threads (the team works
+// inside each slice, as Einsum does), half of the slices on each of two
+// serial engines in two goroutines (each into its own partial result,
+// added at the end), and one serial engine for reference.
+func BenchmarkEinsumSlicesConcurrent(b *testing.B) {
+	for _, name := range []string{"builtin_mera_closed_8", "builtin_random_regular3_30", "builtin_mps_inner_product_17"} {
+		var in instances.Instance
+		for _, x := range instances.Builtin(1) {
+			if x.Name == name {
+				in = x
+			}
+		}
+		full, err := tf.PrepareEinsum(tf.Float64, in.Subscripts, in.Shapes)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := tf.PrepareEinsum(tf.Float64, in.Subscripts, in.Shapes, tf.WithMemoryLimit(math.Floor(full.Plan().Peak/8)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ops := positiveOps(rand.New(rand.NewPCG(77, 78)), in.Shapes)
+		b.Run(name+"/serial", func(b *testing.B) {
+			e := cpu.Serial()
+			defer e.Close()
+			dst, _ := tf.Zeros[float64](p.OutputShape()...)
+			for b.Loop() {
+				if err := tf.EinsumPlannedInto(e, dst, p, ops...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(p.Slices()), "slices")
+		})
+		b.Run(name+"/team2", func(b *testing.B) {
+			tm, err := team.New(team.Threads(2))
+			if err != nil {
+				b.Fatal(err)
+			}
+			e, err := cpu.New(tm)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer e.Close()
+			dst, _ := tf.Zeros[float64](p.OutputShape()...)
+			for b.Loop() {
+				if err := tf.EinsumPlannedInto(e, dst, p, ops...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/two_serial_engines", func(b *testing.B) {
+			es := [2]*cpu.Engine{cpu.Serial(), cpu.Serial()}
+			defer es[0].Close()
+			defer es[1].Close()
+			var parts [2]*tf.Tensor[float64]
+			for k := range parts {
+				parts[k], _ = tf.Zeros[float64](p.OutputShape()...)
+			}
+			half := p.Slices() / 2
+			bounds := [3]int{0, half, p.Slices()}
+			errs := make(chan error, 2)
+			for b.Loop() {
+				for k := range es {
+					go func() {
+						errs <- tf.EinsumSlicesInto(es[k], parts[k], p, bounds[k], bounds[k+1], ops...)
+					}()
+				}
+				for range es {
+					if err := <-errs; err != nil {
+						b.Fatal(err)
+					}
+				}
+				d0, _ := parts[0].Data()
+				d1, _ := parts[1].Data()
+				for i := range d0 {
+					d0[i] += d1[i]
+				}
+			}
+		})
 	}
 }
