@@ -478,3 +478,26 @@ func TestCreationNumPy(t *testing.T) {
 		}
 	}
 }
+
+// TestFullNegativeZero: Full keeps the sign of a negative zero (NumPy's
+// np.full(n, -0.0) holds -0.0), in every float and complex part, and
+// Zeros stays +0.
+func TestFullNegativeZero(t *testing.T) {
+	nz := math.Copysign(0, -1)
+	f64, _ := Full(nz, 3)
+	f32, _ := Full(float32(nz), 3)
+	c128, _ := Full(complex(0, nz), 3)
+	c64, _ := Full(complex64(complex(nz, 0)), 3)
+	z, _ := Zeros[float64](3)
+	d64, _ := f64.Data()
+	d32, _ := f32.Data()
+	dc128, _ := c128.Data()
+	dc64, _ := c64.Data()
+	dz, _ := z.Data()
+	for i := range 3 {
+		if !math.Signbit(d64[i]) || !math.Signbit(float64(d32[i])) || math.Signbit(real(dc128[i])) || !math.Signbit(imag(dc128[i])) ||
+			!math.Signbit(float64(real(dc64[i]))) || math.Signbit(dz[i]) {
+			t.Fatalf("element %d: %v %v %v %v, zeros %v", i, d64[i], d32[i], dc128[i], dc64[i], dz[i])
+		}
+	}
+}

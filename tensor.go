@@ -2,6 +2,7 @@ package tenferro
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/internal/op"
@@ -143,13 +144,29 @@ func Full[T Elem](v T, shape ...int) (*Tensor[T], error) {
 
 func full[T Elem](v T, n int, shape []int) *Tensor[T] {
 	buf := make([]T, n)
-	var zero T
-	if v != zero {
+	if !zeroBits(v) {
 		for i := range buf {
 			buf[i] = v
 		}
 	}
 	return wrap(backend.NewStorage(buf, nil), shape)
+}
+
+// zeroBits reports whether v is the zero value bit for bit: -0 compares
+// equal to 0 but is not what a fresh buffer holds.
+func zeroBits[T Elem](v T) bool {
+	switch x := any(v).(type) {
+	case float32:
+		return math.Float32bits(x) == 0
+	case float64:
+		return math.Float64bits(x) == 0
+	case complex64:
+		return math.Float32bits(real(x)) == 0 && math.Float32bits(imag(x)) == 0
+	case complex128:
+		return math.Float64bits(real(x)) == 0 && math.Float64bits(imag(x)) == 0
+	}
+	var zero T
+	return v == zero
 }
 
 // Zeros returns a new compact tensor of zeros (false for bool).
