@@ -160,16 +160,24 @@ func rightPath(n int) [][2]int {
 	return p
 }
 
-func TestEinsumTeamEngine(t *testing.T) {
+// teamEngine returns an engine with a team of two threads, closed when
+// the test ends.
+func teamEngine(tb testing.TB) *cpu.Engine {
+	tb.Helper()
 	tm, err := team.New(team.Threads(2))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	e, err := cpu.New(tm)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	defer e.Close()
+	tb.Cleanup(func() { e.Close() })
+	return e
+}
+
+func TestEinsumTeamEngine(t *testing.T) {
+	e := teamEngine(t)
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, c := range grammarCases[:20] {
 		runCase[float64](t, e, rng, c.sub, c.shapes, nil)

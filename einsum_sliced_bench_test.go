@@ -8,7 +8,6 @@ import (
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/internal/instances"
-	"github.com/tenferro-go/tenferro/team"
 )
 
 // BenchmarkEinsumSliced compares the unsliced evaluation of built-in
@@ -17,20 +16,7 @@ import (
 // reports the slices and the FLOP overhead of the sliced plan.
 func BenchmarkEinsumSliced(b *testing.B) {
 	for _, name := range []string{"builtin_mera_closed_8", "builtin_random_regular3_30", "builtin_mps_inner_product_17"} {
-		var in instances.Instance
-		for _, x := range instances.Builtin(1) {
-			if x.Name == name {
-				in = x
-			}
-		}
-		full, err := tf.PrepareEinsum(tf.Float64, in.Subscripts, in.Shapes)
-		if err != nil {
-			b.Fatal(err)
-		}
-		sliced, err := tf.PrepareEinsum(tf.Float64, in.Subscripts, in.Shapes, tf.WithMemoryLimit(math.Floor(full.Plan().Peak/8)))
-		if err != nil {
-			b.Fatal(err)
-		}
+		in, full, sliced := slicedBuiltin(b, name)
 		ops := positiveOps(rand.New(rand.NewPCG(71, 72)), in.Shapes)
 		for _, c := range []struct {
 			kind string
@@ -62,20 +48,7 @@ func BenchmarkEinsumSliced(b *testing.B) {
 // added at the end), and one serial engine for reference.
 func BenchmarkEinsumSlicesConcurrent(b *testing.B) {
 	for _, name := range []string{"builtin_mera_closed_8", "builtin_random_regular3_30", "builtin_mps_inner_product_17"} {
-		var in instances.Instance
-		for _, x := range instances.Builtin(1) {
-			if x.Name == name {
-				in = x
-			}
-		}
-		full, err := tf.PrepareEinsum(tf.Float64, in.Subscripts, in.Shapes)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := tf.PrepareEinsum(tf.Float64, in.Subscripts, in.Shapes, tf.WithMemoryLimit(math.Floor(full.Plan().Peak/8)))
-		if err != nil {
-			b.Fatal(err)
-		}
+		in, _, p := slicedBuiltin(b, name)
 		ops := positiveOps(rand.New(rand.NewPCG(77, 78)), in.Shapes)
 		b.Run(name+"/serial", func(b *testing.B) {
 			e := cpu.Serial()
@@ -89,15 +62,7 @@ func BenchmarkEinsumSlicesConcurrent(b *testing.B) {
 			b.ReportMetric(float64(p.Slices()), "slices")
 		})
 		b.Run(name+"/team2", func(b *testing.B) {
-			tm, err := team.New(team.Threads(2))
-			if err != nil {
-				b.Fatal(err)
-			}
-			e, err := cpu.New(tm)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer e.Close()
+			e := teamEngine(b)
 			dst, _ := tf.Zeros[float64](p.OutputShape()...)
 			for b.Loop() {
 				if err := tf.EinsumPlannedInto(e, dst, p, ops...); err != nil {
@@ -135,4 +100,25 @@ func BenchmarkEinsumSlicesConcurrent(b *testing.B) {
 			}
 		})
 	}
+}
+
+// slicedBuiltin returns the named built-in instance, its unsliced plan and
+// its plan sliced at 1/8 of the unsliced peak.
+func slicedBuiltin(b *testing.B, name string) (instances.Instance, *tf.EinsumPlan, *tf.EinsumPlan) {
+	b.Helper()
+	var in instances.Instance
+	for _, x := range instances.Builtin(1) {
+		if x.Name == name {
+			in = x
+		}
+	}
+	full, err := tf.PrepareEinsum(tf.Float64, in.Subscripts, in.Shapes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sliced, err := tf.PrepareEinsum(tf.Float64, in.Subscripts, in.Shapes, tf.WithMemoryLimit(math.Floor(full.Plan().Peak/8)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return in, full, sliced
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/einsum"
 	"github.com/tenferro-go/tenferro/internal/instances"
-	"github.com/tenferro-go/tenferro/team"
 )
 
 // slicedCases have primes, batch labels (in the output and two operands),
@@ -405,18 +404,7 @@ func TestEinsumPeakModel(t *testing.T) {
 		defer e.Close()
 		checkPeakModel(t, e)
 	})
-	t.Run("team", func(t *testing.T) {
-		tm, err := team.New(team.Threads(2))
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := cpu.New(tm)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		checkPeakModel(t, e)
-	})
+	t.Run("team", func(t *testing.T) { checkPeakModel(t, teamEngine(t)) })
 }
 
 func checkPeakModel(t *testing.T, e *cpu.Engine) {
