@@ -38,69 +38,57 @@ func (pl *Plan) peakOf(copies bool) float64 {
 			return 0
 		}
 	}
-	m := peakModel{p: p, ls: make([][]int, len(p.Inputs)+len(pl.Steps)), copies: copies}
 	nIn := len(p.Inputs)
-	layout := p.layout
-	if layout == nil {
-		layout = p.Shapes
-	}
-	for k := range nIn {
-		ls := make([]int, p.NumLabels)
-		st := 1
-		for a, l := range p.Inputs[k] {
-			if !p.Broadcast[k][a] {
-				ls[l] += st
-			}
-			st *= layout[k][a]
-		}
-		m.ls[k] = ls
-	}
-	// The destination, and whether a target there accumulates.
-	dst := make([]int, p.NumLabels)
-	st := 1
-	for _, l := range p.Output {
-		dst[l] += st
-		st *= p.Extents[l]
+	m := peakModel{p: p, steps: pl.Steps, layout: p.layout, copies: copies}
+	if m.layout == nil {
+		m.layout = p.Shapes
 	}
 	accumulate := p.layout != nil && copies
-
-	held := map[int]float64{}
+	if copies {
+		nl := p.NumLabels
+		m.a, m.b, m.c, m.dst = make([]int, nl), make([]int, nl), make([]int, nl), make([]int, nl)
+		st := 1
+		for _, l := range p.Output {
+			m.dst[l] += st
+			st *= p.Extents[l]
+		}
+	}
+	held := make([]float64, nIn+len(pl.Steps)) // result sizes by tensor id
 	var live, peak float64
 	fin := &pl.Final
 	for i := range pl.Steps {
 		s := &pl.Steps[i]
-		direct := i == len(pl.Steps)-1 && len(fin.Reduce) == 0
 		var res float64
-		tgt, overwrite := dst, !accumulate
-		if !direct {
+		tgt, overwrite := m.dst, !accumulate
+		if i < len(pl.Steps)-1 || len(fin.Reduce) > 0 {
+			// Not written into the destination: a compact result.
 			res = m.size(s.Out)
-			tgt, overwrite = m.compact(s.Out), true
-			m.ls[s.Result] = tgt
-		}
-		peak = max(peak, live+res+m.step(s, tgt, overwrite))
-		live += res
-		held[s.Result] = res
-		for _, id := range [2]int{s.LeftID, s.RightID} {
-			if id >= nIn {
-				live -= held[id]
-				delete(held, id)
+			tgt, overwrite = m.c, true
+			if copies {
+				m.compact(s.Out, tgt)
 			}
 		}
+		peak = max(peak, live+res+m.step(s, tgt, overwrite))
+		live += res - held[s.LeftID] - held[s.RightID]
+		held[s.Result] = res
 	}
-	if len(pl.Steps) == 0 || len(fin.Reduce) > 0 {
-		if accumulate {
-			peak = max(peak, live+m.size(fin.Kept))
-		}
+	if (len(pl.Steps) == 0 || len(fin.Reduce) > 0) && accumulate {
+		peak = max(peak, live+m.size(fin.Kept))
 	}
 	return peak
 }
 
-// peakModel holds the label strides (indexed by label id) of each tensor
-// id of a plan as the executor lays it out.
+// peakModel lays out the tensors of a plan as the executor does. Every
+// tensor is read by exactly one step, so the label strides (indexed by
+// label id) of a step's sides and target are formed when the step comes,
+// in scratch that only the labels of that tensor are read from.
 type peakModel struct {
-	p      *Problem
-	ls     [][]int
-	copies bool // count layout copies and staging
+	p       *Problem
+	steps   []Step
+	layout  [][]int // operand shapes the strides come from
+	copies  bool    // count layout copies and staging
+	a, b, c []int   // scratch: left side, right side, compact target
+	dst     []int   // the destination's label strides
 }
 
 func (m *peakModel) size(labels []int) float64 {
@@ -111,14 +99,34 @@ func (m *peakModel) size(labels []int) float64 {
 	return n
 }
 
-// compact returns the label strides of a dense column-major buffer over
-// labels.
-func (m *peakModel) compact(labels []int) []int {
-	ls := make([]int, m.p.NumLabels)
+// compact writes into ls the label strides of a dense column-major
+// buffer over labels and returns ls.
+func (m *peakModel) compact(labels, ls []int) []int {
 	st := 1
 	for _, l := range labels {
 		ls[l] = st
 		st *= m.p.Extents[l]
+	}
+	return ls
+}
+
+// strides writes into ls the label strides of tensor id as the executor
+// reads it (see Step.LeftLabels) and returns ls: an operand is dense over
+// its layout shape, a step's result dense over the step's Out.
+func (m *peakModel) strides(id int, ls []int) []int {
+	nIn := len(m.p.Inputs)
+	if id >= nIn {
+		return m.compact(m.steps[id-nIn].Out, ls)
+	}
+	for _, l := range m.p.Inputs[id] {
+		ls[l] = 0
+	}
+	st := 1
+	for a, l := range m.p.Inputs[id] {
+		if !m.p.Broadcast[id][a] {
+			ls[l] += st
+		}
+		st *= m.layout[id][a]
 	}
 	return ls
 }
@@ -128,14 +136,11 @@ func (m *peakModel) compact(labels []int) []int {
 // into a target with label strides tgt that overwrites or accumulates.
 func (m *peakModel) step(s *Step, tgt []int, overwrite bool) float64 {
 	var tmp float64
-	a, b := m.ls[s.LeftID], m.ls[s.RightID]
 	if len(s.LeftReduce) > 0 {
 		tmp += m.size(s.LeftKept)
-		a = m.compact(s.LeftKept)
 	}
 	if len(s.RightReduce) > 0 {
 		tmp += m.size(s.RightKept)
-		b = m.compact(s.RightKept)
 	}
 	if !m.copies {
 		return tmp
@@ -149,6 +154,8 @@ func (m *peakModel) step(s *Step, tgt []int, overwrite bool) float64 {
 		}
 		return tmp
 	}
+	a := m.side(s.LeftID, s.LeftReduce, s.LeftKept, m.a)
+	b := m.side(s.RightID, s.RightReduce, s.RightKept, m.b)
 	mm, ars, ok1 := FuseGroup(ext, s.LeftFree, a)
 	kk, acs, ok2 := FuseGroup(ext, s.Contracted, a)
 	if !ok1 || !ok2 || !UnitStride(mm, kk, ars, acs) {
@@ -165,6 +172,15 @@ func (m *peakModel) step(s *Step, tgt []int, overwrite bool) float64 {
 		tmp += m.size(s.Out)
 	}
 	return tmp
+}
+
+// side writes into ls the label strides a GEMM reads side id with: the
+// tensor's own, or a compact buffer over kept when it pre-reduces.
+func (m *peakModel) side(id int, reduce, kept, ls []int) []int {
+	if len(reduce) > 0 {
+		return m.compact(kept, ls)
+	}
+	return m.strides(id, ls)
 }
 
 // rank is the number of labels of extent > 1 in the groups.
