@@ -96,7 +96,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "suite", fmt.Errorf("--runs must be >= 1, got %d", *runs))
 	}
 	if !(*fraction >= 0 && *fraction < 1) {
-		return fail(stderr, "suite", fmt.Errorf("--memory-fraction must be in (0, 1), got %g", *fraction))
+		return fail(stderr, "suite", fmt.Errorf("--memory-fraction must be in (0, 1), or 0 for none, got %g", *fraction))
 	}
 	if err := plotTo.check(); err != nil {
 		return fail(stderr, "suite", err)
