@@ -17,6 +17,10 @@
 //   - fusion: a tree of elementwise operations (with broadcasting) whose
 //     inner results have no other use becomes one fused command, one pass
 //     over memory;
+//   - recomputation ([WithRecompute], off by default): an elementwise
+//     result that several fused commands read is recomputed by each of
+//     them instead of stored (checkpointing of elementwise chains, for
+//     gradient programs);
 //   - fused reductions: a Sum, Mean, Prod, Max or Min of an elementwise
 //     tree that nothing else reads evaluates the tree in cache-sized
 //     blocks and never stores it; a reduction right after the elementwise
@@ -78,6 +82,7 @@ type Option func(*config)
 
 type config struct {
 	noCSE, noFusion bool
+	recompute       int // WithRecompute's operation limit; 0: store every shared result
 	einsum          einsum.Options
 }
 
@@ -86,6 +91,23 @@ func WithoutCSE() Option { return func(c *config) { c.noCSE = true } }
 
 // WithoutFusion disables the fusion of elementwise chains.
 func WithoutFusion() Option { return func(c *config) { c.noFusion = true } }
+
+// WithRecompute trades arithmetic for memory (checkpointing of
+// elementwise chains): an elementwise result that several fused commands
+// read (elementwise trees, or the reductions that fold them) is not stored
+// but recomputed inside each of them, when its own fused tree performs at
+// most maxOps operations. The values it reads stay stored and are the
+// checkpoints; a longer chain is cut into segments of at most maxOps
+// operations, each recomputed from the result that ends the segment
+// before it.
+//
+// The typical use is a gradient program (package ad): the forward pass
+// of an elementwise chain keeps every intermediate for the backward pass,
+// which with WithRecompute recomputes them from the chain's input in its
+// own fused commands, so Program.PlannedPeakBytes drops by those
+// intermediates. Recomputed results are counted in Stats.Recomputed.
+// maxOps <= 0 turns it off (the default); WithoutFusion turns it off too.
+func WithRecompute(maxOps int) Option { return func(c *config) { c.recompute = max(maxOps, 0) } }
 
 // WithEinsumOptions sets the planning options of every einsum (default:
 // the zero einsum.Options, that is einsum.Auto).
@@ -190,6 +212,7 @@ type Stats struct {
 	CSE        int // nodes merged into an equal earlier node
 	Dead       int // nodes removed as dead (after CSE)
 	Fused      int // elementwise operations folded into fused commands
+	Recomputed int // shared elementwise results recomputed by each reader (WithRecompute)
 	Tiled      int // commands that run block by block inside tiled commands
 	Views      int // Permute/Reshape nodes realized as views
 	Absorbed   int // einsum operands read through a Permute without it

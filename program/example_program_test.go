@@ -273,3 +273,24 @@ func ExampleWithoutFusion() {
 	// 1 commands, 0 slots: 2.7726
 	// 3 commands, 2 slots: 2.7726
 }
+
+// With recomputation, the links of an elementwise chain that a later
+// command reads again are recomputed there instead of kept in buffers.
+func ExampleWithRecompute() {
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float64, 1000)
+	a, _ := tr.Tanh(x)
+	b, _ := tr.Sin(a)
+	c, _ := tr.Mul(b, a) // reads a again
+	s, _ := tr.Sum(c)    // the forward result
+	d, _ := tr.Square(b) // b read again, as a backward pass would
+	t, _ := tr.Mul(d, a) // a read a third time
+	g, _ := tr.Finish(s, t)
+	stored, _ := program.Compile(g)
+	re, _ := program.Compile(g, program.WithRecompute(4))
+	fmt.Println(stored.PlannedPeakBytes(), stored.NumCommands())
+	fmt.Println(re.PlannedPeakBytes(), re.NumCommands(), re.Stats().Recomputed)
+	// Output:
+	// 16000 4
+	// 0 2 2
+}

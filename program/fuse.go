@@ -49,6 +49,9 @@ func (c *compiler) fuse() {
 			c.inner[id] = true
 		}
 	}
+	if c.cfg.recompute > 0 {
+		c.markRecomputed(ew, red)
+	}
 	// Bottom up, so that trees fill up from the leaves: a node whose tree
 	// (its arguments' trees already fit) exceeds the limits cuts the
 	// argument whose tree is larger; that argument's tree stays whole.
@@ -66,6 +69,33 @@ func (c *compiler) fuse() {
 				}
 			}
 			c.inner[best] = false
+		}
+	}
+	for id := range c.n {
+		if c.inner[id] && c.uses[id] > 1 {
+			c.p.stats.Recomputed++
+		}
+	}
+}
+
+// markRecomputed marks inner (WithRecompute) the elementwise results read
+// several times, by fusable consumers only, whose own trees perform at
+// most c.cfg.recompute operations. Ids ascend, so a result's arguments are
+// decided before it: along a chain, the trees grow until one would exceed
+// the limit, whose root is then stored and starts the next segment.
+func (c *compiler) markRecomputed(ew, red func(int) bool) {
+	stored := make([]bool, c.n) // read by a consumer that cannot fold it
+	for id := range c.n {
+		if !c.live[id] || c.canon[id] != id || ew(id) || red(id) {
+			continue
+		}
+		for _, a := range c.args[id] {
+			stored[a] = true
+		}
+	}
+	for id := range c.n {
+		if ew(id) && !c.inner[id] && !stored[id] && c.uses[id] > 1 && c.isOut[id] == 0 && c.treeSize(id) <= c.cfg.recompute {
+			c.inner[id] = true
 		}
 	}
 }
