@@ -192,6 +192,8 @@ func TestLinalgRules(t *testing.T) {
 		})},
 		{name: "Pinv", shapes: [][]int{{5, 3}}, build: seq(func(tr *trace.Trace, x trace.Var) (trace.Var, error) { return tr.Pinv(x, 0) })},
 		{name: "PinvWide", shapes: [][]int{{2, 4}}, build: seq(func(tr *trace.Trace, x trace.Var) (trace.Var, error) { return tr.Pinv(x, 0) })},
+		{name: "LstsqTall", shapes: [][]int{{5, 3, 2}, {5, 2, 2}}, build: func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) { return tr.Lstsq(xs[0], xs[1], -1) }},
+		{name: "LstsqWide", shapes: [][]int{{2, 4}, {2, 3}}, build: func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) { return tr.Lstsq(xs[0], xs[1], -1) }},
 	}
 	runCases(t, cases)
 }

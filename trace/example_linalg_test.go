@@ -148,3 +148,14 @@ func ExampleTrace_Expm() {
 	fmt.Println(e.DType(), e.Shape())
 	// Output: c128 [2 2]
 }
+
+// The least-squares solution of a tall system: A (6, 3) and B (6, 2)
+// give X (3, 2), recorded as Pinv(A)·B.
+func ExampleTrace_Lstsq() {
+	tr := trace.New()
+	a, _ := tr.Input(tf.Float64, 6, 3)
+	b, _ := tr.Input(tf.Float64, 6, 2)
+	x, _ := tr.Lstsq(a, b, -1)
+	fmt.Println(x.DType(), x.Shape())
+	// Output: f64 [3 2]
+}

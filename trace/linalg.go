@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"slices"
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/internal/op"
@@ -150,6 +151,48 @@ func (t *Trace) adjoint(a Var) (Var, error) {
 // < 0: machine precision, as linalg.Pinv).
 func (t *Trace) Pinv(a Var, rcond float64) (Var, error) {
 	return t.record(op.Pinv, op.Attrs{Alpha: complex(rcond, 0)}, a)
+}
+
+// Lstsq records the solution of linalg.Lstsq: X (n, k, batch...), of
+// least norm among the minimizers of ‖A·X − B‖ for every matrix of a (m,
+// n, batch...) and b (m, k, batch...), singular values of A at most
+// rcond·σ₀ treated as zero (rcond < 0: machine precision, NumPy's
+// default). It records Pinv(a, rcond)·b, so package ad differentiates it
+// wherever the rank of A is constant; the rank and the singular values
+// are one SVDVals away.
+func (t *Trace) Lstsq(a, b Var, rcond float64) (Var, error) {
+	const name = "Lstsq"
+	if err := t.check(name, "a", a); err != nil {
+		return Var{}, err
+	}
+	if err := t.check(name, "b", b); err != nil {
+		return Var{}, err
+	}
+	if a.dt != b.dt {
+		return Var{}, tf.Errorf(tf.ErrDType, name, "b", "a's dtype "+a.dt.String(), "%v", b.dt)
+	}
+	if len(a.shape) < 2 {
+		return Var{}, tf.Errorf(tf.ErrShape, name, "a", "matrices (m, n, batch...)", "shape %v", a.shape)
+	}
+	if len(b.shape) != len(a.shape) || b.shape[0] != a.shape[0] || !slices.Equal(b.shape[2:], a.shape[2:]) {
+		return Var{}, tf.Errorf(tf.ErrShape, name, "b", fmt.Sprintf("(%d, k%s) for a %v", a.shape[0], batchSuffix(a.shape[2:]), a.shape),
+			"shape %v", b.shape)
+	}
+	p, err := t.Pinv(a, rcond)
+	if err != nil {
+		return Var{}, err
+	}
+	return t.Matmul(p, b)
+}
+
+// batchSuffix writes batch extents as they follow the matrix axes in a
+// shape: ", 2, 3".
+func batchSuffix(batch []int) string {
+	s := ""
+	for _, d := range batch {
+		s += fmt.Sprintf(", %d", d)
+	}
+	return s
 }
 
 // TruncatedSVD records the rank-k truncation of the thin SVD of a: the

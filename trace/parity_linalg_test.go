@@ -108,6 +108,11 @@ func linalgCases() []parityCase {
 		}),
 		one(op.Pinv, tall, func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) { return shapeOfV(linalg.Pinv(e, in[0], 0)) },
 			func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Pinv(in[0], 0) }),
+		// Lstsq records Pinv and Matmul; the parity is of its solution.
+		one(op.Pinv, [][]int{{4, 3, 2}, {4, 5, 2}}, func(e tf.Engine, in []*tf.Tensor[float64]) ([]int, error) {
+			x, _, _, err := linalg.Lstsq[float64](e, in[0], in[1], -1)
+			return shapeOfV(x, err)
+		}, func(tr *trace.Trace, in []trace.Var) (trace.Var, error) { return tr.Lstsq(in[0], in[1], -1) }),
 	}
 }
 
