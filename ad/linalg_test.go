@@ -7,6 +7,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/ad"
+	"github.com/tenferro-go/tenferro/linalg"
 	"github.com/tenferro-go/tenferro/program"
 	"github.com/tenferro-go/tenferro/trace"
 )
@@ -193,9 +194,21 @@ func TestLinalgRules(t *testing.T) {
 		{name: "Pinv", shapes: [][]int{{5, 3}}, build: seq(func(tr *trace.Trace, x trace.Var) (trace.Var, error) { return tr.Pinv(x, 0) })},
 		{name: "PinvWide", shapes: [][]int{{2, 4}}, build: seq(func(tr *trace.Trace, x trace.Var) (trace.Var, error) { return tr.Pinv(x, 0) })},
 		{name: "LstsqTall", shapes: [][]int{{5, 3, 2}, {5, 2, 2}}, build: func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) { return tr.Lstsq(xs[0], xs[1], -1) }},
+		{name: "MatrixNormFro", shapes: [][]int{{4, 3, 2}}, build: matrixNorm(linalg.NormFro)},
+		{name: "MatrixNormNuclear", shapes: [][]int{{4, 3}}, build: matrixNorm(linalg.NormNuclear)},
+		{name: "MatrixNorm2", shapes: [][]int{{3, 4, 2}}, build: matrixNorm(linalg.Norm2)},
+		{name: "MatrixNormNeg2", shapes: [][]int{{4, 3}}, build: matrixNorm(linalg.NormNeg2)},
+		{name: "MatrixNorm1", shapes: [][]int{{4, 3, 2}}, build: matrixNorm(linalg.Norm1)},
+		{name: "MatrixNormNeg1", shapes: [][]int{{4, 3}}, build: matrixNorm(linalg.NormNeg1)},
+		{name: "MatrixNormInf", shapes: [][]int{{4, 3}}, build: matrixNorm(linalg.NormInf)},
+		{name: "MatrixNormNegInf", shapes: [][]int{{4, 3, 2}}, build: matrixNorm(linalg.NormNegInf)},
 		{name: "LstsqWide", shapes: [][]int{{2, 4}, {2, 3}}, build: func(tr *trace.Trace, xs []trace.Var) (trace.Var, error) { return tr.Lstsq(xs[0], xs[1], -1) }},
 	}
 	runCases(t, cases)
+}
+
+func matrixNorm(ord linalg.NormOrder) builder {
+	return seq(func(tr *trace.Trace, x trace.Var) (trace.Var, error) { return tr.MatrixNorm(x, ord) })
 }
 
 func triSolve(upper, left, unit bool) builder {

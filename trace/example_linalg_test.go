@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	tf "github.com/tenferro-go/tenferro"
+	"github.com/tenferro-go/tenferro/linalg"
 	"github.com/tenferro-go/tenferro/trace"
 )
 
@@ -158,4 +159,14 @@ func ExampleTrace_Lstsq() {
 	x, _ := tr.Lstsq(a, b, -1)
 	fmt.Println(x.DType(), x.Shape())
 	// Output: f64 [3 2]
+}
+
+// The nuclear norm of every matrix of a batch: the sum of its singular
+// values, of the batch's shape.
+func ExampleTrace_MatrixNorm() {
+	tr := trace.New()
+	a, _ := tr.Input(tf.Complex128, 4, 3, 5)
+	n, _ := tr.MatrixNorm(a, linalg.NormNuclear)
+	fmt.Println(n.DType(), n.Shape())
+	// Output: f64 [5]
 }

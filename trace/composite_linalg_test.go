@@ -98,3 +98,63 @@ func TestLstsqErrors(t *testing.T) {
 		t.Errorf("vector a: %v, want ErrShape", err)
 	}
 }
+
+// TestMatrixNormMatchesLinalg: every order of the traced MatrixNorm,
+// compiled and run, gives linalg.MatrixNorm's values on a batch of tall,
+// wide and empty matrices in float64 and complex128.
+func TestMatrixNormMatchesLinalg(t *testing.T) {
+	e := cpu.Serial()
+	defer e.Close()
+	for _, shape := range [][]int{{5, 3, 2}, {3, 6}, {1, 1}, {0, 3, 2}} {
+		checkMatrixNorm[float64](t, e, shape)
+		checkMatrixNorm[complex128](t, e, shape)
+	}
+}
+
+func checkMatrixNorm[T complex128 | float64](t *testing.T, e tf.Engine, shape []int) {
+	t.Helper()
+	a, _ := tf.RandN[T](4, shape...)
+	for ord := linalg.NormFro; ord <= linalg.NormNegInf; ord++ {
+		name := fmt.Sprintf("%v %v ord %d", a.DType(), shape, ord)
+		want, err := linalg.MatrixNorm[float64](e, a, ord)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := trace.New()
+		av, _ := tr.Input(a.DType(), shape...)
+		nv, err := tr.MatrixNorm(av, ord)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		g, _ := tr.Finish(nv)
+		p, err := program.Compile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pp, _ := program.Prepare(p, e)
+		out, err := pp.Run(tf.ValueOf(a))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := tf.As[float64](out[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := tf.AllClose(got, want, 1e-12, 1e-14); err != nil || !ok {
+			t.Errorf("%s: %v, linalg.MatrixNorm %v (%v)", name, got, want, err)
+		}
+	}
+	tr := trace.New()
+	av, _ := tr.Input(a.DType(), shape...)
+	if _, err := tr.MatrixNorm(av, linalg.NormNegInf+1); !errors.Is(err, tf.ErrArgument) {
+		t.Errorf("bad order: %v, want ErrArgument", err)
+	}
+	v, _ := tr.Input(a.DType(), 4)
+	if _, err := tr.MatrixNorm(v, linalg.NormFro); !errors.Is(err, tf.ErrShape) {
+		t.Errorf("vector: %v, want ErrShape", err)
+	}
+	iv, _ := tr.Input(tf.Int64, 2, 2)
+	if _, err := tr.MatrixNorm(iv, linalg.NormFro); !errors.Is(err, tf.ErrDType) {
+		t.Errorf("int64: %v, want ErrDType", err)
+	}
+}
