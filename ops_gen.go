@@ -152,9 +152,9 @@ func Atan2Into[T Float](e Engine, dst, a, b *Tensor[T]) error {
 	return binaryInto(e, op.Atan2, dst, a, b)
 }
 
-// Hypot returns sqrt(a² + b²) elementwise without undue overflow
-// (math.Hypot). a and b broadcast as in NumPy (see Broadcasting in the
-// package documentation).
+// Hypot returns sqrt(a² + b²) elementwise without undue overflow, within
+// about an ulp (+Inf where either is infinite, as math.Hypot). a and b
+// broadcast as in NumPy (see Broadcasting in the package documentation).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [HypotInto].
 func Hypot[T Float](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Hypot, a, b) }

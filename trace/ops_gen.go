@@ -58,8 +58,9 @@ func (t *Trace) Minimum(a, b Var) (Var, error) { return t.record(op.Minimum, op.
 func (t *Trace) Atan2(a, b Var) (Var, error) { return t.record(op.Atan2, op.Attrs{}, a, b) }
 
 // Hypot records tenferro.Hypot: it returns sqrt(a² + b²) elementwise
-// without undue overflow (math.Hypot). a and b broadcast as in NumPy (see
-// Broadcasting in the package documentation).
+// without undue overflow, within about an ulp (+Inf where either is
+// infinite, as math.Hypot). a and b broadcast as in NumPy (see Broadcasting
+// in the package documentation).
 func (t *Trace) Hypot(a, b Var) (Var, error) { return t.record(op.Hypot, op.Attrs{}, a, b) }
 
 // Sqrt records tenferro.Sqrt: it returns the square root of a elementwise

@@ -31,7 +31,7 @@ var catalog = [NumKinds]Info{
 	Maximum: binaryR("Maximum", "returns the larger of a and b elementwise, NaN where either is NaN (NumPy's maximum)", scalar.Maximum).commutative(),
 	Minimum: binaryR("Minimum", "returns the smaller of a and b elementwise, NaN where either is NaN (NumPy's minimum)", scalar.Minimum).commutative(),
 	Atan2:   binaryR("Atan2", "returns the angle atan2(a, b) in [-π, π] of the point (b, a) elementwise, with the sign of a also where a/b underflows", scalar.Atan2),
-	Hypot:   binaryR("Hypot", "returns sqrt(a² + b²) elementwise without undue overflow (math.Hypot)", math.Hypot).commutative(),
+	Hypot:   binaryR("Hypot", "returns sqrt(a² + b²) elementwise without undue overflow, within about an ulp (+Inf where either is infinite, as math.Hypot)", math.Hypot).commutative(),
 
 	// Powers and signs.
 	Sqrt: unaryC("Sqrt", "returns the square root of a elementwise (NaN for negative reals; the principal root for complex)",

@@ -141,3 +141,29 @@ func BenchmarkBatchedOuter(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMathBinary: Pow, Atan2 and Hypot over 8192 contiguous elements
+// (in cache) with Pow's bases in [0.5, 2] and the other arguments in
+// [-1, 1], the ranges of tenferro bench ops.
+func BenchmarkMathBinary(b *testing.B) {
+	for _, k := range []op.Kind{op.Pow, op.Atan2, op.Hypot} {
+		b.Run(k.String()+"/f64", func(b *testing.B) { benchMathBinary[float64](b, k) })
+		b.Run(k.String()+"/f32", func(b *testing.B) { benchMathBinary[float32](b, k) })
+	}
+}
+
+func benchMathBinary[F float32 | float64](b *testing.B, k op.Kind) {
+	const n = 8192
+	z, x, y := make([]F, n), make([]F, n), make([]F, n)
+	for i := range x {
+		u, v := float64(i)/n, float64((i*7919)%n)/n
+		x[i], y[i] = F(2*u-1), F(2*v-1)
+		if k == op.Pow {
+			x[i] = F(0.5 + 1.5*u)
+		}
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		mathBinary(k, z, x, y)
+	}
+}

@@ -72,21 +72,6 @@ func complexFunc(k op.Kind) func(complex128) complex128 {
 	return nil
 }
 
-// realFunc2 returns the float64 function of binary operation k that
-// floatBinary evaluates per element (Maximum and Minimum have simd loops),
-// or nil.
-func realFunc2(k op.Kind) func(x, y float64) float64 {
-	switch k {
-	case op.Pow:
-		return math.Pow
-	case op.Atan2:
-		return scalar.Atan2
-	case op.Hypot:
-		return math.Hypot
-	}
-	return nil
-}
-
 // mathUnary sets z[i] = k(x[i]) for the operations of this file (for
 // complex x also the cheap ones without a simd loop: Square, Reciprocal,
 // Sign, Rsqrt); len(x) >= len(z).
@@ -149,20 +134,6 @@ func mathBinary[T strided.Scalar](k op.Kind, z, x, y []T) {
 		complexPow(zz, any(x).([]complex128)[:len(z)], any(y).([]complex128)[:len(z)], k)
 	case []complex64:
 		complexPow(zz, any(x).([]complex64)[:len(z)], any(y).([]complex64)[:len(z)], k)
-	}
-}
-
-func floatBinary[F float32 | float64](k op.Kind, z, x, y []F) {
-	if zz, ok := any(z).([]float32); ok && k == op.Pow {
-		pow32(zz, any(x).([]float32), any(y).([]float32))
-		return
-	}
-	f := realFunc2(k)
-	if f == nil {
-		panic("elementwise: no kernel for " + k.String())
-	}
-	for i := range z {
-		z[i] = F(f(float64(x[i]), float64(y[i])))
 	}
 }
 
@@ -271,41 +242,4 @@ func vectorKernel[F float32 | float64](k op.Kind, z, x []F) bool {
 		return false
 	}
 	return true
-}
-
-// pow32 sets z[i] = x[i]^y[i] for float32 as ±e^(y·ln|x|) evaluated in
-// float64 by vmath's Log and Exp (each within about an ulp of float64), so
-// that the float32 result is math.Pow's rounded to float32 except, rarely,
-// by one ulp where the float64 value lies within its error of a rounding
-// boundary. A negative finite x takes the sign of an odd integer y and
-// gives NaN for a y that is not an integer, as math.Pow; a zero, infinite
-// or NaN x or a y that is not finite take math.Pow's special cases.
-func pow32(z, x, y []float32) {
-	const block = 256
-	var buf [block]float64
-	x, y = x[:len(z)], y[:len(z)]
-	for lo := 0; lo < len(z); lo += block {
-		hi := min(lo+block, len(z))
-		a := buf[:hi-lo]
-		for i := range a {
-			a[i] = math.Abs(float64(x[lo+i]))
-		}
-		vmath.Log(a, a)
-		for i := range a {
-			a[i] *= float64(y[lo+i])
-		}
-		vmath.Exp(a, a)
-		for i, v := range a {
-			xi, yi := float64(x[lo+i]), float64(y[lo+i])
-			switch {
-			case xi == 0 || xi-xi != 0 || yi-yi != 0: // ±0, ±Inf or NaN
-				v = math.Pow(xi, yi)
-			case xi < 0 && yi != math.Trunc(yi):
-				v = math.NaN()
-			case xi < 0 && math.Abs(yi) < 1<<53 && int64(yi)&1 == 1:
-				v = -v
-			}
-			z[lo+i] = float32(v)
-		}
-	}
 }

@@ -61,11 +61,11 @@ var exposures = map[op.Kind][]string{
 	op.EighValues:      append(linalgOp("Eigh"), "linalg.Eigvalsh", "trace.Trace.Eigvalsh"),
 	op.EighVectors:     linalgOp("Eigh"),
 	op.SVDU:            append(linalgOp("SVD"), svdMore...),
-	op.SVDS:            append(linalgOp("SVD"), append(svdMore, "linalg.SVDVals", "trace.Trace.SVDVals")...),
+	op.SVDS:            append(linalgOp("SVD"), append(svdMore, "linalg.SVDVals", "trace.Trace.SVDVals", "trace.Trace.MatrixNorm")...),
 	op.SVDVh:           append(linalgOp("SVD"), svdMore...),
 	op.QRQ:             append(linalgOp("QR"), qrMore...),
 	op.QRR:             append(linalgOp("QR"), qrMore...),
-	op.Pinv:            linalgOp("Pinv"),
+	op.Pinv:            append(linalgOp("Pinv"), "trace.Trace.Lstsq"),
 	op.GaugeCheck:      nil, // inserted by package ad into gradient programs
 }
 
