@@ -37,9 +37,7 @@ func floatBinary[F float32 | float64](k op.Kind, z, x, y []F) {
 		case []float32:
 			pow32(zz, any(x).([]float32), any(y).([]float32))
 		case []float64:
-			for i := range z {
-				z[i] = F(math.Pow(float64(x[i]), float64(y[i])))
-			}
+			pow64(zz, any(x).([]float64), any(y).([]float64))
 		}
 	case op.Atan2:
 		atan2Float(z, x, y)
@@ -85,6 +83,98 @@ func pow32(z, x, y []float32) {
 			zs[i] = float32(powSpecial(float64(xi), float64(yi), v))
 		}
 	}
+}
+
+// pow64 sets z[i] = x[i]^y[i] for float64 as e^(y·ln|x|) with ln|x| in
+// double-double precision (powLog) and the product's low part applied to
+// vmath's e^hi to first order: e^(hi+lo) = e^hi·(1 + lo). The logarithm
+// and the product carry about 2^-62 relative error, so the result is
+// within vmath's Exp bound (1 ulp) plus a fraction of an ulp. Positive
+// finite bases with finite exponents are the common case; the other pairs
+// get math.Pow's value (powSpecial), negative bases through the same
+// e^(y·ln|x|).
+func pow64(z, x, y []float64) {
+	var hiBuf, loBuf [mathBlock]float64
+	for lo := 0; lo < len(z); lo += mathBlock {
+		hi := min(lo+mathBlock, len(z))
+		th, tl := hiBuf[:hi-lo], loBuf[:hi-lo]
+		xs, ys, zs := x[lo:hi], y[lo:hi], z[lo:hi]
+		xs, ys, zs = xs[:len(th)], ys[:len(th)], zs[:len(th)]
+		for i, v := range xs {
+			lh, ll := powLog(math.Abs(v))
+			yi := ys[i]
+			p := yi * lh
+			th[i], tl[i] = p, math.FMA(yi, lh, -p)+yi*ll
+		}
+		// Keep x before the results overwrite it (z may be x or y).
+		vmath.Exp(th, th)
+		for i, e := range th {
+			xi, yi := xs[i], ys[i]
+			v := math.FMA(e, tl[i], e)
+			if v != v { // e is 0 or +Inf
+				v = e
+			}
+			if !(xi > 0 && xi <= math.MaxFloat64 && yi-yi == 0) {
+				v = powSpecial(xi, yi, v)
+			}
+			zs[i] = v
+		}
+	}
+}
+
+// Constants of powLog: ln 2 in two parts, the first with 21 trailing zero
+// bits so that k·ln2Hi is exact for every binary exponent k, and the
+// coefficients 2/(2j+3) of the series ln((1+s)/(1-s)) = 2s + s³·Σ_j
+// 2/(2j+3)·s^(2j).
+const (
+	ln2Hi = 6.93147180369123816490e-01
+	ln2Lo = 1.90821492927058770002e-10
+)
+
+var atanhSeries = [...]float64{2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13, 2.0 / 15, 2.0 / 17, 2.0 / 19, 2.0 / 21, 2.0 / 23}
+
+// powLog returns ln a = hi + lo, |lo| at most half an ulp of hi, for a
+// positive finite a (other values give garbage, which pow64 replaces): a = 2^k·m with m in [√½, √2) and
+// ln m = 2·atanh(s), s = (m-1)/(m+1) carried as s + sLo, so that
+// ln a = k·ln2 + 2s + (2sLo + s³·Σ_j 2/(2j+3)·s^(2j)); |s| <= 0.1716, and
+// eleven terms of the series leave less than 2^-64 of 2s behind.
+func powLog(a float64) (hi, lo float64) {
+	k := 0
+	if a < 0x1p-1022 { // subnormal (or zero)
+		a *= 0x1p52
+		k = -52
+	}
+	b := math.Float64bits(a)
+	k += int(b>>52&0x7ff) - 1023
+	m := math.Float64frombits(b&(1<<52-1) | 1023<<52) // [1, 2)
+	if m > math.Sqrt2 {
+		m *= 0.5
+		k++
+	}
+	f := m - 1 // exact
+	d := m + 1
+	dLo := (1 - d) + m // exact: d + dLo = m + 1
+	inv := 1 / d
+	s := f * inv
+	sLo := (math.FMA(-s, d, f) - s*dLo) * inv // the exact residual of s, divided
+	z := s * s
+	// The series by Estrin's scheme: c0 + c1·z + ... + c10·z^10 in four
+	// dependent steps instead of ten.
+	c := &atanhSeries
+	z2 := z * z
+	z4 := z2 * z2
+	q0 := math.FMA(math.FMA(c[3], z, c[2]), z2, math.FMA(c[1], z, c[0]))
+	q1 := math.FMA(math.FMA(c[7], z, c[6]), z2, math.FMA(c[5], z, c[4]))
+	q2 := math.FMA(c[10], z2, math.FMA(c[9], z, c[8]))
+	r := math.FMA(math.FMA(q2, z4, q1), z4, q0)
+	kd := float64(k)
+	a1, a2 := kd*ln2Hi, 2*s
+	hi = a1 + a2
+	bb := hi - a1
+	err := (a1 - (hi - bb)) + (a2 - bb)
+	lo = err + 2*sLo + z*s*r + kd*ln2Lo
+	h := hi + lo // renormalized: |lo| at most half an ulp of hi
+	return h, (hi - h) + lo
 }
 
 // powSpecial returns x^y for a base that is not positive and finite or an
