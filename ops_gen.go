@@ -90,10 +90,11 @@ func Div[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binar
 // (an in-place update). See Destinations in the package documentation.
 func DivInto[T Scalar](e Engine, dst, a, b *Tensor[T]) error { return binaryInto(e, op.Div, dst, a, b) }
 
-// Pow returns a**b elementwise: math.Pow for real dtypes (a negative base
-// with a non-integer exponent gives NaN, as in NumPy) and the principal
-// value e^(b·log a) for complex ones (0**0 is 1). a and b broadcast as in
-// NumPy (see Broadcasting in the package documentation).
+// Pow returns a**b elementwise: for real dtypes e^(b·ln|a|) within 2 ulps,
+// with math.Pow's special values (a negative base with a non-integer
+// exponent gives NaN, as in NumPy), and the principal value e^(b·log a)
+// for complex ones (0**0 is 1). a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [PowInto].
 func Pow[T Scalar](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Pow, a, b) }
@@ -152,9 +153,10 @@ func Atan2Into[T Float](e Engine, dst, a, b *Tensor[T]) error {
 	return binaryInto(e, op.Atan2, dst, a, b)
 }
 
-// Hypot returns sqrt(a² + b²) elementwise without undue overflow, within
-// about an ulp (+Inf where either is infinite, as math.Hypot). a and b
-// broadcast as in NumPy (see Broadcasting in the package documentation).
+// Hypot returns sqrt(a² + b²) elementwise without undue overflow, the
+// square root of the sum of squares rounded once, within an ulp (+Inf where
+// either is infinite, as math.Hypot). a and b broadcast as in NumPy (see
+// Broadcasting in the package documentation).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [HypotInto].
 func Hypot[T Float](e Engine, a, b *Tensor[T]) (*Tensor[T], error) { return binary(e, op.Hypot, a, b) }

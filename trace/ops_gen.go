@@ -34,11 +34,11 @@ func (t *Trace) Mul(a, b Var) (Var, error) { return t.record(op.Mul, op.Attrs{},
 // Broadcasting in the package documentation).
 func (t *Trace) Div(a, b Var) (Var, error) { return t.record(op.Div, op.Attrs{}, a, b) }
 
-// Pow records tenferro.Pow: it returns a**b elementwise: math.Pow for real
-// dtypes (a negative base with a non-integer exponent gives NaN, as in
-// NumPy) and the principal value e^(b·log a) for complex ones (0**0 is 1).
-// a and b broadcast as in NumPy (see Broadcasting in the package
-// documentation).
+// Pow records tenferro.Pow: it returns a**b elementwise: for real dtypes
+// e^(b·ln|a|) within 2 ulps, with math.Pow's special values (a negative
+// base with a non-integer exponent gives NaN, as in NumPy), and the
+// principal value e^(b·log a) for complex ones (0**0 is 1). a and b
+// broadcast as in NumPy (see Broadcasting in the package documentation).
 func (t *Trace) Pow(a, b Var) (Var, error) { return t.record(op.Pow, op.Attrs{}, a, b) }
 
 // Maximum records tenferro.Maximum: it returns the larger of a and b
@@ -58,9 +58,9 @@ func (t *Trace) Minimum(a, b Var) (Var, error) { return t.record(op.Minimum, op.
 func (t *Trace) Atan2(a, b Var) (Var, error) { return t.record(op.Atan2, op.Attrs{}, a, b) }
 
 // Hypot records tenferro.Hypot: it returns sqrt(a² + b²) elementwise
-// without undue overflow, within about an ulp (+Inf where either is
-// infinite, as math.Hypot). a and b broadcast as in NumPy (see Broadcasting
-// in the package documentation).
+// without undue overflow, the square root of the sum of squares rounded
+// once, within an ulp (+Inf where either is infinite, as math.Hypot). a and
+// b broadcast as in NumPy (see Broadcasting in the package documentation).
 func (t *Trace) Hypot(a, b Var) (Var, error) { return t.record(op.Hypot, op.Attrs{}, a, b) }
 
 // Sqrt records tenferro.Sqrt: it returns the square root of a elementwise

@@ -26,12 +26,12 @@ var catalog = [NumKinds]Info{
 		func(x, y complex128) complex128 { return x * y }, nil).commutative(),
 	Div: binaryC("Div", "returns a / b elementwise (IEEE division: x/0 is ±Inf, 0/0 is NaN)",
 		func(x, y complex128) complex128 { return x / y }, nil),
-	Pow: binaryC("Pow", "returns a**b elementwise: math.Pow for real dtypes (a negative base with a non-integer exponent gives NaN, as in NumPy) and the principal value e^(b·log a) for complex ones (0**0 is 1)",
-		scalar.CPow, math.Pow),
+	Pow: binaryC("Pow", "returns a**b elementwise: for real dtypes e^(b·ln|a|) within 2 ulps, with math.Pow's special values (a negative base with a non-integer exponent gives NaN, as in NumPy), and the principal value e^(b·log a) for complex ones (0**0 is 1)",
+		scalar.CPow, scalar.Pow),
 	Maximum: binaryR("Maximum", "returns the larger of a and b elementwise, NaN where either is NaN (NumPy's maximum)", scalar.Maximum).commutative(),
 	Minimum: binaryR("Minimum", "returns the smaller of a and b elementwise, NaN where either is NaN (NumPy's minimum)", scalar.Minimum).commutative(),
 	Atan2:   binaryR("Atan2", "returns the angle atan2(a, b) in [-π, π] of the point (b, a) elementwise, with the sign of a also where a/b underflows", scalar.Atan2),
-	Hypot:   binaryR("Hypot", "returns sqrt(a² + b²) elementwise without undue overflow, within about an ulp (+Inf where either is infinite, as math.Hypot)", math.Hypot).commutative(),
+	Hypot:   binaryR("Hypot", "returns sqrt(a² + b²) elementwise without undue overflow, the square root of the sum of squares rounded once, within an ulp (+Inf where either is infinite, as math.Hypot)", scalar.Hypot).commutative(),
 
 	// Powers and signs.
 	Sqrt: unaryC("Sqrt", "returns the square root of a elementwise (NaN for negative reals; the principal root for complex)",

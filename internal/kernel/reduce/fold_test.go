@@ -64,7 +64,12 @@ func foldRef[T strided.Scalar](k FoldKind, xs []complex128) (complex128, float64
 	default:
 		var w float64
 		for _, x := range xs {
-			w = scalar.Maximum(w, cmplx.Abs(x))
+			// The catalog's modulus, as the Abs kernels compute it.
+			a := scalar.Hypot(real(x), imag(x))
+			if _, single := any(T(0)).(complex64); single {
+				a = scalar.Hypot32(float32(real(x)), float32(imag(x)))
+			}
+			w = scalar.Maximum(w, a)
 		}
 		return st.C128(st.From[T](complex(w, 0))), 0
 	}

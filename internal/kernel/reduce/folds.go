@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
+	"github.com/tenferro-go/tenferro/internal/op/scalar"
 	"github.com/tenferro-go/tenferro/internal/par"
 )
 
@@ -284,12 +285,17 @@ func maxAbsReal[F Float](m float64, n int, x []F, o, s int) float64 {
 	return m
 }
 
-// maxAbsComplex is maxAbsReal for complex x with |z| = hypot(re, im)
-// (+Inf when a part is infinite, even if the other is NaN).
+// maxAbsComplex is maxAbsReal for complex x with the modulus of the Abs
+// kernels (cabs128, cabs64: +Inf when a part is infinite, even if the
+// other is NaN).
 func maxAbsComplex[C complexType](m float64, n int, x []C, o, s int) float64 {
 	for range n {
-		v := complex128(x[o])
-		m = max(m, math.Hypot(real(v), imag(v)))
+		switch v := any(x[o]).(type) {
+		case complex128:
+			m = max(m, cabs128(v))
+		case complex64:
+			m = max(m, cabs64(v))
+		}
 		o += s
 	}
 	return m
@@ -347,9 +353,9 @@ func absOf[T strided.Scalar](v T) float64 {
 
 func abs32(v float32) float64 { return math.Abs(float64(v)) }
 
-func cabs128(v complex128) float64 { return math.Hypot(real(v), imag(v)) }
+func cabs128(v complex128) float64 { return scalar.Hypot(real(v), imag(v)) }
 
-func cabs64(v complex64) float64 { return math.Hypot(float64(real(v)), float64(imag(v))) }
+func cabs64(v complex64) float64 { return scalar.Hypot32(real(v), imag(v)) }
 
 // Bools sets dst[i] to the conjunction (All) or, when anyTrue, the
 // disjunction (Any) of src over the reduced axes (those along which dst has

@@ -345,12 +345,18 @@ func absPowReal[F Float](n int, x []F, o, s int, p float64) float64 {
 	return s0
 }
 
-// absPowComplex is absPowReal for complex x, |z| = hypot(re, im).
+// absPowComplex is absPowReal for complex x, |z| the modulus of the Abs
+// kernels (cabs128, cabs64).
 func absPowComplex[C complexType](n int, x []C, o, s int, p float64) float64 {
 	var s0 float64
 	for range n {
-		v := complex128(x[o])
-		m := math.Hypot(real(v), imag(v))
+		var m float64
+		switch v := any(x[o]).(type) {
+		case complex128:
+			m = cabs128(v)
+		case complex64:
+			m = cabs64(v)
+		}
 		if p != 1 {
 			m = absPow(m, p)
 		}

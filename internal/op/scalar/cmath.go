@@ -148,7 +148,7 @@ func CSqrt(z complex128) complex128 {
 	case m < 0x1p-1000:
 		a, b, scale = a*two600, b*two600, twoM300
 	}
-	t := math.Sqrt((a + hypot(a, b)) / 2)
+	t := math.Sqrt((a + Hypot(a, b)) / 2)
 	u := b / (2 * t) // t >= sqrt(max(a, b)/2): no overflow
 	if x >= 0 {
 		return complex(t*scale, math.Copysign(u*scale, y))
@@ -206,7 +206,7 @@ func CSign(z complex128) complex128 {
 		_, e := math.Frexp(max(math.Abs(x), math.Abs(y)))
 		x, y = math.Ldexp(x, 1-e), math.Ldexp(y, 1-e)
 	}
-	a := hypot(x, y)
+	a := Hypot(x, y)
 	return complex(x/a, y/a)
 }
 
@@ -237,8 +237,8 @@ const powIntMax = 64
 //     where the products are (Gaussian integers) and free of the rounding
 //     of arg a·b: (iy)^3 = -i·y³ also where y³ overflows; b = 1 gives a
 //     itself.
-//   - For other real b it is |a|^b·cis(b·arg a), |a|^b by math.Pow (so
-//     that a positive real a gives math.Pow's value, ±∞ included:
+//   - For other real b it is |a|^b·cis(b·arg a), |a|^b by Pow (so
+//     that a positive real a gives Pow's value, ±∞ included:
 //     2.5^∞ = +∞ + 0i), and e^(b·log a) by CExp beyond |a| = MaxFloat64.
 //     Where b·arg a is not finite (b = ±∞), the result is 0 if |a|^b is,
 //     ∞ + iNaN (no direction) if |a|^b is infinite, NaN + iNaN otherwise;
@@ -274,8 +274,8 @@ func CPow(a, b complex128) complex128 {
 		return powInt(a, int(br))
 	}
 	if bi == 0 && finite {
-		if m := hypot(real(a), imag(a)); !math.IsInf(m, 0) {
-			r, t, tLo := math.Pow(m, br), 0.0, 0.0
+		if m := Hypot(real(a), imag(a)); !math.IsInf(m, 0) {
+			r, t, tLo := Pow(m, br), 0.0, 0.0
 			if imag(a) != 0 || real(a) < 0 {
 				th := Atan2(imag(a), real(a))
 				t = float64(br * th)

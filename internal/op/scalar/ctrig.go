@@ -180,7 +180,7 @@ func asinQ(x, y float64, cos bool) (re, im float64) {
 		return Atan2(x, y), im
 	}
 	xp1, xm1 := x+1, x-1
-	r, s := hypot(xp1, y), hypot(xm1, y)
+	r, s := Hypot(xp1, y), Hypot(xm1, y)
 	a := max((r+s)/2, 1)
 	yr := y * (y / (r + xp1)) // R - (x+1)
 	switch {

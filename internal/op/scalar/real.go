@@ -150,13 +150,14 @@ func Cosh(x float64) float64 {
 // -π.
 func Atan2(y, x float64) float64 { return math.Copysign(math.Atan2(y, x), y) }
 
-// hypot returns sqrt(x² + y²) for any x and y: +Inf if either is
+// Hypot returns sqrt(x² + y²) for any x and y: +Inf if either is
 // infinite, else NaN if either is NaN. The arguments are scaled by 2^∓600
 // when the larger one is above 2^500 or below 2^-500, so that the squares
 // neither overflow nor lose bits to underflow, and the square root of the
 // sum of squares is rounded once (error below 1 ulp; math.Hypot's
-// max·sqrt(1+(min/max)²) rounds five times).
-func hypot(x, y float64) float64 {
+// max·sqrt(1+(min/max)²) rounds five times). The squares and their sum are
+// each rounded (never fused), so vector kernels give the same bits.
+func Hypot(x, y float64) float64 {
 	a, b := math.Abs(x), math.Abs(y)
 	if a < b {
 		a, b = b, a
@@ -170,12 +171,24 @@ func hypot(x, y float64) float64 {
 		return 0
 	case a > 0x1p500:
 		a, b = a*twoM600, b*twoM600
-		return math.Sqrt(a*a+b*b) * two600
+		return math.Sqrt(float64(a*a)+float64(b*b)) * two600
 	case a < 0x1p-500:
 		a, b = a*two600, b*two600
-		return math.Sqrt(a*a+b*b) * twoM600
+		return math.Sqrt(float64(a*a)+float64(b*b)) * twoM600
 	}
-	return math.Sqrt(a*a + b*b)
+	return math.Sqrt(float64(a*a) + float64(b*b))
+}
+
+// Hypot32 returns sqrt(x² + y²) of float32 values in float64, whose
+// rounding to float32 is the float32 result: the squares of float32
+// values are exact in float64 and never overflow, so the float64 value is
+// almost correctly rounded. A NaN beside an infinity gives +Inf.
+func Hypot32(x, y float32) float64 {
+	a, b := float64(x), float64(y)
+	if h := math.Sqrt(a*a + b*b); h == h {
+		return h
+	}
+	return math.Hypot(a, b)
 }
 
 // logHypot returns log sqrt(x² + y²) = log|x + iy| without overflow or
@@ -201,11 +214,11 @@ func logHypot(x, y float64) float64 {
 	case a >= 0.5 && a <= 2:
 		return math.Log1p(x2y2m1(a, b)) / 2
 	case a > 0x1p500:
-		return math.Log(hypot(a*twoM600, b*twoM600)) + (600*ln2Hi + 600*ln2Lo)
+		return math.Log(Hypot(a*twoM600, b*twoM600)) + (600*ln2Hi + 600*ln2Lo)
 	case a < 0x1p-500:
-		return math.Log(hypot(a*two600, b*two600)) - (600*ln2Hi + 600*ln2Lo)
+		return math.Log(Hypot(a*two600, b*two600)) - (600*ln2Hi + 600*ln2Lo)
 	}
-	return math.Log(hypot(a, b))
+	return math.Log(Hypot(a, b))
 }
 
 // ln2 in two parts: ln2Hi has 33 significant bits, so that k·ln2Hi is

@@ -194,8 +194,8 @@ func TestHypot(t *testing.T) {
 	for _, c := range cases {
 		x, y := c[0], c[1]
 		m2 := badd(bmul(bf(x), bf(x)), bmul(bf(y), bf(y)))
-		if got, want := hypot(x, y), round(bsqrt(m2)); ulpErr(got, want) > 1 {
-			t.Errorf("hypot(%v, %v) = %v, want %v", x, y, got, want)
+		if got, want := Hypot(x, y), round(bsqrt(m2)); ulpErr(got, want) > 1 {
+			t.Errorf("Hypot(%v, %v) = %v, want %v", x, y, got, want)
 		}
 		if got, want := logHypot(x, y), round(bmulExp(blog(m2), -1)); ulpErr(got, want) > 2 {
 			t.Errorf("logHypot(%v, %v) = %v, want %v (%.1f ulp)", x, y, got, want, ulpErr(got, want))
