@@ -51,6 +51,33 @@ func kernF64Avx2x8x3(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c 
 //go:noescape
 func kernF32Avx2x16x3(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC int)
 
+// The masked twins of the AVX-512 kernels: they store only the top-left
+// rows×cols corner of the tile.
+
+//go:noescape
+func kernF64Avx512x24x8M(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC, rows, cols int)
+
+//go:noescape
+func kernF32Avx512x32x14M(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC, rows, cols int)
+
+//go:noescape
+func kernF64Avx512x8x8M(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC, rows, cols int)
+
+//go:noescape
+func kernF64Avx512x16x8M(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC, rows, cols int)
+
+//go:noescape
+func kernF32Avx512x16x14M(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC, rows, cols int)
+
+//go:noescape
+func kernF64Avx512x24x4M(kc int, a *float64, lda int, b *float64, ldbp, ldbj int, c *float64, ldc int, alpha, beta float64, loadC, rows, cols int)
+
+//go:noescape
+func kernF32Avx512x32x4M(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC, rows, cols int)
+
+//go:noescape
+func kernF32Avx512x32x8M(kc int, a *float32, lda int, b *float32, ldbp, ldbj int, c *float32, ldc int, alpha, beta float32, loadC, rows, cols int)
+
 type asmKernel[T float32 | float64] func(kc int, a *T, lda int, b *T, ldbp, ldbj int, c *T, ldc int, alpha, beta T, loadC int)
 
 // wrap adapts an assembly kernel to the slice-based microKernel contract,
@@ -68,6 +95,27 @@ func wrap[T float32 | float64](k asmKernel[T], mr, nr int) microKernel[T] {
 			l = 1
 		}
 		k(kc, &a[0], lda, &b[0], ldbp, ldbj, &c[0], ldc, alpha, beta, l)
+	}
+}
+
+type asmMaskedKernel[T float32 | float64] func(kc int, a *T, lda int, b *T, ldbp, ldbj int, c *T, ldc int, alpha, beta T, loadC, rows, cols int)
+
+// wrapMasked adapts a masked assembly kernel to the maskedKernel contract,
+// checking the bounds the assembly relies on: the whole A and B panels and
+// the rows×cols corner of C.
+func wrapMasked[T float32 | float64](k asmMaskedKernel[T], mr, nr int) maskedKernel[T] {
+	return func(kc int, a []T, lda int, b []T, ldbp, ldbj int, c []T, ldc int, alpha, beta T, loadC bool, rows, cols int) {
+		if lda < 0 || ldbp < 0 || ldbj < 0 || rows < 1 || rows > mr || cols < 1 || cols > nr {
+			panic("gemm: bad masked kernel arguments")
+		}
+		_ = a[(kc-1)*lda+mr-1]
+		_ = b[(kc-1)*ldbp+(nr-1)*ldbj]
+		_ = c[(cols-1)*ldc+rows-1]
+		l := 0
+		if loadC {
+			l = 1
+		}
+		k(kc, &a[0], lda, &b[0], ldbp, ldbj, &c[0], ldc, alpha, beta, l, rows, cols)
 	}
 }
 
@@ -95,10 +143,15 @@ func archVariants() []*variant {
 		f64:       asmInfo(kernF64Avx2x8x6, 8, 6, 256, 144, 4080, 4, kernF64Avx2x4x6),
 		f32:       asmInfo(kernF32Avx2x16x6, 16, 6, 384, 288, 4080, 8, kernF32Avx2x8x6),
 	}
-	avx512.f64.colEdge = []colEdge[float64]{{4, wrap(kernF64Avx512x24x4, 24, 4)}}
-	avx512.f32.colEdge = []colEdge[float32]{{4, wrap(kernF32Avx512x32x4, 32, 4)}, {8, wrap(kernF32Avx512x32x8, 32, 8)}}
-	avx2.f64.colEdge = []colEdge[float64]{{3, wrap(kernF64Avx2x8x3, 8, 3)}}
-	avx2.f32.colEdge = []colEdge[float32]{{3, wrap(kernF32Avx2x16x3, 16, 3)}}
+	avx512.f64.colEdge = []colEdge[float64]{{4, wrap(kernF64Avx512x24x4, 24, 4), wrapMasked(kernF64Avx512x24x4M, 24, 4)}}
+	avx512.f32.colEdge = []colEdge[float32]{{4, wrap(kernF32Avx512x32x4, 32, 4), wrapMasked(kernF32Avx512x32x4M, 32, 4)},
+		{8, wrap(kernF32Avx512x32x8, 32, 8), wrapMasked(kernF32Avx512x32x8M, 32, 8)}}
+	avx512.f64.kernM = wrapMasked(kernF64Avx512x24x8M, 24, 8)
+	avx512.f64.edgeM = []maskedKernel[float64]{wrapMasked(kernF64Avx512x8x8M, 8, 8), wrapMasked(kernF64Avx512x16x8M, 16, 8)}
+	avx512.f32.kernM = wrapMasked(kernF32Avx512x32x14M, 32, 14)
+	avx512.f32.edgeM = []maskedKernel[float32]{wrapMasked(kernF32Avx512x16x14M, 16, 14)}
+	avx2.f64.colEdge = []colEdge[float64]{{3, wrap(kernF64Avx2x8x3, 8, 3), nil}}
+	avx2.f32.colEdge = []colEdge[float32]{{3, wrap(kernF32Avx2x16x3, 16, 3), nil}}
 	for _, v := range []*variant{avx512, avx2} {
 		v.c64 = complex1M[complex64](v.f32)
 		v.c128 = complex1M[complex128](v.f64)

@@ -204,3 +204,17 @@ func BenchmarkGemmBatchedSmall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGemmSmallOdd times products whose tiles are partial (m below
+// the kernel's mr, or not a multiple of it): the masked kernels store
+// those tiles in place.
+func BenchmarkGemmSmallOdd(b *testing.B) {
+	v := benchVariants()[0]
+	for _, dt := range []string{"f64", "f32"} {
+		for _, s := range [][3]int{{20, 20, 20}, {12, 64, 64}, {37, 37, 37}, {50, 8, 50}, {100, 100, 100}} {
+			b.Run(fmt.Sprintf("%s/%s/%dx%dx%d", v, dt, s[0], s[1], s[2]), func(b *testing.B) {
+				benchmarkGemm(b, nil, v, dt, s[0], s[1], s[2], false, false)
+			})
+		}
+	}
+}

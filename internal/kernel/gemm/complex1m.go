@@ -48,7 +48,7 @@ func complex1M[C complex64 | complex128, R float32 | float64](rk kernelInfo[R]) 
 		}
 	}
 	for _, e := range rk.colEdge {
-		kb.colEdge = append(kb.colEdge, colEdge[C]{e.nr, kern1M[C, R](e.kern, rk.mr, rk.nr)})
+		kb.colEdge = append(kb.colEdge, colEdge[C]{nr: e.nr, kern: kern1M[C, R](e.kern, rk.mr, rk.nr)})
 	}
 	return kb
 }

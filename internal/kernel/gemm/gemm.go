@@ -254,7 +254,7 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 					// Full row panels are read from A itself; only the
 					// last, partial one is packed (zero padded).
 					if full := mcb / mr * mr; full < mcb {
-						if _, mre := kb.edgeFor(mcb - full); mre != mcb-full {
+						if _, mre, _ := kb.edgeFor(mcb - full); mre != mcb-full {
 							pA(abuf, a, ic+full, mcb-full, pc, kcb, mr)
 						}
 					}
@@ -316,7 +316,12 @@ func gemmTiny[T Scalar](m, n, k int, alpha T, a, b Mat[T], beta T, c Mat[T]) {
 func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPlace bool, ablk Mat[T], bbuf []T, inPlaceB bool, bblk Mat[T], tile []T, alpha, beta T, loadC bool, c Mat[T]) {
 	mr, nr := kb.mr, kb.nr
 	as := max(1, kb.aScale)
-	direct := c.RS == 1 && c.CS >= mr && (!kb.realScalars || isRealScalar(alpha) && isRealScalar(beta))
+	// unit: C's columns are contiguous and the kernels may scale by alpha
+	// and beta; direct: whole tiles may be stored in place too (columns
+	// at least mr apart). A masked kernel stores a partial tile in place
+	// whenever unit holds.
+	unit := c.RS == 1 && (!kb.realScalars || isRealScalar(alpha) && isRealScalar(beta))
+	direct := unit && c.CS >= mr
 	for jr := 0; jr < ncb; jr += nr {
 		nrb := min(nr, ncb-jr)
 		bp, ldbp, ldbj := bbuf[jr*kcb:], nr, 1
@@ -330,10 +335,10 @@ func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPla
 		}
 		for ir := 0; ir < mcb; ir += mr {
 			mrb := min(mr, mcb-ir)
-			kern, mre := kb.edgeFor(mrb)
+			kern, mre, kernM := kb.edgeFor(mrb)
 			nre := nr
 			if mrb == mr && nrb < nr {
-				kern, nre = kb.colEdgeFor(nrb)
+				kern, nre, kernM = kb.colEdgeFor(nrb)
 			}
 			ap, lda := abuf[ir*kcb*as:], mr
 			if inPlace {
@@ -347,6 +352,10 @@ func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPla
 			off := c.Off + ir*c.RS + jr*c.CS
 			if direct && mrb == mre && nrb == nre {
 				kern(kcb, ap, lda, bp, ldbp, ldbj, c.Data[off:off+(nre-1)*c.CS+mre], c.CS, alpha, beta, loadC)
+				continue
+			}
+			if unit && kernM != nil && (nrb == 1 || c.CS >= mrb) {
+				kernM(kcb, ap, lda, bp, ldbp, ldbj, c.Data[off:off+(nrb-1)*c.CS+mrb], c.CS, alpha, beta, loadC, mrb, nrb)
 				continue
 			}
 			kern(kcb, ap, lda, bp, ldbp, ldbj, tile, mr, 1, 0, false)

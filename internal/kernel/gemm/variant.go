@@ -20,6 +20,11 @@ import (
 // kernels) ignore the A and B strides.
 type microKernel[T Scalar] func(kc int, a []T, lda int, b []T, ldbp, ldbj int, c []T, ldc int, alpha, beta T, loadC bool)
 
+// maskedKernel is a microKernel that stores only the top-left rows×cols
+// corner of its tile (1 <= rows <= mr, 1 <= cols <= nr): C outside it is
+// neither read nor written, so len(c) >= (cols-1)*ldc+rows suffices.
+type maskedKernel[T Scalar] func(kc int, a []T, lda int, b []T, ldbp, ldbj int, c []T, ldc int, alpha, beta T, loadC bool, rows, cols int)
+
 // kernelInfo is one dtype's micro-kernel with its register tile (mr×nr) and
 // cache blocking (kc, mc, nc).
 type kernelInfo[T Scalar] struct {
@@ -44,33 +49,44 @@ type kernelInfo[T Scalar] struct {
 	// colEdge lists kernels of the full mr and fewer columns, narrowest
 	// first, used for the last columns of a block.
 	colEdge []colEdge[T]
+	// kernM and edgeM, when present, are the masked twins of kern and
+	// edge (and colEdge[i].kernM of colEdge[i].kern): a partial tile of a
+	// unit-stride C is stored in place instead of through a buffer.
+	kernM maskedKernel[T]
+	edgeM []maskedKernel[T]
 }
 
 // colEdge is a kernel for an mr×nr tile with nr below the family's.
 type colEdge[T Scalar] struct {
-	nr   int
-	kern microKernel[T]
+	nr    int
+	kern  microKernel[T]
+	kernM maskedKernel[T] // its masked twin, or nil
 }
 
-// colEdgeFor returns the kernel for a full-height panel of nrb columns and
-// the columns it computes.
-func (kb *kernelInfo[T]) colEdgeFor(nrb int) (microKernel[T], int) {
+// colEdgeFor returns the kernel for a full-height panel of nrb columns,
+// the columns it computes and its masked twin (nil if none).
+func (kb *kernelInfo[T]) colEdgeFor(nrb int) (microKernel[T], int, maskedKernel[T]) {
 	for _, e := range kb.colEdge {
 		if nrb <= e.nr {
-			return e.kern, e.nr
+			return e.kern, e.nr, e.kernM
 		}
 	}
-	return kb.kern, kb.nr
+	return kb.kern, kb.nr, kb.kernM
 }
 
-// edgeFor returns the kernel for an mrb-row panel and the rows it computes.
-func (kb *kernelInfo[T]) edgeFor(mrb int) (microKernel[T], int) {
+// edgeFor returns the kernel for an mrb-row panel, the rows it computes
+// and its masked twin (nil if none).
+func (kb *kernelInfo[T]) edgeFor(mrb int) (microKernel[T], int, maskedKernel[T]) {
 	if mrb < kb.mr && len(kb.edge) > 0 {
 		if v := (mrb + kb.lanes - 1) / kb.lanes; v <= len(kb.edge) {
-			return kb.edge[v-1], v * kb.lanes
+			var m maskedKernel[T]
+			if v <= len(kb.edgeM) {
+				m = kb.edgeM[v-1]
+			}
+			return kb.edge[v-1], v * kb.lanes, m
 		}
 	}
-	return kb.kern, kb.mr
+	return kb.kern, kb.mr, kb.kernM
 }
 
 // variant is a complete set of kernels for the four dtypes.

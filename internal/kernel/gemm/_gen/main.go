@@ -25,6 +25,10 @@ type kernel struct {
 	vecs   int    // vectors per tile column (mr = vecs*lanes)
 	nr     int    // tile columns
 	unroll int    // k iterations per loop trip
+	// masked kernels (AVX-512 only) take two more arguments, rows and
+	// cols, and store only the top-left rows×cols corner of the tile (masked
+	// stores: C beyond it is neither read nor written).
+	masked bool
 }
 
 func (k kernel) vbytes() int {
@@ -93,8 +97,15 @@ func (g *gen) kernel(k kernel) {
 	betaOff := alphaOff + k.elem
 	loadOff := (betaOff + k.elem + 7) &^ 7
 	size := loadOff + 8
+	if k.masked {
+		size += 16 // rows, cols
+	}
 	ctype := map[int]string{4: "float32", 8: "float64"}[k.elem]
-	g.f("// func %s(kc int, a *%s, lda int, b *%s, ldbp, ldbj int, c *%s, ldc int, alpha, beta %s, loadC int)", k.name, ctype, ctype, ctype, ctype)
+	if k.masked {
+		g.f("// func %s(kc int, a *%s, lda int, b *%s, ldbp, ldbj int, c *%s, ldc int, alpha, beta %s, loadC, rows, cols int)", k.name, ctype, ctype, ctype, ctype)
+	} else {
+		g.f("// func %s(kc int, a *%s, lda int, b *%s, ldbp, ldbj int, c *%s, ldc int, alpha, beta %s, loadC int)", k.name, ctype, ctype, ctype, ctype)
+	}
 	g.f("// %s %dx%d tile, %d accumulators.", k.isa, k.mr(), k.nr, nacc)
 	g.f("TEXT ·%s(SB), NOSPLIT, $0-%d", k.name, size)
 	shift := map[int]int{4: 2, 8: 3}[k.elem]
@@ -199,6 +210,42 @@ func (g *gen) kernel(k kernel) {
 		g.f("\tMOVQ c+48(FP), DX")
 	}
 	al, be := k.reg(areg), k.reg(areg+1)
+	mask := func(v int) string { return "" }
+	if k.masked {
+		// K(v+1) selects the rows of vector v below rows: min(max(rows -
+		// v·lanes, 0), lanes) low bits. R12 holds cols.
+		g.f("\tMOVQ rows+%d(FP), R9", loadOff+8)
+		g.f("\tMOVQ cols+%d(FP), R12", loadOff+16)
+		for v := 0; v < k.vecs; v++ {
+			g.f("\tMOVQ R9, CX")
+			if v > 0 {
+				g.f("\tSUBQ $%d, CX", v*k.lanes())
+			}
+			g.f("\tMOVQ $%d, SI", k.lanes())
+			g.f("\tCMPQ CX, SI")
+			g.f("\tCMOVQGT SI, CX")
+			g.f("\tXORQ SI, SI")
+			g.f("\tCMPQ CX, SI")
+			g.f("\tCMOVQLT SI, CX")
+			g.f("\tMOVQ $1, BX")
+			g.f("\tSHLQ CX, BX")
+			g.f("\tDECQ BX")
+			g.f("\tKMOVW BX, K%d", v+1)
+		}
+		mask = func(v int) string { return fmt.Sprintf("K%d, ", v+1) }
+	}
+	// column closes the store of column j: the next column, or the end
+	// once cols columns are stored.
+	column := func(j int) {
+		if j == k.nr-1 {
+			return
+		}
+		if k.masked {
+			g.f("\tCMPQ R12, $%d", j+1)
+			g.f("\tJLE %s_ret", k.name)
+		}
+		g.f("\tADDQ R8, DX")
+	}
 	g.f("\t%s alpha+%d(FP), %s", k.bcast(), alphaOff, al)
 	g.f("\tMOVQ loadC+%d(FP), AX", loadOff)
 	g.f("\tTESTQ AX, AX")
@@ -208,12 +255,10 @@ func (g *gen) kernel(k kernel) {
 		for v := 0; v < k.vecs; v++ {
 			acc := k.reg(j*k.vecs + v)
 			g.f("\tVMUL%s %s, %s, %s", s, al, acc, acc)
-			g.f("\tVFMADD231%s %d(DX), %s, %s", s, v*k.vbytes(), be, acc)
-			g.f("\tVMOVUP%s %s, %d(DX)", s[1:], acc, v*k.vbytes())
+			g.f("\tVFMADD231%s %d(DX), %s, %s%s", s, v*k.vbytes(), be, mask(v), acc)
+			g.f("\tVMOVUP%s %s, %s%d(DX)", s[1:], acc, mask(v), v*k.vbytes())
 		}
-		if j < k.nr-1 {
-			g.f("\tADDQ R8, DX")
-		}
+		column(j)
 	}
 	g.f("\tVZEROUPPER")
 	g.f("\tRET")
@@ -222,11 +267,12 @@ func (g *gen) kernel(k kernel) {
 		for v := 0; v < k.vecs; v++ {
 			acc := k.reg(j*k.vecs + v)
 			g.f("\tVMUL%s %s, %s, %s", s, al, acc, acc)
-			g.f("\tVMOVUP%s %s, %d(DX)", s[1:], acc, v*k.vbytes())
+			g.f("\tVMOVUP%s %s, %s%d(DX)", s[1:], acc, mask(v), v*k.vbytes())
 		}
-		if j < k.nr-1 {
-			g.f("\tADDQ R8, DX")
-		}
+		column(j)
+	}
+	if k.masked {
+		g.f("%s_ret:", k.name)
 	}
 	g.f("\tVZEROUPPER")
 	g.f("\tRET")
@@ -248,6 +294,11 @@ func main() {
 			log.Fatalf("%s: too many registers", k.name)
 		}
 		g.kernel(k)
+		if k.isa == "avx512" {
+			k.name += "M"
+			k.masked = true
+			g.kernel(k)
+		}
 	}
 	if err := os.WriteFile(*out, g.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
