@@ -255,17 +255,33 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 					// last, partial one is packed (zero padded).
 					if full := mcb / mr * mr; full < mcb {
 						if _, mre, _ := kb.edgeFor(mcb - full); mre != mcb-full {
-							pA(abuf, a, ic+full, mcb-full, pc, kcb, mr)
+							packPanels(kb, pA, abuf, a, ic+full, mcb-full, pc, kcb)
 						}
 					}
 					ablk = a.shift(ic, pc)
 				} else {
-					pA(abuf, a, ic, mcb, pc, kcb, mr)
+					packPanels(kb, pA, abuf, a, ic, mcb, pc, kcb)
 				}
 				macroKernel(kb, kcb, mcb, ncb, abuf, inPlace, ablk, bbuf, inPlaceB, bblk, tile, alpha, betaEff, loadC, c.shift(ic, jc))
 			}
 		}
 	}
+}
+
+// packPanels packs rows [i0, i0+mc) of A's columns [p0, p0+kc) for the
+// kernels of kb: with pA (a kernel-specific layout, mr-row panels) when kb
+// has its own packer, else in mr-row panels and a last partial panel as
+// high as the edge kernel that computes it (macroKernel reads it so).
+func packPanels[T Scalar](kb *kernelInfo[T], pA func(dst []T, a Mat[T], i0, mc, p0, kc, mr int), dst []T, a Mat[T], i0, mc, p0, kc int) {
+	if kb.packA != nil {
+		pA(dst, a, i0, mc, p0, kc, kb.mr)
+		return
+	}
+	h := kb.mr
+	if r := mc % kb.mr; r != 0 {
+		_, h, _ = kb.edgeFor(r)
+	}
+	packAEdge(dst, a, i0, mc, p0, kc, kb.mr, h)
 }
 
 // combine returns alpha·s + beta·c, without reading c unless loadC. Unit
@@ -341,6 +357,9 @@ func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPla
 				kern, nre, kernM = kb.colEdgeFor(nrb)
 			}
 			ap, lda := abuf[ir*kcb*as:], mr
+			if mrb < mr && kb.packA == nil {
+				lda = mre // a partial panel is packed as high as its kernel (packPanels)
+			}
 			if inPlace {
 				if mrb == mre {
 					o := ablk.Off + ir
@@ -375,6 +394,13 @@ func macroKernel[T Scalar](kb *kernelInfo[T], kcb, mcb, ncb int, abuf []T, inPla
 // ceil(mc/mr) panels; panel q holds, for each p, the mr values of rows
 // q*mr..q*mr+mr-1 (rows beyond mc are zero).
 func packA[T Scalar](dst []T, a Mat[T], i0, mc, p0, kc, mr int) {
+	packAEdge(dst, a, i0, mc, p0, kc, mr, mr)
+}
+
+// packAEdge is packA with the last panel, when partial, h rows high (mc%mr
+// <= h <= mr): the height of the edge kernel that computes it, so that a
+// short panel is not padded with zeros to mr rows.
+func packAEdge[T Scalar](dst []T, a Mat[T], i0, mc, p0, kc, mr, h int) {
 	if full := mc / mr * mr; a.RS == 1 && full > 0 {
 		// Column-major: read each column once, sequentially, and scatter
 		// it over the full panels; the partial panel goes below.
@@ -389,11 +415,14 @@ func packA[T Scalar](dst []T, a Mat[T], i0, mc, p0, kc, mr int) {
 		if full == mc {
 			return
 		}
-		packA(dst[full*kc:], a, i0+full, mc-full, p0, kc, mr)
+		packAEdge(dst[full*kc:], a, i0+full, mc-full, p0, kc, mr, h)
 		return
 	}
 	for ir := 0; ir < mc; ir += mr {
 		rows := min(mr, mc-ir)
+		if rows < mr {
+			mr = h // the last panel
+		}
 		pan := dst[ir*kc : ir*kc+mr*kc]
 		base := a.Off + (i0+ir)*a.RS + p0*a.CS
 		switch {
