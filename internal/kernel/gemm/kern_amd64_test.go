@@ -11,15 +11,7 @@ import (
 // uses (f64 24x8, f32 32x14) on L1-resident panels, and sweeps their cache
 // blocking on full products.
 func BenchmarkKernelShapes(b *testing.B) {
-	var avx512 *variant
-	for _, v := range variants {
-		if v.name == "avx512" {
-			avx512 = v
-		}
-	}
-	if avx512 == nil || !avx512.supported {
-		b.Skip("no AVX-512")
-	}
+	avx512 := avx512Variant(b)
 	f64 := map[string]kernelInfo[float64]{
 		fmt.Sprintf("%dx%d", avx512.f64.mr, avx512.f64.nr): avx512.f64,
 	}
@@ -83,4 +75,16 @@ func BenchmarkInPlaceLimit(b *testing.B) {
 			}
 		}
 	}
+}
+
+// avx512Variant returns the AVX-512 kernel family, skipping tb when this
+// CPU does not run it.
+func avx512Variant(tb testing.TB) *variant {
+	for _, v := range variants {
+		if v.name == "avx512" && v.supported {
+			return v
+		}
+	}
+	tb.Skip("no AVX-512")
+	return nil
 }

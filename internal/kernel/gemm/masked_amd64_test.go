@@ -12,15 +12,7 @@ import (
 // loading C: the corner matches the twin bit for bit and every other
 // element of C, in the tile and between its columns, keeps its sentinel.
 func TestMaskedKernels(t *testing.T) {
-	var v *variant
-	for _, w := range variants {
-		if w.name == "avx512" {
-			v = w
-		}
-	}
-	if v == nil || !v.supported {
-		t.Skip("no AVX-512")
-	}
+	v := avx512Variant(t)
 	checkMasked(t, "f64", &v.f64)
 	checkMasked(t, "f32", &v.f32)
 }
