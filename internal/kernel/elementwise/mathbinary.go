@@ -28,6 +28,14 @@ const (
 	halfPiLo = 6.123233995736766e-17
 )
 
+// blockAt returns the block of z, x and y that starts at lo: at most
+// mathBlock elements, all three of one length (x and y at least as long as
+// z).
+func blockAt[F float32 | float64](z, x, y []F, lo int) (zs, xs, ys []F) {
+	zs = z[lo:min(lo+mathBlock, len(z))]
+	return zs, x[lo:][:len(zs)], y[lo:][:len(zs)]
+}
+
 // floatBinary sets z[i] = k(x[i], y[i]) for the real binary functions.
 func floatBinary[F float32 | float64](k op.Kind, z, x, y []F) {
 	x, y = x[:len(z)], y[:len(z)]
@@ -63,10 +71,8 @@ func floatBinary[F float32 | float64](k op.Kind, z, x, y []F) {
 func pow32(z, x, y []float32) {
 	var buf [mathBlock]float64
 	for lo := 0; lo < len(z); lo += mathBlock {
-		hi := min(lo+mathBlock, len(z))
-		a := buf[:hi-lo]
-		xs, ys, zs := x[lo:hi], y[lo:hi], z[lo:hi]
-		xs, ys, zs = xs[:len(a)], ys[:len(a)], zs[:len(a)]
+		zs, xs, ys := blockAt(z, x, y, lo)
+		a := buf[:len(zs)]
 		for i, v := range xs {
 			a[i] = math.Abs(float64(v))
 		}
@@ -94,10 +100,8 @@ func pow32(z, x, y []float32) {
 func pow64(z, x, y []float64) {
 	var hiBuf, loBuf [mathBlock]float64
 	for lo := 0; lo < len(z); lo += mathBlock {
-		hi := min(lo+mathBlock, len(z))
-		th, tl := hiBuf[:hi-lo], loBuf[:hi-lo]
-		xs, ys, zs := x[lo:hi], y[lo:hi], z[lo:hi]
-		xs, ys, zs = xs[:len(th)], ys[:len(th)], zs[:len(th)]
+		zs, xs, ys := blockAt(z, x, y, lo)
+		th, tl := hiBuf[:len(zs)], loBuf[:len(zs)]
 		for i, v := range xs {
 			lh, ll := scalar.LogDD(math.Abs(v))
 			yi := ys[i]
@@ -132,10 +136,9 @@ func atan2Float[F float32 | float64](z, x, y []F) {
 	sign := [4]float64{1, -1, -1, 1}
 	var cx, cy, num, den, top [mathBlock]float64
 	for lo := 0; lo < len(z); lo += mathBlock {
-		hi := min(lo+mathBlock, len(z))
-		q, d := num[:hi-lo], den[:hi-lo]
-		xs, ys, zs := block64(cx[:], x[lo:hi]), block64(cy[:], y[lo:hi]), z[lo:hi]
-		zs = zs[:len(q)]
+		zs, xb, yb := blockAt(z, x, y, lo)
+		q, d := num[:len(zs)], den[:len(zs)]
+		xs, ys := block64(cx[:], xb), block64(cy[:], yb)
 		simd.Unary(simd.Abs, q, xs, 0, 0)
 		simd.Unary(simd.Abs, d, ys, 0, 0)
 		// q = min/max: NaN for two zeros, two infinities or a NaN.
@@ -189,10 +192,8 @@ func hypot64(z, x, y []float64) {
 	sb := math.Float64bits(0x1p500) - lb
 	var sq, sq2 [mathBlock]float64
 	for lo := 0; lo < len(z); lo += mathBlock {
-		hi := min(lo+mathBlock, len(z))
-		xs, ys, zs := x[lo:hi], y[lo:hi], z[lo:hi]
+		zs, xs, ys := blockAt(z, x, y, lo)
 		s, t := sq[:len(zs)], sq2[:len(zs)]
-		xs, ys = xs[:len(s)], ys[:len(s)]
 		simd.Unary(simd.Square, s, xs, 0, 0)
 		simd.Unary(simd.Square, t, ys, 0, 0)
 		simd.VV(simd.Add, s, s, t)
@@ -215,10 +216,8 @@ func hypot64(z, x, y []float64) {
 func hypot32(z, x, y []float32) {
 	var buf [mathBlock]float64
 	for lo := 0; lo < len(z); lo += mathBlock {
-		hi := min(lo+mathBlock, len(z))
-		s := buf[:hi-lo]
-		xs, ys, zs := x[lo:hi], y[lo:hi], z[lo:hi]
-		xs, ys, zs = xs[:len(s)], ys[:len(s)], zs[:len(s)]
+		zs, xs, ys := blockAt(z, x, y, lo)
+		s := buf[:len(zs)]
 		for i := range s {
 			a, b := float64(xs[i]), float64(ys[i])
 			s[i] = a*a + b*b
