@@ -1,7 +1,6 @@
 package elementwise
 
 import (
-	"math"
 	"unsafe"
 
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
@@ -20,14 +19,7 @@ import (
 // floatUnary evaluates per element, or nil: the operations with neither a
 // vmath kernel (vectorUnary) nor a simd loop (vector.go).
 func realFunc(k op.Kind) func(float64) float64 {
-	switch k {
-	case op.Gelu:
-		return scalar.Gelu
-	case op.Erf:
-		return math.Erf
-	case op.Erfc:
-		return math.Erfc
-	case op.Angle:
+	if k == op.Angle {
 		return scalar.Angle
 	}
 	return nil
@@ -238,6 +230,12 @@ func vectorKernel[F float32 | float64](k op.Kind, z, x []F) bool {
 		vmath.Sinh(z, x)
 	case op.Cosh:
 		vmath.Cosh(z, x)
+	case op.Erf:
+		vmath.Erf(z, x)
+	case op.Erfc:
+		vmath.Erfc(z, x)
+	case op.Gelu:
+		vmath.Gelu(z, x)
 	default:
 		return false
 	}

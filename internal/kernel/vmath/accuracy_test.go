@@ -129,6 +129,11 @@ func inputs64(o op, n int, rng *rand.Rand) []float64 {
 			xs = append(xs, 1-math.Ldexp(1, -e), -1+math.Ldexp(1, -e))
 		}
 		xs = neighbours64(xs, 32, 0, 0.5, -0.5, 1, -1)
+	case opErf, opErfc, opGelu:
+		uniform(-6, 6)
+		uniform(-40, 40)
+		logspaced(-1074, 9, true)
+		xs = neighbours64(xs, 32, 0, 0.84375, -0.84375, 27.226017111108362, -38.58014022378236, 1, -1)
 	case opSinh, opCosh:
 		uniform(-711, 711)
 		uniform(-3, 3)
@@ -221,6 +226,8 @@ func inputs32(o op, stride uint64) []float32 {
 		c = []float64{0, 1, -1, math.Sqrt2 - 1, math.Sqrt2 + 1, -(math.Sqrt2 - 1), -(math.Sqrt2 + 1)}
 	case opAsin, opAcos:
 		c = []float64{0, 0.5, -0.5, 1, -1}
+	case opErf, opErfc, opGelu:
+		c = []float64{0, 0.84375, -0.84375, 10.054194450378418, -14.356067657470703, 1, -1}
 	case opSinh, opCosh:
 		c = []float64{0, 1, -1, 89.41598510742188, -89.41598510742188}
 	case opSin, opCos, opTan:

@@ -16,6 +16,7 @@ var benchRange = [numOps][2]float64{
 	opExp: {-50, 50}, opExpm1: {-2, 2}, opLog: {1e-3, 1e3}, opLog1p: {-0.9, 10},
 	opTanh: {-5, 5}, opSigmoid: {-10, 10}, opSin: {-100, 100}, opCos: {-100, 100}, opSqrt: {0, 100},
 	opTan: {-100, 100}, opAtan: {-10, 10}, opAsin: {-1, 1}, opAcos: {-1, 1}, opSinh: {-10, 10}, opCosh: {-10, 10},
+	opErf: {-4, 4}, opErfc: {-4, 10}, opGelu: {-6, 6},
 }
 
 // benchOp times o on benchN elements for every supported variant and both
@@ -58,3 +59,6 @@ func BenchmarkAsin(b *testing.B)    { benchOp(b, opAsin) }
 func BenchmarkAcos(b *testing.B)    { benchOp(b, opAcos) }
 func BenchmarkSinh(b *testing.B)    { benchOp(b, opSinh) }
 func BenchmarkCosh(b *testing.B)    { benchOp(b, opCosh) }
+func BenchmarkErf(b *testing.B)     { benchOp(b, opErf) }
+func BenchmarkErfc(b *testing.B)    { benchOp(b, opErfc) }
+func BenchmarkGelu(b *testing.B)    { benchOp(b, opGelu) }

@@ -33,6 +33,10 @@ type fn struct {
 
 func sigmoid64(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
+// gelu64 is Gelu in float64 (the float32 reference): -x/√2 rounds, which
+// moves erfc by at most x²·2^-53 relative, far below float32's ulp.
+func gelu64(x float64) float64 { return 0.5 * x * math.Erfc(-x/math.Sqrt2) }
+
 // fns lists every operation, indexed by op, with the bounds stated in the
 // package doc.
 var fns = [numOps]fn{
@@ -51,6 +55,9 @@ var fns = [numOps]fn{
 	opAcos:    {opAcos, bigmath.Acos, math.Acos, 1, 0.63},
 	opSinh:    {opSinh, bigmath.Sinh, math.Sinh, 2, 0.84},
 	opCosh:    {opCosh, bigmath.Cosh, math.Cosh, 1.5, 0.81},
+	opErf:     {opErf, bigmath.Erf, math.Erf, 1, 1.1},
+	opErfc:    {opErfc, bigmath.Erfc, math.Erfc, 2.5, 3.1},
+	opGelu:    {opGelu, bigmath.Gelu, gelu64, 3.5, 3.6},
 }
 
 func (f fn) name() string { return opNames[f.o] }

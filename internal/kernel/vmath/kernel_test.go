@@ -132,9 +132,9 @@ func checkLen[T Float](t *testing.T, vname, oname string, k func(dst, src []T), 
 // The scalar twins by operation.
 var (
 	float64Twins = [numOps]func(float64) float64{expF64, expm1F64, logF64, log1pF64, tanhF64, sigmoidF64, sinF64, cosF64, sqrtF64,
-		tanF64, atanF64, asinF64, acosF64, sinhF64, coshF64}
+		tanF64, atanF64, asinF64, acosF64, sinhF64, coshF64, erfF64, erfcF64, geluF64}
 	float32Twins = [numOps]func(float32) float32{expF32, expm1F32, logF32, log1pF32, tanhF32, sigmoidF32, sinF32, cosF32, sqrtF32,
-		tanF32, atanF32, asinF32, acosF32, sinhF32, coshF32}
+		tanF32, atanF32, asinF32, acosF32, sinhF32, coshF32, erfF32, erfcF32, geluF32}
 )
 
 // TestTwinNames checks the twin tables above against the operation names.
@@ -154,9 +154,9 @@ func TestTwinNames(t *testing.T) {
 // both element types, in place too.
 func TestAPI(t *testing.T) {
 	api64 := [numOps]func(dst, src []float64){Exp[float64], Expm1[float64], Log[float64], Log1p[float64], Tanh[float64], Sigmoid[float64], Sin[float64], Cos[float64], Sqrt[float64],
-		Tan[float64], Atan[float64], Asin[float64], Acos[float64], Sinh[float64], Cosh[float64]}
+		Tan[float64], Atan[float64], Asin[float64], Acos[float64], Sinh[float64], Cosh[float64], Erf[float64], Erfc[float64], Gelu[float64]}
 	api32 := [numOps]func(dst, src []float32){Exp[float32], Expm1[float32], Log[float32], Log1p[float32], Tanh[float32], Sigmoid[float32], Sin[float32], Cos[float32], Sqrt[float32],
-		Tan[float32], Atan[float32], Asin[float32], Acos[float32], Sinh[float32], Cosh[float32]}
+		Tan[float32], Atan[float32], Asin[float32], Acos[float32], Sinh[float32], Cosh[float32], Erf[float32], Erfc[float32], Gelu[float32]}
 	rng := rand.New(rand.NewPCG(9, 10))
 	for o := range numOps {
 		for _, n := range []int{0, 1, 19, 300} {
@@ -190,6 +190,9 @@ func TestAllocs(t *testing.T) {
 		Acos(y64, x64)
 		Sinh(y64, x64)
 		Cosh(y64, x64)
+		Erf(y64, x64)
+		Erfc(y64, x64)
+		Gelu(y64, x64)
 		Exp(y32, x32)
 		Expm1(y32, x32)
 		Log(y32, x32)
@@ -205,6 +208,9 @@ func TestAllocs(t *testing.T) {
 		Acos(y32, x32)
 		Sinh(y32, x32)
 		Cosh(y32, x32)
+		Erf(y32, x32)
+		Erfc(y32, x32)
+		Gelu(y32, x32)
 	}); a != 0 {
 		t.Errorf("%v allocations per run", a)
 	}

@@ -59,6 +59,12 @@ func specials(tiny, big, expHi, expHiNext, expLo, expLoNext, em1Lo float64, sinR
 		{opSinh, tiny, tiny}, {opSinh, -tiny, -tiny}, {opSinh, 711, inf}, {opSinh, -711, -inf}, {opSinh, big, inf}, {opSinh, -big, -inf},
 		{opCosh, nan, nan}, {opCosh, inf, inf}, {opCosh, -inf, inf}, {opCosh, 0, 1}, {opCosh, negZ, 1},
 		{opCosh, tiny, 1}, {opCosh, 711, inf}, {opCosh, -711, inf}, {opCosh, big, inf}, {opCosh, -big, inf},
+		{opErf, nan, nan}, {opErf, inf, 1}, {opErf, -inf, -1}, {opErf, 0, 0}, {opErf, negZ, negZ},
+		{opErf, tiny, tiny}, {opErf, -tiny, -tiny}, {opErf, 30, 1}, {opErf, -30, -1}, {opErf, big, 1}, {opErf, -big, -1},
+		{opErfc, nan, nan}, {opErfc, inf, 0}, {opErfc, -inf, 2}, {opErfc, 0, 1}, {opErfc, negZ, 1},
+		{opErfc, tiny, 1}, {opErfc, 30, 0}, {opErfc, -30, 2}, {opErfc, big, 0}, {opErfc, -big, 2},
+		{opGelu, nan, nan}, {opGelu, inf, inf}, {opGelu, -inf, nan}, {opGelu, 0, 0}, {opGelu, negZ, negZ},
+		{opGelu, tiny, tiny}, {opGelu, 40, 40}, {opGelu, -40, negZ}, {opGelu, big, big}, {opGelu, -big, negZ},
 	}
 	// Beyond the fast path Sin and Cos return package math's result.
 	for _, x := range []float64{math.Nextafter(trigMax, inf), 1e10, -3e15, 1e19, big, -big} {

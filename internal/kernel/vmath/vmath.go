@@ -1,7 +1,7 @@
 // Package vmath evaluates elementary functions over contiguous slices:
 // dst[i] = f(src[i]) for f one of Exp, Expm1, Log, Log1p, Tanh, Sigmoid,
-// Sin, Cos, Tan, Atan, Asin, Acos, Sinh, Cosh and Sqrt, in float32 and
-// float64.
+// Sin, Cos, Tan, Atan, Asin, Acos, Sinh, Cosh, Sqrt, Erf, Erfc and Gelu,
+// in float32 and float64.
 //
 // # Contract
 //
@@ -36,6 +36,9 @@
 //	Sinh      2        0.84     ±Inf beyond ±710.48 (float32: 89.42)
 //	Cosh      1.5      0.81     +Inf beyond ±710.48 (float32: 89.42)
 //	Sqrt      0.5      0.5      correctly rounded (VSQRT, math.Sqrt)
+//	Erf       1        1.1      ±1 at ±Inf
+//	Erfc      2.5      3.1      0 beyond 27.23 (float32: 10.05), 2 at -Inf
+//	Gelu      3.5      3.6      -0 below -38.58 (float32: -14.36), NaN at -Inf
 //
 // The float32 functions compute in float32 lanes (sixteen per AVX-512
 // vector) with polynomials fitted for float32. Where the last operation
@@ -103,6 +106,22 @@
 // float32 they are 2·(E ± 1/(16E)) for E = e^|x|/4 = 2^(k-2)·(1 + u + uLo),
 // E's rounding, the quotient's residual and the sum's error carried to the
 // last addition, and the doubling exact (or overflowing as cosh does).
+//
+// Erfc of a = |x| is t·e^(-a² + H(t)) for t = 2/(2+a), with H one
+// polynomial over every a up to where erfc underflows (degree 26, float32:
+// 11); the rounding of 2+a and of the division are carried into the
+// exponent, a² as its rounded square and FMA residual, and H - a² is
+// reduced by k·ln2 with a short ln2 whose multiples are exact, H's constant
+// term in two parts and its difference with a² + k·ln2 formed as a two-sum,
+// so that the exponent keeps its low bits; the result is t + t·(e^r - 1)
+// scaled by 2^k, rounded once. For x < 0 it is 2 - erfc a. Erf is
+// x + x·Q(x²) below |x| = 0.84375 (degree 11, float32: 6) and
+// ±(1 - erfc a) beyond. Gelu is (x/2)·erfc(a) for x <= 0 and
+// x - (x/2)·erfc(a) above, a = |x|/√2 carried in two parts (its rounding
+// would move erfc by a²·2^-53), with x/2 applied before the scaling by 2^k
+// so that the underflowing tail rounds once. In float32 lanes the
+// polynomial's coefficients, rounded to float32, leave H an absolute error
+// near 2^-25, which is where the larger float32 bounds come from.
 //
 // The polynomials are weighted minimax fits computed by the generator
 // (_gen) with the Remez algorithm; the float32 functions use lower degrees
@@ -177,6 +196,17 @@ func Sinh[T Float](dst, src []T) { apply(opSinh, dst, src) }
 
 // Cosh sets dst[i] = cosh src[i] = (e^x + e^-x)/2.
 func Cosh[T Float](dst, src []T) { apply(opCosh, dst, src) }
+
+// Erf sets dst[i] = erf src[i] = (2/√π)·∫₀ˣ e^(-t²) dt.
+func Erf[T Float](dst, src []T) { apply(opErf, dst, src) }
+
+// Erfc sets dst[i] = erfc src[i] = 1 - erf src[i], accurate relative to
+// its own (tiny) value in the tail.
+func Erfc[T Float](dst, src []T) { apply(opErfc, dst, src) }
+
+// Gelu sets dst[i] = x·Φ(x) = (x/2)·erfc(-x/√2) for x = src[i], the
+// Gaussian error linear unit.
+func Gelu[T Float](dst, src []T) { apply(opGelu, dst, src) }
 
 // apply runs o of the active variant.
 func apply[T Float](o op, dst, src []T) {

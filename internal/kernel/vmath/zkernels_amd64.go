@@ -95,6 +95,24 @@ func coshF64AVX512(dst, src *float64, n int) int
 func coshF32AVX512(dst, src *float32, n int) int
 
 //go:noescape
+func erfF64AVX512(dst, src *float64, n int) int
+
+//go:noescape
+func erfF32AVX512(dst, src *float32, n int) int
+
+//go:noescape
+func erfcF64AVX512(dst, src *float64, n int) int
+
+//go:noescape
+func erfcF32AVX512(dst, src *float32, n int) int
+
+//go:noescape
+func geluF64AVX512(dst, src *float64, n int) int
+
+//go:noescape
+func geluF32AVX512(dst, src *float32, n int) int
+
+//go:noescape
 func expF64AVX2(dst, src *float64, n int) int
 
 //go:noescape
@@ -183,6 +201,24 @@ func coshF64AVX2(dst, src *float64, n int) int
 
 //go:noescape
 func coshF32AVX2(dst, src *float32, n int) int
+
+//go:noescape
+func erfF64AVX2(dst, src *float64, n int) int
+
+//go:noescape
+func erfF32AVX2(dst, src *float32, n int) int
+
+//go:noescape
+func erfcF64AVX2(dst, src *float64, n int) int
+
+//go:noescape
+func erfcF32AVX2(dst, src *float32, n int) int
+
+//go:noescape
+func geluF64AVX2(dst, src *float64, n int) int
+
+//go:noescape
+func geluF32AVX2(dst, src *float32, n int) int
 
 // archVariants lists the assembly variants, best first.
 func archVariants() []*variant {
@@ -340,6 +376,33 @@ func archApply32(idx int, o op, dst, src []float32) bool {
 					dst[i] = coshF32(src[i])
 				}
 			}
+		case opErf:
+			for i := 0; i < n; {
+				if n-i >= 16 {
+					i += erfF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+16, n); i < end; i++ {
+					dst[i] = erfF32(src[i])
+				}
+			}
+		case opErfc:
+			for i := 0; i < n; {
+				if n-i >= 16 {
+					i += erfcF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+16, n); i < end; i++ {
+					dst[i] = erfcF32(src[i])
+				}
+			}
+		case opGelu:
+			for i := 0; i < n; {
+				if n-i >= 16 {
+					i += geluF32AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+16, n); i < end; i++ {
+					dst[i] = geluF32(src[i])
+				}
+			}
 		default:
 			return false
 		}
@@ -478,6 +541,33 @@ func archApply32(idx int, o op, dst, src []float32) bool {
 				}
 				for end := min(i+8, n); i < end; i++ {
 					dst[i] = coshF32(src[i])
+				}
+			}
+		case opErf:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += erfF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = erfF32(src[i])
+				}
+			}
+		case opErfc:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += erfcF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = erfcF32(src[i])
+				}
+			}
+		case opGelu:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += geluF32AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = geluF32(src[i])
 				}
 			}
 		default:
@@ -637,6 +727,33 @@ func archApply64(idx int, o op, dst, src []float64) bool {
 					dst[i] = coshF64(src[i])
 				}
 			}
+		case opErf:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += erfF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = erfF64(src[i])
+				}
+			}
+		case opErfc:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += erfcF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = erfcF64(src[i])
+				}
+			}
+		case opGelu:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += geluF64AVX512(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = geluF64(src[i])
+				}
+			}
 		default:
 			return false
 		}
@@ -775,6 +892,33 @@ func archApply64(idx int, o op, dst, src []float64) bool {
 				}
 				for end := min(i+4, n); i < end; i++ {
 					dst[i] = coshF64(src[i])
+				}
+			}
+		case opErf:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += erfF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = erfF64(src[i])
+				}
+			}
+		case opErfc:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += erfcF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = erfcF64(src[i])
+				}
+			}
+		case opGelu:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += geluF64AVX2(&dst[i], &src[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = geluF64(src[i])
 				}
 			}
 		default:

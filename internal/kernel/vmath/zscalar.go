@@ -21,10 +21,13 @@ const (
 	opAcos
 	opSinh
 	opCosh
+	opErf
+	opErfc
+	opGelu
 	numOps
 )
 
-var opNames = [numOps]string{"Exp", "Expm1", "Log", "Log1p", "Tanh", "Sigmoid", "Sin", "Cos", "Sqrt", "Tan", "Atan", "Asin", "Acos", "Sinh", "Cosh"}
+var opNames = [numOps]string{"Exp", "Expm1", "Log", "Log1p", "Tanh", "Sigmoid", "Sin", "Cos", "Sqrt", "Tan", "Atan", "Asin", "Acos", "Sinh", "Cosh", "Erf", "Erfc", "Gelu"}
 
 // trigMax bounds the fast path of Sin, Cos and Tan (float64, and float32
 // Tan): larger |x| (and Inf, NaN) use the scalar fallbacks.
@@ -43,6 +46,8 @@ const trigMax32 = 0x1p+17
 //	float64            atan   degree 10: 2^-57.9
 //	float64            asin   degree 12: 2^-57.6
 //	float64            sinh   degree  6: 2^-56.5
+//	float64            erf    degree 11: 2^-56.3
+//	float64            erfc   degree 26: 2^-54.9
 //	float32            exp    degree  5: 2^-28.4
 //	float32            expm1  degree  7: 2^-28.1
 //	float32            log    degree  2: 2^-30.2
@@ -52,6 +57,8 @@ const trigMax32 = 0x1p+17
 //	float32            atan   degree  4: 2^-28.2
 //	float32            asin   degree  5: 2^-29.2
 //	float32            sinh   degree  3: 2^-27.5
+//	float32            erf    degree  6: 2^-26.9
+//	float32            erfc   degree 11: 2^-24.4
 
 // expF64 is the scalar twin of the exp kernels.
 func expF64(x float64) float64 {
@@ -1841,6 +1848,657 @@ func coshF32(x float32) float32 {
 	return v46
 }
 
+// erfF64 is the scalar twin of the erf kernels.
+func erfF64(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := float64(x * x)
+	v6 := math.FMA(-0x1.e79a2888e639ap-31, v5, 0x1.e7f6450d8e95cp-27)
+	v7 := math.FMA(v6, v5, -0x1.5e17744ed3105p-23)
+	v8 := math.FMA(v7, v5, 0x1.b9c979cbe1332p-20)
+	v9 := math.FMA(v8, v5, -0x1.f4d0b8e7affc7p-17)
+	v10 := math.FMA(v9, v5, 0x1.f9a31747ab9ep-14)
+	v11 := math.FMA(v10, v5, -0x1.c02db39cf6d86p-11)
+	v12 := math.FMA(v11, v5, 0x1.565bcd0cdb37dp-08)
+	v13 := math.FMA(v12, v5, -0x1.b82ce312814bdp-06)
+	v14 := math.FMA(v13, v5, 0x1.ce2f21a042abep-04)
+	v15 := math.FMA(v14, v5, -0x1.812746b0379e6p-02)
+	v16 := math.FMA(v15, v5, 0x1.06eba8214db69p-03)
+	v17 := math.FMA(x, v16, x)
+	v18 := v4
+	if 0x1.b39dc41e48bfcp+04 < v4 {
+		v18 = 0x1.b39dc41e48bfcp+04
+	}
+	v19 := v18 + 0x1p+01
+	v20 := v19 - v18
+	v21 := v19 - v20
+	v22 := v18 - v21
+	v23 := 0x1p+01 - v20
+	v24 := v22 + v23
+	v25 := 0x1p+01 / v19
+	v26 := math.FMA(-(v25), v19, 0x1p+01)
+	v27 := math.FMA(-(v25), v24, v26)
+	v28 := float64(v27 * 0x1p-01)
+	v29 := v25 - 0x1.117c0330ff512p-01
+	v30 := math.FMA(0x1.703be841f1157p-05, v29, 0x1.1e4753cd7b1d9p-03)
+	v31 := math.FMA(v30, v29, -0x1.164fdfdcae4ebp-02)
+	v32 := math.FMA(v31, v29, -0x1.0890965fc42b3p-03)
+	v33 := math.FMA(v32, v29, 0x1.f0908a83a92dfp-02)
+	v34 := math.FMA(v33, v29, -0x1.682b1e6819b4ap-03)
+	v35 := math.FMA(v34, v29, -0x1.8d540c6e9991bp-02)
+	v36 := math.FMA(v35, v29, 0x1.df6453f8fd70bp-02)
+	v37 := math.FMA(v36, v29, 0x1.01b003f41c6b8p-05)
+	v38 := math.FMA(v37, v29, -0x1.e7964214e68a8p-02)
+	v39 := math.FMA(v38, v29, 0x1.343723f2e31p-02)
+	v40 := math.FMA(v39, v29, 0x1.f128b412c3a9ep-03)
+	v41 := math.FMA(v40, v29, -0x1.b37894384efc7p-02)
+	v42 := math.FMA(v41, v29, 0x1.20e9a0cfaa1ddp-05)
+	v43 := math.FMA(v42, v29, 0x1.6d559b7544505p-02)
+	v44 := math.FMA(v43, v29, -0x1.c3a1fa7c889c9p-03)
+	v45 := math.FMA(v44, v29, -0x1.a46607e0a32aep-03)
+	v46 := math.FMA(v45, v29, 0x1.2b0703301de34p-02)
+	v47 := math.FMA(v46, v29, 0x1.f6f93dbec58a5p-05)
+	v48 := math.FMA(v47, v29, -0x1.2fbce735b452p-02)
+	v49 := math.FMA(v48, v29, 0x1.4d591da9b8415p-05)
+	v50 := math.FMA(v49, v29, 0x1.313d07d1c2feep-02)
+	v51 := math.FMA(v50, v29, -0x1.bb2b3dec28405p-04)
+	v52 := math.FMA(v51, v29, -0x1.92d0879f8a128p-02)
+	v53 := math.FMA(v52, v29, 0x1.3317bac4c4e63p-03)
+	v54 := math.FMA(v53, v29, 0x1.5b5cca7425e2dp+00)
+	v55 := float64(v18 * v18)
+	v56 := math.FMA(v18, v18, -(v55))
+	v57 := math.FMA(v29, v54, -0x1.4054e9eeb87b2p-01)
+	v58 := v57 - v55
+	v59 := math.FMA(v58, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v60 := v59 - 0x1.8p+52
+	v61 := float64(v60 * 0x1.62e42fefa38p-01)
+	v62 := v55 + v61
+	v63 := v62 - v55
+	v64 := v62 - v63
+	v65 := v55 - v64
+	v66 := v61 - v63
+	v67 := v65 + v66
+	v68 := -0x1.4054e9eeb87b2p-01 - v62
+	v69 := v68 - -0x1.4054e9eeb87b2p-01
+	v70 := v68 - v69
+	v71 := -0x1.4054e9eeb87b2p-01 - v70
+	v72 := v62 + v69
+	v73 := v71 - v72
+	v74 := math.FMA(v29, v54, v68)
+	v75 := math.FMA(-(v60), 0x1.ef35793c7673p-45, v74)
+	v76 := v73 + 0x1.67d367c5f5c87p-56
+	v77 := v28 + v76
+	v78 := v67 + v56
+	v79 := v77 - v78
+	v80 := v75 + v79
+	v81 := math.FMA(0x1.e632511e9bba7p-30, v80, 0x1.af4dcfd94303cp-26)
+	v82 := math.FMA(v81, v80, 0x1.28022427a8f9cp-22)
+	v83 := math.FMA(v82, v80, 0x1.71de023f725ffp-19)
+	v84 := math.FMA(v83, v80, 0x1.a019f3977f2c8p-16)
+	v85 := math.FMA(v84, v80, 0x1.a01a01abe2ff2p-13)
+	v86 := math.FMA(v85, v80, 0x1.6c16c16f0a097p-10)
+	v87 := math.FMA(v86, v80, 0x1.11111111100e6p-07)
+	v88 := math.FMA(v87, v80, 0x1.5555555554d3dp-05)
+	v89 := math.FMA(v88, v80, 0x1.5555555555557p-03)
+	v90 := math.FMA(v89, v80, 0x1.0000000000001p-01)
+	v91 := math.FMA(v80, v90, 0x1p+00)
+	v92 := float64(v80 * v91)
+	v93 := math.FMA(v25, v92, v25)
+	v94 := math.FMA(v60, 0x1p-01, 0x1.8p+52)
+	v95 := math.Float64bits(v94)
+	v96 := v95 << 52
+	v97 := v96 + 0x3ff0000000000000
+	v98 := math.Float64frombits(v97)
+	v99 := math.Float64bits(v59)
+	v100 := math.Float64bits(v94)
+	v101 := v99 - v100
+	v102 := v101 << 52
+	v103 := v102 + 0x3ff0000000000000
+	v104 := math.Float64frombits(v103)
+	v105 := float64(v93 * v98)
+	v106 := float64(v105 * v104)
+	v107 := 0x1p+00 - v106
+	v108 := math.Float64bits(v107)
+	v109 := math.Float64bits(x)
+	v110 := v109 & 0x8000000000000000
+	v111 := v108 | v110
+	v112 := math.Float64frombits(v111)
+	v113 := v4 >= 0x1.bp-01
+	v114 := v17
+	if v113 {
+		v114 = v112
+	}
+	return v114
+}
+
+// erfF32 is the scalar twin of the erf kernels.
+func erfF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
+	v5 := float32(x * x)
+	v6 := fma32(0x1.7448dcp-14, v5, -0x1.b0a6f4p-11)
+	v7 := fma32(v6, v5, 0x1.556f58p-08)
+	v8 := fma32(v7, v5, -0x1.b81e4p-06)
+	v9 := fma32(v8, v5, 0x1.ce2eb2p-04)
+	v10 := fma32(v9, v5, -0x1.812746p-02)
+	v11 := fma32(v10, v5, 0x1.06eba8p-03)
+	v12 := fma32(x, v11, x)
+	v13 := v4
+	if 0x1.41bbf6p+03 < v4 {
+		v13 = 0x1.41bbf6p+03
+	}
+	v14 := v13 + 0x1p+01
+	v15 := v14 - v13
+	v16 := v14 - v15
+	v17 := v13 - v16
+	v18 := 0x1p+01 - v15
+	v19 := v17 + v18
+	v20 := 0x1p+01 / v14
+	v21 := fma32(-(v20), v14, 0x1p+01)
+	v22 := fma32(-(v20), v19, v21)
+	v23 := float32(v22 * 0x1p-01)
+	v24 := v20 - 0x1.2a219cp-01
+	v25 := fma32(-0x1.34c5fep-04, v24, -0x1.26c752p-03)
+	v26 := fma32(v25, v24, 0x1.756facp-03)
+	v27 := fma32(v26, v24, 0x1.213554p-03)
+	v28 := fma32(v27, v24, -0x1.0287b8p-02)
+	v29 := fma32(v28, v24, -0x1.a0e816p-05)
+	v30 := fma32(v29, v24, 0x1.2f1ce4p-02)
+	v31 := fma32(v30, v24, -0x1.28d788p-05)
+	v32 := fma32(v31, v24, -0x1.a109dcp-02)
+	v33 := fma32(v32, v24, 0x1.78b4f2p-04)
+	v34 := fma32(v33, v24, 0x1.5e590ap+00)
+	v35 := float32(v13 * v13)
+	v36 := fma32(v13, v13, -(v35))
+	v37 := fma32(v24, v34, -0x1.1ebbcap-01)
+	v38 := v37 - v35
+	v39 := fma32(v38, 0x1.715476p+00, 0x1.8p+23)
+	v40 := v39 - 0x1.8p+23
+	v41 := float32(v40 * 0x1.62e4p-01)
+	v42 := v35 + v41
+	v43 := v42 - v35
+	v44 := v42 - v43
+	v45 := v35 - v44
+	v46 := v41 - v43
+	v47 := v45 + v46
+	v48 := -0x1.1ebbcap-01 - v42
+	v49 := v48 - -0x1.1ebbcap-01
+	v50 := v48 - v49
+	v51 := -0x1.1ebbcap-01 - v50
+	v52 := v42 + v49
+	v53 := v51 - v52
+	v54 := fma32(v24, v34, v48)
+	v55 := fma32(-(v40), 0x1.7f7d1cp-20, v54)
+	v56 := v53 + -0x1.c9306p-26
+	v57 := v23 + v56
+	v58 := v47 + v36
+	v59 := v57 - v58
+	v60 := v55 + v59
+	v61 := fma32(0x1.a2a31ap-13, v60, 0x1.6d834cp-10)
+	v62 := fma32(v61, v60, 0x1.11101ep-07)
+	v63 := fma32(v62, v60, 0x1.55549ep-05)
+	v64 := fma32(v63, v60, 0x1.555556p-03)
+	v65 := fma32(v64, v60, 0x1p-01)
+	v66 := fma32(v60, v65, 0x1p+00)
+	v67 := float32(v60 * v66)
+	v68 := fma32(v20, v67, v20)
+	v69 := fma32(v40, 0x1p-01, 0x1.8p+23)
+	v70 := math.Float32bits(v69)
+	v71 := v70 << 23
+	v72 := v71 + 0x3f800000
+	v73 := math.Float32frombits(v72)
+	v74 := math.Float32bits(v39)
+	v75 := math.Float32bits(v69)
+	v76 := v74 - v75
+	v77 := v76 << 23
+	v78 := v77 + 0x3f800000
+	v79 := math.Float32frombits(v78)
+	v80 := float32(v68 * v73)
+	v81 := float32(v80 * v79)
+	v82 := 0x1p+00 - v81
+	v83 := math.Float32bits(v82)
+	v84 := math.Float32bits(x)
+	v85 := v84 & 0x80000000
+	v86 := v83 | v85
+	v87 := math.Float32frombits(v86)
+	v88 := v4 >= 0x1.bp-01
+	v89 := v12
+	if v88 {
+		v89 = v87
+	}
+	return v89
+}
+
+// erfcF64 is the scalar twin of the erfc kernels.
+func erfcF64(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := v4
+	if 0x1.b39dc41e48bfcp+04 < v4 {
+		v5 = 0x1.b39dc41e48bfcp+04
+	}
+	v6 := v5 + 0x1p+01
+	v7 := v6 - v5
+	v8 := v6 - v7
+	v9 := v5 - v8
+	v10 := 0x1p+01 - v7
+	v11 := v9 + v10
+	v12 := 0x1p+01 / v6
+	v13 := math.FMA(-(v12), v6, 0x1p+01)
+	v14 := math.FMA(-(v12), v11, v13)
+	v15 := float64(v14 * 0x1p-01)
+	v16 := v12 - 0x1.117c0330ff512p-01
+	v17 := math.FMA(0x1.703be841f1157p-05, v16, 0x1.1e4753cd7b1d9p-03)
+	v18 := math.FMA(v17, v16, -0x1.164fdfdcae4ebp-02)
+	v19 := math.FMA(v18, v16, -0x1.0890965fc42b3p-03)
+	v20 := math.FMA(v19, v16, 0x1.f0908a83a92dfp-02)
+	v21 := math.FMA(v20, v16, -0x1.682b1e6819b4ap-03)
+	v22 := math.FMA(v21, v16, -0x1.8d540c6e9991bp-02)
+	v23 := math.FMA(v22, v16, 0x1.df6453f8fd70bp-02)
+	v24 := math.FMA(v23, v16, 0x1.01b003f41c6b8p-05)
+	v25 := math.FMA(v24, v16, -0x1.e7964214e68a8p-02)
+	v26 := math.FMA(v25, v16, 0x1.343723f2e31p-02)
+	v27 := math.FMA(v26, v16, 0x1.f128b412c3a9ep-03)
+	v28 := math.FMA(v27, v16, -0x1.b37894384efc7p-02)
+	v29 := math.FMA(v28, v16, 0x1.20e9a0cfaa1ddp-05)
+	v30 := math.FMA(v29, v16, 0x1.6d559b7544505p-02)
+	v31 := math.FMA(v30, v16, -0x1.c3a1fa7c889c9p-03)
+	v32 := math.FMA(v31, v16, -0x1.a46607e0a32aep-03)
+	v33 := math.FMA(v32, v16, 0x1.2b0703301de34p-02)
+	v34 := math.FMA(v33, v16, 0x1.f6f93dbec58a5p-05)
+	v35 := math.FMA(v34, v16, -0x1.2fbce735b452p-02)
+	v36 := math.FMA(v35, v16, 0x1.4d591da9b8415p-05)
+	v37 := math.FMA(v36, v16, 0x1.313d07d1c2feep-02)
+	v38 := math.FMA(v37, v16, -0x1.bb2b3dec28405p-04)
+	v39 := math.FMA(v38, v16, -0x1.92d0879f8a128p-02)
+	v40 := math.FMA(v39, v16, 0x1.3317bac4c4e63p-03)
+	v41 := math.FMA(v40, v16, 0x1.5b5cca7425e2dp+00)
+	v42 := float64(v5 * v5)
+	v43 := math.FMA(v5, v5, -(v42))
+	v44 := math.FMA(v16, v41, -0x1.4054e9eeb87b2p-01)
+	v45 := v44 - v42
+	v46 := math.FMA(v45, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v47 := v46 - 0x1.8p+52
+	v48 := float64(v47 * 0x1.62e42fefa38p-01)
+	v49 := v42 + v48
+	v50 := v49 - v42
+	v51 := v49 - v50
+	v52 := v42 - v51
+	v53 := v48 - v50
+	v54 := v52 + v53
+	v55 := -0x1.4054e9eeb87b2p-01 - v49
+	v56 := v55 - -0x1.4054e9eeb87b2p-01
+	v57 := v55 - v56
+	v58 := -0x1.4054e9eeb87b2p-01 - v57
+	v59 := v49 + v56
+	v60 := v58 - v59
+	v61 := math.FMA(v16, v41, v55)
+	v62 := math.FMA(-(v47), 0x1.ef35793c7673p-45, v61)
+	v63 := v60 + 0x1.67d367c5f5c87p-56
+	v64 := v15 + v63
+	v65 := v54 + v43
+	v66 := v64 - v65
+	v67 := v62 + v66
+	v68 := math.FMA(0x1.e632511e9bba7p-30, v67, 0x1.af4dcfd94303cp-26)
+	v69 := math.FMA(v68, v67, 0x1.28022427a8f9cp-22)
+	v70 := math.FMA(v69, v67, 0x1.71de023f725ffp-19)
+	v71 := math.FMA(v70, v67, 0x1.a019f3977f2c8p-16)
+	v72 := math.FMA(v71, v67, 0x1.a01a01abe2ff2p-13)
+	v73 := math.FMA(v72, v67, 0x1.6c16c16f0a097p-10)
+	v74 := math.FMA(v73, v67, 0x1.11111111100e6p-07)
+	v75 := math.FMA(v74, v67, 0x1.5555555554d3dp-05)
+	v76 := math.FMA(v75, v67, 0x1.5555555555557p-03)
+	v77 := math.FMA(v76, v67, 0x1.0000000000001p-01)
+	v78 := math.FMA(v67, v77, 0x1p+00)
+	v79 := float64(v67 * v78)
+	v80 := math.FMA(v12, v79, v12)
+	v81 := math.FMA(v47, 0x1p-01, 0x1.8p+52)
+	v82 := math.Float64bits(v81)
+	v83 := v82 << 52
+	v84 := v83 + 0x3ff0000000000000
+	v85 := math.Float64frombits(v84)
+	v86 := math.Float64bits(v46)
+	v87 := math.Float64bits(v81)
+	v88 := v86 - v87
+	v89 := v88 << 52
+	v90 := v89 + 0x3ff0000000000000
+	v91 := math.Float64frombits(v90)
+	v92 := float64(v80 * v85)
+	v93 := float64(v92 * v91)
+	v94 := v4 > 0x1.b39dc41e48bfcp+04
+	v95 := v93
+	if v94 {
+		v95 = 0
+	}
+	v96 := x < 0
+	v97 := 0x1p+01 - v95
+	v98 := v95
+	if v96 {
+		v98 = v97
+	}
+	return v98
+}
+
+// erfcF32 is the scalar twin of the erfc kernels.
+func erfcF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
+	v5 := v4
+	if 0x1.41bbf6p+03 < v4 {
+		v5 = 0x1.41bbf6p+03
+	}
+	v6 := v5 + 0x1p+01
+	v7 := v6 - v5
+	v8 := v6 - v7
+	v9 := v5 - v8
+	v10 := 0x1p+01 - v7
+	v11 := v9 + v10
+	v12 := 0x1p+01 / v6
+	v13 := fma32(-(v12), v6, 0x1p+01)
+	v14 := fma32(-(v12), v11, v13)
+	v15 := float32(v14 * 0x1p-01)
+	v16 := v12 - 0x1.2a219cp-01
+	v17 := fma32(-0x1.34c5fep-04, v16, -0x1.26c752p-03)
+	v18 := fma32(v17, v16, 0x1.756facp-03)
+	v19 := fma32(v18, v16, 0x1.213554p-03)
+	v20 := fma32(v19, v16, -0x1.0287b8p-02)
+	v21 := fma32(v20, v16, -0x1.a0e816p-05)
+	v22 := fma32(v21, v16, 0x1.2f1ce4p-02)
+	v23 := fma32(v22, v16, -0x1.28d788p-05)
+	v24 := fma32(v23, v16, -0x1.a109dcp-02)
+	v25 := fma32(v24, v16, 0x1.78b4f2p-04)
+	v26 := fma32(v25, v16, 0x1.5e590ap+00)
+	v27 := float32(v5 * v5)
+	v28 := fma32(v5, v5, -(v27))
+	v29 := fma32(v16, v26, -0x1.1ebbcap-01)
+	v30 := v29 - v27
+	v31 := fma32(v30, 0x1.715476p+00, 0x1.8p+23)
+	v32 := v31 - 0x1.8p+23
+	v33 := float32(v32 * 0x1.62e4p-01)
+	v34 := v27 + v33
+	v35 := v34 - v27
+	v36 := v34 - v35
+	v37 := v27 - v36
+	v38 := v33 - v35
+	v39 := v37 + v38
+	v40 := -0x1.1ebbcap-01 - v34
+	v41 := v40 - -0x1.1ebbcap-01
+	v42 := v40 - v41
+	v43 := -0x1.1ebbcap-01 - v42
+	v44 := v34 + v41
+	v45 := v43 - v44
+	v46 := fma32(v16, v26, v40)
+	v47 := fma32(-(v32), 0x1.7f7d1cp-20, v46)
+	v48 := v45 + -0x1.c9306p-26
+	v49 := v15 + v48
+	v50 := v39 + v28
+	v51 := v49 - v50
+	v52 := v47 + v51
+	v53 := fma32(0x1.a2a31ap-13, v52, 0x1.6d834cp-10)
+	v54 := fma32(v53, v52, 0x1.11101ep-07)
+	v55 := fma32(v54, v52, 0x1.55549ep-05)
+	v56 := fma32(v55, v52, 0x1.555556p-03)
+	v57 := fma32(v56, v52, 0x1p-01)
+	v58 := fma32(v52, v57, 0x1p+00)
+	v59 := float32(v52 * v58)
+	v60 := fma32(v12, v59, v12)
+	v61 := fma32(v32, 0x1p-01, 0x1.8p+23)
+	v62 := math.Float32bits(v61)
+	v63 := v62 << 23
+	v64 := v63 + 0x3f800000
+	v65 := math.Float32frombits(v64)
+	v66 := math.Float32bits(v31)
+	v67 := math.Float32bits(v61)
+	v68 := v66 - v67
+	v69 := v68 << 23
+	v70 := v69 + 0x3f800000
+	v71 := math.Float32frombits(v70)
+	v72 := float32(v60 * v65)
+	v73 := float32(v72 * v71)
+	v74 := v4 > 0x1.41bbf6p+03
+	v75 := v73
+	if v74 {
+		v75 = 0
+	}
+	v76 := x < 0
+	v77 := 0x1p+01 - v75
+	v78 := v75
+	if v76 {
+		v78 = v77
+	}
+	return v78
+}
+
+// geluF64 is the scalar twin of the gelu kernels.
+func geluF64(x float64) float64 {
+	v2 := math.Float64bits(x)
+	v3 := v2 & 0x7fffffffffffffff
+	v4 := math.Float64frombits(v3)
+	v5 := float64(v4 * 0x1.6a09e667f3bcdp-01)
+	v6 := math.FMA(v4, 0x1.6a09e667f3bcdp-01, -(v5))
+	v7 := math.FMA(v4, -0x1.bdd3413b26456p-55, v6)
+	v8 := float64(x * 0x1p-01)
+	v9 := v4 > 0x1.34a4208ec1ea3p+05
+	v10 := v5
+	if 0x1.b47c0597cc5ecp+04 < v5 {
+		v10 = 0x1.b47c0597cc5ecp+04
+	}
+	v11 := v10 + 0x1p+01
+	v12 := v11 - v10
+	v13 := v11 - v12
+	v14 := v10 - v13
+	v15 := 0x1p+01 - v12
+	v16 := v14 + v15
+	v17 := 0x1p+01 / v11
+	v18 := math.FMA(-(v17), v11, 0x1p+01)
+	v19 := math.FMA(-(v17), v16, v18)
+	v20 := float64(v19 * 0x1p-01)
+	v21 := v17 - 0x1.117c0330ff512p-01
+	v22 := math.FMA(0x1.703be841f1157p-05, v21, 0x1.1e4753cd7b1d9p-03)
+	v23 := math.FMA(v22, v21, -0x1.164fdfdcae4ebp-02)
+	v24 := math.FMA(v23, v21, -0x1.0890965fc42b3p-03)
+	v25 := math.FMA(v24, v21, 0x1.f0908a83a92dfp-02)
+	v26 := math.FMA(v25, v21, -0x1.682b1e6819b4ap-03)
+	v27 := math.FMA(v26, v21, -0x1.8d540c6e9991bp-02)
+	v28 := math.FMA(v27, v21, 0x1.df6453f8fd70bp-02)
+	v29 := math.FMA(v28, v21, 0x1.01b003f41c6b8p-05)
+	v30 := math.FMA(v29, v21, -0x1.e7964214e68a8p-02)
+	v31 := math.FMA(v30, v21, 0x1.343723f2e31p-02)
+	v32 := math.FMA(v31, v21, 0x1.f128b412c3a9ep-03)
+	v33 := math.FMA(v32, v21, -0x1.b37894384efc7p-02)
+	v34 := math.FMA(v33, v21, 0x1.20e9a0cfaa1ddp-05)
+	v35 := math.FMA(v34, v21, 0x1.6d559b7544505p-02)
+	v36 := math.FMA(v35, v21, -0x1.c3a1fa7c889c9p-03)
+	v37 := math.FMA(v36, v21, -0x1.a46607e0a32aep-03)
+	v38 := math.FMA(v37, v21, 0x1.2b0703301de34p-02)
+	v39 := math.FMA(v38, v21, 0x1.f6f93dbec58a5p-05)
+	v40 := math.FMA(v39, v21, -0x1.2fbce735b452p-02)
+	v41 := math.FMA(v40, v21, 0x1.4d591da9b8415p-05)
+	v42 := math.FMA(v41, v21, 0x1.313d07d1c2feep-02)
+	v43 := math.FMA(v42, v21, -0x1.bb2b3dec28405p-04)
+	v44 := math.FMA(v43, v21, -0x1.92d0879f8a128p-02)
+	v45 := math.FMA(v44, v21, 0x1.3317bac4c4e63p-03)
+	v46 := math.FMA(v45, v21, 0x1.5b5cca7425e2dp+00)
+	v47 := float64(v10 * v10)
+	v48 := math.FMA(v10, v10, -(v47))
+	v49 := v10 + v10
+	v50 := math.FMA(v49, v7, v48)
+	v51 := math.FMA(v21, v46, -0x1.4054e9eeb87b2p-01)
+	v52 := v51 - v47
+	v53 := math.FMA(v52, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v54 := v53 - 0x1.8p+52
+	v55 := float64(v54 * 0x1.62e42fefa38p-01)
+	v56 := v47 + v55
+	v57 := v56 - v47
+	v58 := v56 - v57
+	v59 := v47 - v58
+	v60 := v55 - v57
+	v61 := v59 + v60
+	v62 := -0x1.4054e9eeb87b2p-01 - v56
+	v63 := v62 - -0x1.4054e9eeb87b2p-01
+	v64 := v62 - v63
+	v65 := -0x1.4054e9eeb87b2p-01 - v64
+	v66 := v56 + v63
+	v67 := v65 - v66
+	v68 := math.FMA(v21, v46, v62)
+	v69 := math.FMA(-(v54), 0x1.ef35793c7673p-45, v68)
+	v70 := v67 + 0x1.67d367c5f5c87p-56
+	v71 := v20 + v70
+	v72 := v61 + v50
+	v73 := v71 - v72
+	v74 := v69 + v73
+	v75 := math.FMA(0x1.e632511e9bba7p-30, v74, 0x1.af4dcfd94303cp-26)
+	v76 := math.FMA(v75, v74, 0x1.28022427a8f9cp-22)
+	v77 := math.FMA(v76, v74, 0x1.71de023f725ffp-19)
+	v78 := math.FMA(v77, v74, 0x1.a019f3977f2c8p-16)
+	v79 := math.FMA(v78, v74, 0x1.a01a01abe2ff2p-13)
+	v80 := math.FMA(v79, v74, 0x1.6c16c16f0a097p-10)
+	v81 := math.FMA(v80, v74, 0x1.11111111100e6p-07)
+	v82 := math.FMA(v81, v74, 0x1.5555555554d3dp-05)
+	v83 := math.FMA(v82, v74, 0x1.5555555555557p-03)
+	v84 := math.FMA(v83, v74, 0x1.0000000000001p-01)
+	v85 := math.FMA(v74, v84, 0x1p+00)
+	v86 := float64(v74 * v85)
+	v87 := math.FMA(v17, v86, v17)
+	v88 := float64(v87 * v8)
+	v89 := math.FMA(v54, 0x1p-01, 0x1.8p+52)
+	v90 := math.Float64bits(v89)
+	v91 := v90 << 52
+	v92 := v91 + 0x3ff0000000000000
+	v93 := math.Float64frombits(v92)
+	v94 := math.Float64bits(v53)
+	v95 := math.Float64bits(v89)
+	v96 := v94 - v95
+	v97 := v96 << 52
+	v98 := v97 + 0x3ff0000000000000
+	v99 := math.Float64frombits(v98)
+	v100 := float64(v88 * v93)
+	v101 := float64(v100 * v99)
+	v102 := float64(x * 0)
+	v103 := v101
+	if v9 {
+		v103 = v102
+	}
+	v104 := v101
+	if v9 {
+		v104 = 0
+	}
+	v105 := x - v104
+	v106 := x <= 0
+	v107 := v105
+	if v106 {
+		v107 = v103
+	}
+	return v107
+}
+
+// geluF32 is the scalar twin of the gelu kernels.
+func geluF32(x float32) float32 {
+	v2 := math.Float32bits(x)
+	v3 := v2 & 0x7fffffff
+	v4 := math.Float32frombits(v3)
+	v5 := float32(v4 * 0x1.6a09e6p-01)
+	v6 := fma32(v4, 0x1.6a09e6p-01, -(v5))
+	v7 := fma32(v4, 0x1.9fcef4p-27, v6)
+	v8 := float32(x * 0x1p-01)
+	v9 := v4 > 0x1.cb64e8p+03
+	v10 := v5
+	if 0x1.44d73ap+03 < v5 {
+		v10 = 0x1.44d73ap+03
+	}
+	v11 := v10 + 0x1p+01
+	v12 := v11 - v10
+	v13 := v11 - v12
+	v14 := v10 - v13
+	v15 := 0x1p+01 - v12
+	v16 := v14 + v15
+	v17 := 0x1p+01 / v11
+	v18 := fma32(-(v17), v11, 0x1p+01)
+	v19 := fma32(-(v17), v16, v18)
+	v20 := float32(v19 * 0x1p-01)
+	v21 := v17 - 0x1.2a219cp-01
+	v22 := fma32(-0x1.34c5fep-04, v21, -0x1.26c752p-03)
+	v23 := fma32(v22, v21, 0x1.756facp-03)
+	v24 := fma32(v23, v21, 0x1.213554p-03)
+	v25 := fma32(v24, v21, -0x1.0287b8p-02)
+	v26 := fma32(v25, v21, -0x1.a0e816p-05)
+	v27 := fma32(v26, v21, 0x1.2f1ce4p-02)
+	v28 := fma32(v27, v21, -0x1.28d788p-05)
+	v29 := fma32(v28, v21, -0x1.a109dcp-02)
+	v30 := fma32(v29, v21, 0x1.78b4f2p-04)
+	v31 := fma32(v30, v21, 0x1.5e590ap+00)
+	v32 := float32(v10 * v10)
+	v33 := fma32(v10, v10, -(v32))
+	v34 := v10 + v10
+	v35 := fma32(v34, v7, v33)
+	v36 := fma32(v21, v31, -0x1.1ebbcap-01)
+	v37 := v36 - v32
+	v38 := fma32(v37, 0x1.715476p+00, 0x1.8p+23)
+	v39 := v38 - 0x1.8p+23
+	v40 := float32(v39 * 0x1.62e4p-01)
+	v41 := v32 + v40
+	v42 := v41 - v32
+	v43 := v41 - v42
+	v44 := v32 - v43
+	v45 := v40 - v42
+	v46 := v44 + v45
+	v47 := -0x1.1ebbcap-01 - v41
+	v48 := v47 - -0x1.1ebbcap-01
+	v49 := v47 - v48
+	v50 := -0x1.1ebbcap-01 - v49
+	v51 := v41 + v48
+	v52 := v50 - v51
+	v53 := fma32(v21, v31, v47)
+	v54 := fma32(-(v39), 0x1.7f7d1cp-20, v53)
+	v55 := v52 + -0x1.c9306p-26
+	v56 := v20 + v55
+	v57 := v46 + v35
+	v58 := v56 - v57
+	v59 := v54 + v58
+	v60 := fma32(0x1.a2a31ap-13, v59, 0x1.6d834cp-10)
+	v61 := fma32(v60, v59, 0x1.11101ep-07)
+	v62 := fma32(v61, v59, 0x1.55549ep-05)
+	v63 := fma32(v62, v59, 0x1.555556p-03)
+	v64 := fma32(v63, v59, 0x1p-01)
+	v65 := fma32(v59, v64, 0x1p+00)
+	v66 := float32(v59 * v65)
+	v67 := fma32(v17, v66, v17)
+	v68 := float32(v67 * v8)
+	v69 := fma32(v39, 0x1p-01, 0x1.8p+23)
+	v70 := math.Float32bits(v69)
+	v71 := v70 << 23
+	v72 := v71 + 0x3f800000
+	v73 := math.Float32frombits(v72)
+	v74 := math.Float32bits(v38)
+	v75 := math.Float32bits(v69)
+	v76 := v74 - v75
+	v77 := v76 << 23
+	v78 := v77 + 0x3f800000
+	v79 := math.Float32frombits(v78)
+	v80 := float32(v68 * v73)
+	v81 := float32(v80 * v79)
+	v82 := float32(x * 0)
+	v83 := v81
+	if v9 {
+		v83 = v82
+	}
+	v84 := v81
+	if v9 {
+		v84 = 0
+	}
+	v85 := x - v84
+	v86 := x <= 0
+	v87 := v85
+	if v86 {
+		v87 = v83
+	}
+	return v87
+}
+
 // genericVariant is the pure-Go variant, available everywhere.
 func genericVariant() *variant { return &variant{name: "generic", supported: true} }
 
@@ -1909,6 +2567,18 @@ func genericApply32(o op, dst, src []float32) {
 		for i, x := range src {
 			dst[i] = coshF32(x)
 		}
+	case opErf:
+		for i, x := range src {
+			dst[i] = erfF32(x)
+		}
+	case opErfc:
+		for i, x := range src {
+			dst[i] = erfcF32(x)
+		}
+	case opGelu:
+		for i, x := range src {
+			dst[i] = geluF32(x)
+		}
 	}
 }
 
@@ -1976,6 +2646,18 @@ func genericApply64(o op, dst, src []float64) {
 	case opCosh:
 		for i, x := range src {
 			dst[i] = coshF64(x)
+		}
+	case opErf:
+		for i, x := range src {
+			dst[i] = erfF64(x)
+		}
+	case opErfc:
+		for i, x := range src {
+			dst[i] = erfcF64(x)
+		}
+	case opGelu:
+		for i, x := range src {
+			dst[i] = geluF64(x)
 		}
 	}
 }

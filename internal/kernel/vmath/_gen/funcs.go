@@ -28,7 +28,16 @@ type format struct {
 	sinhS               []float64
 	cos2C, tanhT        []float64 // float32 lanes: cos r = 1 - z/2 + z²·C(z), tanh
 	sinhHi              float64   // |x| above which sinh and cosh overflow
-	fits                map[string]fitResult
+	// erf: Q, erfc's H in u = t - erfcMid, the argument beyond which erfc
+	// (geluHi: gelu of -x) rounds to 0, ln 2 = erfL1 + erfL2 with k·erfL1
+	// exact, 1/√2 in two parts.
+	erfQ, erfcH          []float64
+	erfcH0Lo             float64 // erfcH[0]'s remainder
+	erfcMid              float64
+	erfcHi, geluHi       float64
+	erfL1, erfL2         float64
+	invSqrt2, invSqrt2Lo float64
+	fits                 map[string]fitResult
 }
 
 func roundTo(elem int, x *big.Float) float64 {
@@ -131,6 +140,7 @@ func newFormat(elem int) *format {
 	fm.fitAll()
 	fm.fitInverse()
 	fm.fitHyperbolic()
+	fm.fitErf()
 	if elem == 4 {
 		fm.fitNative32()
 	}
@@ -233,13 +243,19 @@ func (p *prog) expScaled(fm *format, x *value, sc int) *value {
 	t, kf, r := p.expReduce(fm, x)
 	q := p.horner(r, fm.expP)
 	e := p.fma(r, p.fma(r, q, p.f(1)), p.f(1)) // 1 + r + r²·P(r)
-	// 2^k = 2^k1 · 2^(k-k1) with k1 = round(k/2): both factors normal
-	// for k in [-2·bias+2, 2·bias], and the product rounds once.
+	return p.scale2k(e, t, kf, sc)
+}
+
+// scale2k returns y·2^(k+sc) for the integer k in t's low bits (as made by
+// expReduce) and kf = k as a float: 2^k = 2^k1 · 2^(k-k1) with
+// k1 = round(k/2), both factors normal for k in [-2·bias+2, 2·bias], so
+// the product rounds once.
+func (p *prog) scale2k(y, t, kf *value, sc int) *value {
 	h := p.fma(kf, p.f(0.5), p.f(p.magic()))
 	s1 := p.pow2Bits(h, 0)
 	k2 := p.isub(p.asInt(t), p.asInt(h)) // k - k1
 	s2 := p.asFloat(p.iadd(p.shl(k2, p.mant()), p.i(uint64(p.bias()+sc)<<p.mant())))
-	return p.mul(p.mul(e, s1), s2)
+	return p.mul(p.mul(y, s1), s2)
 }
 
 // expm1Core returns e^x - 1 for x in [em1Lo, expHi] without blends.
@@ -499,4 +515,7 @@ var functions = []function{
 		func(fm *format, p *prog) { buildSinhCosh32(fm, p, false) })},
 	{name: "cosh", api: "Cosh", build: per32(func(fm *format, p *prog) { buildSinhCosh(fm, p, true) },
 		func(fm *format, p *prog) { buildSinhCosh32(fm, p, true) })},
+	{name: "erf", api: "Erf", build: buildErf},
+	{name: "erfc", api: "Erfc", build: buildErfc},
+	{name: "gelu", api: "Gelu", build: buildGelu},
 }

@@ -125,8 +125,8 @@ func main() {
 		name string
 		fm   *format
 		fns  []string
-	}{{"float64", fms[8], []string{"exp", "expm1", "log", "sin", "cos", "atan", "asin", "sinh"}},
-		{"float32", fms[4], []string{"exp", "expm1", "log", "sin", "cos2", "tanh", "atan", "asin", "sinh"}}}
+	}{{"float64", fms[8], []string{"exp", "expm1", "log", "sin", "cos", "atan", "asin", "sinh", "erf", "erfc"}},
+		{"float32", fms[4], []string{"exp", "expm1", "log", "sin", "cos2", "tanh", "atan", "asin", "sinh", "erf", "erfc"}}}
 	for _, f := range fitted {
 		for _, n := range f.fns {
 			r := f.fm.fits[n]

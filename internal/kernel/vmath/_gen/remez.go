@@ -25,6 +25,7 @@ type fitSpec struct {
 type fitResult struct {
 	coef   []float64
 	maxErr float64 // max |w·(P-g)| with the rounded coefficients
+	c0Lo   float64 // the constant term's rounding remainder, rounded
 	minmax float64 // the levelled error of the exact Remez solution
 }
 
@@ -157,6 +158,13 @@ func remez(s fitSpec, elem int) fitResult {
 		}
 		res.coef = append(res.coef, v)
 		rc[j] = bf(v)
+		if j == 0 {
+			lo, _ := new(big.Float).SetPrec(fitPrec).Sub(c, rc[0]).Float64()
+			if elem == 4 {
+				lo = float64(float32(lo))
+			}
+			res.c0Lo = lo
+		}
 	}
 	for i := range ts {
 		e, _ := errAt(rc, i).Float64()

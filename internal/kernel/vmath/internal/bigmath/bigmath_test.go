@@ -44,6 +44,7 @@ func TestAgainstMath(t *testing.T) {
 	// √(1-x²) with 1-x² rounded: 8 ulps at 0.999999.)
 	unit := []float64{-1, -0.99, -0.75, -0.5, -0.3, -1e-9, -1e-300, 0, 1e-300, 1e-9, 0.3, 0.5, 0.7, 0.99, 1}
 	sig := func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+	erfXs := []float64{-30, -6, -3.99, -1, -1e-300, 0, 1e-300, 1e-9, 0.3, 0.84, 1, 2.5, 3.999, 4, 5.5, 10, 26.5}
 	for _, c := range []fn{
 		{"Exp", Exp, math.Exp, xs},
 		{"Expm1", Expm1, math.Expm1, xs},
@@ -59,6 +60,8 @@ func TestAgainstMath(t *testing.T) {
 		{"Acos", Acos, math.Acos, unit},
 		{"Sinh", Sinh, math.Sinh, xs},
 		{"Cosh", Cosh, math.Cosh, xs},
+		{"Erf", Erf, math.Erf, erfXs},
+		{"Erfc", Erfc, math.Erfc, erfXs},
 	} {
 		for _, x := range c.xs {
 			got, _ := c.big(f(x), prec).Float64()
@@ -119,5 +122,31 @@ func TestPrecision(t *testing.T) {
 	d.Quo(new(big.Float).Sub(l, want), x)
 	if d.Abs(d).Cmp(new(big.Float).SetMantExp(big.NewFloat(1), -170)) > 0 {
 		t.Errorf("Log1p(2^-60) relative error %g", d)
+	}
+}
+
+// TestErfIdentities checks erf + erfc = 1, erfc(-x) = 2 - erfc x and the
+// agreement of the series and the continued fraction at their boundary.
+func TestErfIdentities(t *testing.T) {
+	tol := new(big.Float).SetMantExp(big.NewFloat(1), -prec+8)
+	for _, x := range []float64{0.01, 0.5, 2, 3.9, 4.5, 9} {
+		s := new(big.Float).Add(Erf(f(x), prec), Erfc(f(x), prec))
+		if d := new(big.Float).Sub(s, f(1)); d.Abs(d).Cmp(tol) > 0 {
+			t.Errorf("erf(%g) + erfc(%g) - 1 = %g", x, x, d)
+		}
+		m := new(big.Float).Add(Erfc(f(-x), prec), Erfc(f(x), prec))
+		if d := new(big.Float).Sub(m, f(2)); d.Abs(d).Cmp(tol) > 0 {
+			t.Errorf("erfc(-%g) + erfc(%g) - 2 = %g", x, x, d)
+		}
+	}
+	// Both methods at the switch point, relative to erfc.
+	a := f(erfSeriesMax)
+	p := uint(prec + guard)
+	q := p + 40
+	s := new(big.Float).SetPrec(q).Sub(new(big.Float).SetPrec(q).SetInt64(1), erfSeries(a, q))
+	c := erfcFraction(a, p)
+	d := new(big.Float).Quo(new(big.Float).Sub(s, c), c)
+	if d.Abs(d).Cmp(tol) > 0 {
+		t.Errorf("at %d the series and the continued fraction differ by %g (relative)", erfSeriesMax, d)
 	}
 }
