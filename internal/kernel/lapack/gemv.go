@@ -5,13 +5,30 @@ package lapack
 // columns per pass, so that y (or x) is read once per four columns and
 // the four products run as independent chains. They serve gemvN and gemvC
 // for float64 and complex128 when A's columns and the long vector are
-// contiguous.
+// contiguous. Where AVX-512 is present, groups of four columns run the
+// vector loops of gemv_amd64.s over whole 64-byte vectors and the Go loops
+// below do the rest (their only form under purego and elsewhere).
 
 // gemvNColF64 computes y[yo:yo+m] += α·A·x for the column-major m×n A at
 // a[off:], columns cs apart.
 func gemvNColF64(m, n int, alpha float64, a []float64, off, cs int, x []float64, xo, xi int, y []float64) {
 	y = y[:m]
 	j := 0
+	if gemvAVX512 && m >= 8 {
+		blocks := m / 8
+		var av [4]float64
+		for ; j+4 <= n; j += 4 {
+			av = [4]float64{alpha * x[xo+j*xi], alpha * x[xo+(j+1)*xi], alpha * x[xo+(j+2)*xi], alpha * x[xo+(j+3)*xi]}
+			c0 := a[off+j*cs:][:m]
+			c1 := a[off+(j+1)*cs:][:m]
+			c2 := a[off+(j+2)*cs:][:m]
+			c3 := a[off+(j+3)*cs:][:m]
+			gemvN4F64AVX512(blocks, &y[0], &c0[0], &c1[0], &c2[0], &c3[0], &av)
+			for i := 8 * blocks; i < m; i++ {
+				y[i] += av[0]*c0[i] + av[1]*c1[i] + av[2]*c2[i] + av[3]*c3[i]
+			}
+		}
+	}
 	for ; j+4 <= n; j += 4 {
 		a0, a1, a2, a3 := alpha*x[xo+j*xi], alpha*x[xo+(j+1)*xi], alpha*x[xo+(j+2)*xi], alpha*x[xo+(j+3)*xi]
 		c0 := a[off+j*cs:][:m]
@@ -36,6 +53,33 @@ func gemvNColF64(m, n int, alpha float64, a []float64, off, cs int, x []float64,
 func gemvCColF64(m, n int, alpha float64, a []float64, off, cs int, x []float64, y []float64, yo, yi int) {
 	x = x[:m]
 	j := 0
+	if gemvAVX512 && m >= 8 {
+		blocks := m / 8
+		var acc [32]float64
+		for ; j+4 <= n; j += 4 {
+			c0 := a[off+j*cs:][:m]
+			c1 := a[off+(j+1)*cs:][:m]
+			c2 := a[off+(j+2)*cs:][:m]
+			c3 := a[off+(j+3)*cs:][:m]
+			gemvC4F64AVX512(blocks, &x[0], &c0[0], &c1[0], &c2[0], &c3[0], &acc)
+			var s [4]float64
+			for k := range s {
+				for _, v := range acc[8*k : 8*k+8] {
+					s[k] += v
+				}
+			}
+			for i := 8 * blocks; i < m; i++ {
+				v := x[i]
+				s[0] += c0[i] * v
+				s[1] += c1[i] * v
+				s[2] += c2[i] * v
+				s[3] += c3[i] * v
+			}
+			for k, v := range s {
+				y[yo+(j+k)*yi] += alpha * v
+			}
+		}
+	}
 	for ; j+4 <= n; j += 4 {
 		c0 := a[off+j*cs:][:m]
 		c1 := a[off+(j+1)*cs:][:m]
@@ -67,6 +111,29 @@ func gemvCColF64(m, n int, alpha float64, a []float64, off, cs int, x []float64,
 func gemvNColC128(m, n int, alpha complex128, a []complex128, off, cs int, x []complex128, xo, xi int, y []complex128) {
 	y = y[:m]
 	j := 0
+	if gemvAVX512 && m >= 4 {
+		blocks := m / 4
+		var coef [64]float64
+		for ; j+4 <= n; j += 4 {
+			var ak [4]complex128
+			for k := range ak {
+				ak[k] = alpha * x[xo+(j+k)*xi]
+				re, im := real(ak[k]), imag(ak[k])
+				for l := 0; l < 8; l += 2 {
+					coef[16*k+l], coef[16*k+l+1] = re, re
+					coef[16*k+8+l], coef[16*k+8+l+1] = -im, im
+				}
+			}
+			c0 := a[off+j*cs:][:m]
+			c1 := a[off+(j+1)*cs:][:m]
+			c2 := a[off+(j+2)*cs:][:m]
+			c3 := a[off+(j+3)*cs:][:m]
+			gemvN4C128AVX512(blocks, &y[0], &c0[0], &c1[0], &c2[0], &c3[0], &coef)
+			for i := 4 * blocks; i < m; i++ {
+				y[i] += ak[0]*c0[i] + ak[1]*c1[i] + ak[2]*c2[i] + ak[3]*c3[i]
+			}
+		}
+	}
 	for ; j+2 <= n; j += 2 {
 		a0, a1 := alpha*x[xo+j*xi], alpha*x[xo+(j+1)*xi]
 		r0, i0, r1, i1 := real(a0), imag(a0), real(a1), imag(a1)
@@ -91,6 +158,27 @@ func gemvNColC128(m, n int, alpha complex128, a []complex128, off, cs int, x []c
 func gemvCColC128(m, n int, alpha complex128, a []complex128, off, cs int, x []complex128, y []complex128, yo, yi int) {
 	x = x[:m]
 	j := 0
+	if gemvAVX512 && m >= 4 {
+		blocks := m / 4
+		var acc [64]float64
+		for ; j+4 <= n; j += 4 {
+			cols := [4][]complex128{a[off+j*cs:][:m], a[off+(j+1)*cs:][:m], a[off+(j+2)*cs:][:m], a[off+(j+3)*cs:][:m]}
+			gemvC4C128AVX512(blocks, &x[0], &cols[0][0], &cols[1][0], &cols[2][0], &cols[3][0], &acc)
+			for k, c := range cols {
+				var sr, si float64
+				for l := 0; l < 8; l += 2 {
+					sr += acc[16*k+l] + acc[16*k+l+1]
+					si += acc[16*k+8+l] - acc[16*k+8+l+1]
+				}
+				for i := 4 * blocks; i < m; i++ {
+					u, v := c[i], x[i]
+					sr += real(u)*real(v) + imag(u)*imag(v)
+					si += real(u)*imag(v) - imag(u)*real(v)
+				}
+				y[yo+(j+k)*yi] += alpha * complex(sr, si)
+			}
+		}
+	}
 	for ; j+2 <= n; j += 2 {
 		c0 := a[off+j*cs:][:m]
 		c1 := a[off+(j+1)*cs:][:m]
@@ -117,4 +205,70 @@ func gemvCColC128(m, n int, alpha complex128, a []complex128, off, cs int, x []c
 		}
 		y[yo+j*yi] += alpha * complex(sr, si)
 	}
+}
+
+// axpyDot4F64 sets ys[i] += Σk xq[k]·c[k][i] and returns s[k] =
+// Σi c[k][i]·xs[i] over the len(ys) rows (a symmetric product's update of
+// four columns below their diagonal block), with the AVX-512 loops over
+// whole vectors; ok is false, and nothing is done, where they do not run.
+func axpyDot4F64(c *[4][]float64, xq *[4]float64, xs, ys []float64) (s [4]float64, ok bool) {
+	m := len(ys)
+	if !gemvAVX512 || m < 8 {
+		return s, false
+	}
+	blocks := m / 8
+	gemvN4F64AVX512(blocks, &ys[0], &c[0][0], &c[1][0], &c[2][0], &c[3][0], xq)
+	var acc [32]float64
+	gemvC4F64AVX512(blocks, &xs[0], &c[0][0], &c[1][0], &c[2][0], &c[3][0], &acc)
+	for k := range s {
+		for _, v := range acc[8*k : 8*k+8] {
+			s[k] += v
+		}
+	}
+	for i := 8 * blocks; i < m; i++ {
+		xi := xs[i]
+		ys[i] += xq[0]*c[0][i] + xq[1]*c[1][i] + xq[2]*c[2][i] + xq[3]*c[3][i]
+		for k := range s {
+			s[k] += c[k][i] * xi
+		}
+	}
+	return s, true
+}
+
+// axpyDot4C128 is axpyDot4F64 for complex128 with conjugated sums:
+// s[k] = Σi conj(c[k][i])·xs[i].
+func axpyDot4C128(c *[4][]complex128, xq *[4]complex128, xs, ys []complex128) (s [4]complex128, ok bool) {
+	m := len(ys)
+	if !gemvAVX512 || m < 4 {
+		return s, false
+	}
+	blocks := m / 4
+	var coef [64]float64
+	for k, a := range xq {
+		re, im := real(a), imag(a)
+		for l := 0; l < 8; l += 2 {
+			coef[16*k+l], coef[16*k+l+1] = re, re
+			coef[16*k+8+l], coef[16*k+8+l+1] = -im, im
+		}
+	}
+	gemvN4C128AVX512(blocks, &ys[0], &c[0][0], &c[1][0], &c[2][0], &c[3][0], &coef)
+	var acc [64]float64
+	gemvC4C128AVX512(blocks, &xs[0], &c[0][0], &c[1][0], &c[2][0], &c[3][0], &acc)
+	for k := range s {
+		var sr, si float64
+		for l := 0; l < 8; l += 2 {
+			sr += acc[16*k+l] + acc[16*k+l+1]
+			si += acc[16*k+8+l] - acc[16*k+8+l+1]
+		}
+		s[k] = complex(sr, si)
+	}
+	for i := 4 * blocks; i < m; i++ {
+		xi := xs[i]
+		ys[i] += xq[0]*c[0][i] + xq[1]*c[1][i] + xq[2]*c[2][i] + xq[3]*c[3][i]
+		for k := range s {
+			u := c[k][i]
+			s[k] += complex(real(u), -imag(u)) * xi
+		}
+	}
+	return s, true
 }

@@ -53,6 +53,17 @@ func hemvR[F float32 | float64](n int, a []F, off, rs, cs int, x, y []F) {
 			m := len(ys)
 			c0, c1, c2, c3 := a[o0+j+4:][:m], a[o1+j+4:][:m], a[o2+j+4:][:m], a[o3+j+4:][:m]
 			xs = xs[:m]
+			if af, isF64 := any(c0).([]float64); isF64 {
+				cols := [4][]float64{af, any(c1).([]float64), any(c2).([]float64), any(c3).([]float64)}
+				xq := [4]float64{float64(x0), float64(x1), float64(x2), float64(x3)}
+				if s, ok := axpyDot4F64(&cols, &xq, any(xs).([]float64), any(ys).([]float64)); ok {
+					y[j] += F(s[0])
+					y[j+1] += F(s[1])
+					y[j+2] += F(s[2])
+					y[j+3] += F(s[3])
+					continue
+				}
+			}
 			var s0, s1, s2, s3 F
 			for k := range ys {
 				xi := xs[k]
@@ -120,8 +131,33 @@ func hemvC[C complex64 | complex128](n int, a []C, off, rs, cs int, x, y []C) {
 	re := func(c C) C { return C(complex(real(complex128(c)), 0)) }
 	switch {
 	case rs == 1:
-		// Two columns at a time below their diagonal block.
+		// Four columns at a time below their diagonal block where the
+		// AVX-512 loops run (complex128), then two.
 		j := 0
+		if ac, isC128 := any(a).([]complex128); isC128 && gemvAVX512 {
+			xc, yc := any(x).([]complex128), any(y).([]complex128)
+			for ; j+4 <= n && n-j-4 >= 4; j += 4 {
+				o0 := off + j*cs
+				// The 4×4 diagonal block.
+				for q := 0; q < 4; q++ {
+					oq := o0 + q*cs
+					jq := j + q
+					yc[jq] += complex(real(ac[oq+jq]), 0) * xc[jq]
+					for i := jq + 1; i < j+4; i++ {
+						u := ac[oq+i]
+						yc[i] += u * xc[jq]
+						yc[jq] += complex(real(u), -imag(u)) * xc[i]
+					}
+				}
+				m := n - j - 4
+				cols := [4][]complex128{ac[o0+j+4:][:m], ac[o0+cs+j+4:][:m], ac[o0+2*cs+j+4:][:m], ac[o0+3*cs+j+4:][:m]}
+				xq := [4]complex128{xc[j], xc[j+1], xc[j+2], xc[j+3]}
+				s, _ := axpyDot4C128(&cols, &xq, xc[j+4:][:m], yc[j+4:][:m])
+				for q, v := range s {
+					yc[j+q] += v
+				}
+			}
+		}
 		for ; j+2 <= n; j += 2 {
 			o0 := off + j*cs
 			o1 := o0 + cs

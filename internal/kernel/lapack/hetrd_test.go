@@ -151,7 +151,7 @@ func TestHemv(t *testing.T) {
 
 func testHemv[T Scalar](t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 33} {
+	for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 17, 33, 40, 67} {
 		ref := randHerm[T](rng, n)
 		x := make([]T, n)
 		xd := newDense(n, 1)
