@@ -62,12 +62,7 @@ func gemvCColF64(m, n int, alpha float64, a []float64, off, cs int, x []float64,
 			c2 := a[off+(j+2)*cs:][:m]
 			c3 := a[off+(j+3)*cs:][:m]
 			gemvC4F64AVX512(blocks, &x[0], &c0[0], &c1[0], &c2[0], &c3[0], &acc)
-			var s [4]float64
-			for k := range s {
-				for _, v := range acc[8*k : 8*k+8] {
-					s[k] += v
-				}
-			}
+			s := laneSums(&acc)
 			for i := 8 * blocks; i < m; i++ {
 				v := x[i]
 				s[0] += c0[i] * v
@@ -118,12 +113,8 @@ func gemvNColC128(m, n int, alpha complex128, a []complex128, off, cs int, x []c
 			var ak [4]complex128
 			for k := range ak {
 				ak[k] = alpha * x[xo+(j+k)*xi]
-				re, im := real(ak[k]), imag(ak[k])
-				for l := 0; l < 8; l += 2 {
-					coef[16*k+l], coef[16*k+l+1] = re, re
-					coef[16*k+8+l], coef[16*k+8+l+1] = -im, im
-				}
 			}
+			splitCoef(&coef, &ak)
 			c0 := a[off+j*cs:][:m]
 			c1 := a[off+(j+1)*cs:][:m]
 			c2 := a[off+(j+2)*cs:][:m]
@@ -165,11 +156,8 @@ func gemvCColC128(m, n int, alpha complex128, a []complex128, off, cs int, x []c
 			cols := [4][]complex128{a[off+j*cs:][:m], a[off+(j+1)*cs:][:m], a[off+(j+2)*cs:][:m], a[off+(j+3)*cs:][:m]}
 			gemvC4C128AVX512(blocks, &x[0], &cols[0][0], &cols[1][0], &cols[2][0], &cols[3][0], &acc)
 			for k, c := range cols {
-				var sr, si float64
-				for l := 0; l < 8; l += 2 {
-					sr += acc[16*k+l] + acc[16*k+l+1]
-					si += acc[16*k+8+l] - acc[16*k+8+l+1]
-				}
+				sum := conjDotSum(&acc, k)
+				sr, si := real(sum), imag(sum)
 				for i := 4 * blocks; i < m; i++ {
 					u, v := c[i], x[i]
 					sr += real(u)*real(v) + imag(u)*imag(v)
@@ -209,22 +197,17 @@ func gemvCColC128(m, n int, alpha complex128, a []complex128, off, cs int, x []c
 
 // axpyDot4F64 sets ys[i] += Σk xq[k]·c[k][i] and returns s[k] =
 // Σi c[k][i]·xs[i] over the len(ys) rows (a symmetric product's update of
-// four columns below their diagonal block), with the AVX-512 loops over
-// whole vectors; ok is false, and nothing is done, where they do not run.
+// four columns below their diagonal block), in one AVX-512 pass over whole
+// vectors; ok is false, and nothing is done, where it does not run.
 func axpyDot4F64(c *[4][]float64, xq *[4]float64, xs, ys []float64) (s [4]float64, ok bool) {
 	m := len(ys)
 	if !gemvAVX512 || m < 8 {
 		return s, false
 	}
 	blocks := m / 8
-	gemvN4F64AVX512(blocks, &ys[0], &c[0][0], &c[1][0], &c[2][0], &c[3][0], xq)
 	var acc [32]float64
-	gemvC4F64AVX512(blocks, &xs[0], &c[0][0], &c[1][0], &c[2][0], &c[3][0], &acc)
-	for k := range s {
-		for _, v := range acc[8*k : 8*k+8] {
-			s[k] += v
-		}
-	}
+	hemv4F64AVX512(blocks, &ys[0], &xs[0], &c[0][0], &c[1][0], &c[2][0], &c[3][0], xq, &acc)
+	s = laneSums(&acc)
 	for i := 8 * blocks; i < m; i++ {
 		xi := xs[i]
 		ys[i] += xq[0]*c[0][i] + xq[1]*c[1][i] + xq[2]*c[2][i] + xq[3]*c[3][i]
@@ -244,23 +227,11 @@ func axpyDot4C128(c *[4][]complex128, xq *[4]complex128, xs, ys []complex128) (s
 	}
 	blocks := m / 4
 	var coef [64]float64
-	for k, a := range xq {
-		re, im := real(a), imag(a)
-		for l := 0; l < 8; l += 2 {
-			coef[16*k+l], coef[16*k+l+1] = re, re
-			coef[16*k+8+l], coef[16*k+8+l+1] = -im, im
-		}
-	}
-	gemvN4C128AVX512(blocks, &ys[0], &c[0][0], &c[1][0], &c[2][0], &c[3][0], &coef)
+	splitCoef(&coef, xq)
 	var acc [64]float64
-	gemvC4C128AVX512(blocks, &xs[0], &c[0][0], &c[1][0], &c[2][0], &c[3][0], &acc)
+	hemv4C128AVX512(blocks, &ys[0], &xs[0], &c[0][0], &c[1][0], &c[2][0], &c[3][0], &coef, &acc)
 	for k := range s {
-		var sr, si float64
-		for l := 0; l < 8; l += 2 {
-			sr += acc[16*k+l] + acc[16*k+l+1]
-			si += acc[16*k+8+l] - acc[16*k+8+l+1]
-		}
-		s[k] = complex(sr, si)
+		s[k] = conjDotSum(&acc, k)
 	}
 	for i := 4 * blocks; i < m; i++ {
 		xi := xs[i]
@@ -271,4 +242,40 @@ func axpyDot4C128(c *[4][]complex128, xq *[4]complex128, xs, ys []complex128) (s
 		}
 	}
 	return s, true
+}
+
+// splitCoef lays out the four complex factors a[k] for the AVX-512 loops:
+// coef[16k:16k+8] holds re a[k] in every lane, coef[16k+8:16k+16] the pairs
+// (-im a[k], im a[k]).
+func splitCoef(coef *[64]float64, a *[4]complex128) {
+	for k, v := range a {
+		re, im := real(v), imag(v)
+		for l := 0; l < 8; l += 2 {
+			coef[16*k+l], coef[16*k+l+1] = re, re
+			coef[16*k+8+l], coef[16*k+8+l+1] = -im, im
+		}
+	}
+}
+
+// conjDotSum returns column k's Σ conj(c)·x from the split sums of the
+// AVX-512 loops: the real part is the sum of all eight lanes of
+// acc[16k:16k+8], the imaginary part the even minus the odd lanes of
+// acc[16k+8:16k+16].
+func conjDotSum(acc *[64]float64, k int) complex128 {
+	var sr, si float64
+	for l := 0; l < 8; l += 2 {
+		sr += acc[16*k+l] + acc[16*k+l+1]
+		si += acc[16*k+8+l] - acc[16*k+8+l+1]
+	}
+	return complex(sr, si)
+}
+
+// laneSums returns the sums of the four columns' eight lanes in acc.
+func laneSums(acc *[32]float64) (s [4]float64) {
+	for k := range s {
+		for _, v := range acc[8*k : 8*k+8] {
+			s[k] += v
+		}
+	}
+	return s
 }

@@ -18,3 +18,9 @@ func gemvN4C128AVX512(blocks int, y, c0, c1, c2, c3 *complex128, coef *[64]float
 
 //go:noescape
 func gemvC4C128AVX512(blocks int, x, c0, c1, c2, c3 *complex128, acc *[64]float64)
+
+//go:noescape
+func hemv4F64AVX512(blocks int, y, x, c0, c1, c2, c3 *float64, xq *[4]float64, acc *[32]float64)
+
+//go:noescape
+func hemv4C128AVX512(blocks int, y, x, c0, c1, c2, c3 *complex128, coef, acc *[64]float64)

@@ -20,3 +20,11 @@ func gemvN4C128AVX512(blocks int, y, c0, c1, c2, c3 *complex128, coef *[64]float
 func gemvC4C128AVX512(blocks int, x, c0, c1, c2, c3 *complex128, acc *[64]float64) {
 	panic("lapack: no AVX-512 loops")
 }
+
+func hemv4F64AVX512(blocks int, y, x, c0, c1, c2, c3 *float64, xq *[4]float64, acc *[32]float64) {
+	panic("lapack: no AVX-512 loops")
+}
+
+func hemv4C128AVX512(blocks int, y, x, c0, c1, c2, c3 *complex128, coef, acc *[64]float64) {
+	panic("lapack: no AVX-512 loops")
+}
