@@ -12,10 +12,11 @@ import (
 // erfc a, a >= 0, is t·e^(-a² + H(t)) for t = K/(K+a) in (0, 1], with H
 // smooth on the whole range (Numerical Recipes' form): H is one polynomial
 // in u = t - erfcMid up to erfcHi, where erfc rounds to 0. The exponent's
-// -a² is carried exactly (a² as a rounded square and its FMA residual) and
-// the reduction by k·ln2 uses a short ln2 whose multiples are exact, so
-// only e^r's own error and two products round. erf x is x + x·Q(x²) below
-// erfSmall and ±(1 - erfc |x|) beyond.
+// -a² is carried exactly (a² as a rounded square and its FMA residual),
+// the reduction by k·ln2 uses a short ln2 whose multiples are exact, and
+// H's constant term is kept in two parts, so what rounds is H's other
+// terms, e^r's polynomial, the product t·e^r (one FMA) and a factor m.
+// erf x is x + x·Q(x²) below erfSmall and ±(1 - erfc |x|) beyond.
 
 // erfSmall is where erf switches from its odd polynomial to 1 - erfc:
 // erfc(0.84375) = 0.23, so the subtraction loses under a third of an ulp.
@@ -83,10 +84,10 @@ func (fm *format) fitErf() {
 	one := func(*big.Float) *big.Float { return bf(1) }
 	fm.erfcH = fm.fit(fitSpec{"erfc", tMin - fm.erfcMid, 1 - fm.erfcMid, deg[1], erfcH, one})
 	fm.erfcH0Lo = fm.fits["erfc"].c0Lo
-
 }
 
-// erfcCore returns m·erfc(a + aLo) for 0 <= a <= erfcHi (and NaN for NaN);
+// erfcCore returns m·erfc(a + aLo) for 0 <= a <= geluHi/√2, where the
+// product underflows (and NaN for NaN);
 // aLo (or nil for 0) is a low part of the argument with |aLo| <= ulp(a),
 // m (or nil for 1) a normal factor applied before the scaling by 2^k, so
 // that a subnormal product rounds once.
