@@ -212,7 +212,32 @@ func (b *builder) ap(k op.Kind, a op.Attrs, args ...trace.Var) trace.Var {
 
 func (b *builder) un(k op.Kind, x trace.Var) trace.Var { return b.ap(k, op.Attrs{}, x) }
 
-func (b *builder) bin(k op.Kind, x, y trace.Var) trace.Var { return b.ap(k, op.Attrs{}, x, y) }
+// bin is the binary operation k of x and y. Where k is elementwise, one
+// operand a spread (broadcastTo's Tile) and the other of its shape, the
+// operation reads the value the spread repeats and broadcasts it itself,
+// so the tiled copy is never formed (the cotangent of a sum reaching an
+// elementwise rule is the common case).
+func (b *builder) bin(k op.Kind, x, y trace.Var) trace.Var {
+	if k.Category() != op.Binary {
+		return b.ap(k, op.Attrs{}, x, y)
+	}
+	if sx, ok := b.unspread(x, y); ok {
+		x = sx
+	} else if sy, ok := b.unspread(y, x); ok {
+		y = sy
+	}
+	return b.ap(k, op.Attrs{}, x, y)
+}
+
+// unspread returns the value x repeats when x is a spread and other has
+// x's shape.
+func (b *builder) unspread(x, other trace.Var) (trace.Var, bool) {
+	small, ok := b.spreadOf[x.ID()]
+	if !ok || !slices.Equal(other.Shape(), x.Shape()) {
+		return trace.Var{}, false
+	}
+	return small, true
+}
 
 func (b *builder) scale(alpha complex128, x trace.Var) trace.Var {
 	return b.ap(op.Scale, op.Attrs{Alpha: alpha}, x)

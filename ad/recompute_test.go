@@ -3,6 +3,7 @@ package ad_test
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	tf "github.com/tenferro-go/tenferro"
@@ -136,5 +137,52 @@ func BenchmarkGradRecompute(b *testing.B) {
 			}
 			b.ReportMetric(float64(p.PlannedPeakBytes())/(1<<20), "peak-MiB")
 		})
+	}
+}
+
+// TestGradSumSeedNotTiled: the cotangent of a sum reaches the elementwise
+// rules as the broadcast seed, so the gradient program of Σ x·x forms no
+// tiled copy of it (no Tile command) and returns 2x.
+func TestGradSumSeedNotTiled(t *testing.T) {
+	const n = 1000
+	tr := trace.New()
+	x, _ := tr.Input(tf.Float64, n)
+	y, _ := tr.Mul(x, x)
+	l, _ := tr.Sum(y)
+	g, err := tr.Finish(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gg, err := ad.ValueAndGrad(g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := program.Compile(gg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := p.String(); strings.Contains(s, "Tile") {
+		t.Errorf("the gradient program tiles the seed:\n%s", s)
+	}
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(i%7) - 3
+	}
+	xt, _ := tf.FromSlice(xs, n)
+	e := cpu.Serial()
+	defer e.Close()
+	pp, err := program.Prepare(p, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := pp.Run(tf.ValueOf(xt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gt, _ := tf.As[float64](outs[1])
+	for i, v := range xs {
+		if got, _ := gt.At(i); got != 2*v {
+			t.Fatalf("gradient[%d] = %v, want %v", i, got, 2*v)
+		}
 	}
 }
