@@ -164,24 +164,13 @@ func TestGradSumSeedNotTiled(t *testing.T) {
 	if s := p.String(); strings.Contains(s, "Tile") {
 		t.Errorf("the gradient program tiles the seed:\n%s", s)
 	}
-	xs := make([]float64, n)
-	for i := range xs {
-		xs[i] = float64(i%7) - 3
+	in := tensorData{dt: tf.Float64, shape: []int{n}}
+	for i := range n {
+		in.data = append(in.data, complex(float64(i%7)-3, 0))
 	}
-	xt, _ := tf.FromSlice(xs, n)
-	e := cpu.Serial()
-	defer e.Close()
-	pp, err := program.Prepare(p, e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	outs, err := pp.Run(tf.ValueOf(xt))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gt, _ := tf.As[float64](outs[1])
-	for i, v := range xs {
-		if got, _ := gt.At(i); got != 2*v {
+	out := run(t, gg, in)
+	for i, v := range in.data {
+		if got := out[1].data[i]; got != 2*v {
 			t.Fatalf("gradient[%d] = %v, want %v", i, got, 2*v)
 		}
 	}
