@@ -410,7 +410,8 @@ func Relu[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e,
 func ReluInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Relu, 0, 0, dst, a) }
 
 // Gelu returns the Gaussian error linear unit a·Φ(a) =
-// a/2·(1+erf(a/√2)) elementwise.
+// a/2·(1+erf(a/√2)) elementwise, accurate relative to its own value in
+// the negative tail (NaN at -Inf, as PyTorch; within 3.6 ulps).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [GeluInto].
 func Gelu[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Gelu, 0, 0, a) }
@@ -421,7 +422,7 @@ func Gelu[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e,
 func GeluInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Gelu, 0, 0, dst, a) }
 
 // Erf returns the error function erf(a) = 2/√π·∫₀^a e^(-t²) dt
-// elementwise (math.Erf; ±1 at ±Inf).
+// elementwise (±1 at ±Inf; within 1.1 ulps).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [ErfInto].
 func Erf[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Erf, 0, 0, a) }
@@ -432,8 +433,8 @@ func Erf[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, 
 func ErfInto[T Float](e Engine, dst, a *Tensor[T]) error { return unaryInto(e, op.Erf, 0, 0, dst, a) }
 
 // Erfc returns the complementary error function erfc(a) = 1 - erf(a)
-// elementwise, accurate where erf(a) is near 1 (math.Erfc; 0 at +Inf, 2 at
-// -Inf).
+// elementwise, accurate relative to its own value where erf(a) is near 1 (0
+// at +Inf, 2 at -Inf; within 3.1 ulps).
 // The result's storage comes from e's buffer pool; Release it when done, or
 // use [ErfcInto].
 func Erfc[T Float](e Engine, a *Tensor[T]) (*Tensor[T], error) { return unary(e, op.Erfc, 0, 0, a) }

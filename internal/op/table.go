@@ -63,9 +63,9 @@ var catalog = [NumKinds]Info{
 	// Activations, error functions and rounding (real dtypes).
 	Sigmoid: unaryR("Sigmoid", "returns the logistic function 1/(1+e^-a) elementwise", scalar.Sigmoid),
 	Relu:    unaryR("Relu", "returns max(a, 0) elementwise (NaN stays NaN)", scalar.Relu),
-	Gelu:    unaryR("Gelu", "returns the Gaussian error linear unit a·Φ(a) = a/2·(1+erf(a/√2)) elementwise", scalar.Gelu),
-	Erf:     unaryR("Erf", "returns the error function erf(a) = 2/√π·∫₀^a e^(-t²) dt elementwise (math.Erf; ±1 at ±Inf)", math.Erf),
-	Erfc:    unaryR("Erfc", "returns the complementary error function erfc(a) = 1 - erf(a) elementwise, accurate where erf(a) is near 1 (math.Erfc; 0 at +Inf, 2 at -Inf)", math.Erfc),
+	Gelu:    unaryR("Gelu", "returns the Gaussian error linear unit a·Φ(a) = a/2·(1+erf(a/√2)) elementwise, accurate relative to its own value in the negative tail (NaN at -Inf, as PyTorch; within 3.6 ulps)", scalar.Gelu),
+	Erf:     unaryR("Erf", "returns the error function erf(a) = 2/√π·∫₀^a e^(-t²) dt elementwise (±1 at ±Inf; within 1.1 ulps)", math.Erf),
+	Erfc:    unaryR("Erfc", "returns the complementary error function erfc(a) = 1 - erf(a) elementwise, accurate relative to its own value where erf(a) is near 1 (0 at +Inf, 2 at -Inf; within 3.1 ulps)", math.Erfc),
 	Floor:   unaryR("Floor", "returns the largest integer <= a elementwise", math.Floor),
 	Ceil:    unaryR("Ceil", "returns the smallest integer >= a elementwise", math.Ceil),
 	Round:   unaryR("Round", "returns a rounded to the nearest integer elementwise, halves to even (NumPy's round)", math.RoundToEven),
