@@ -279,3 +279,47 @@ func laneSums(acc *[32]float64) (s [4]float64) {
 	}
 	return s
 }
+
+// ger4 sets c[k][i] -= v[k]·x[i] over the len(x) rows (a rank-1 update of
+// four columns) with the AVX-512 loops for float64 and complex128, and
+// reports whether it did; nothing is done otherwise.
+func ger4[T Scalar](x []T, c *[4][]T, v *[4]T) bool {
+	if !gemvAVX512 {
+		return false
+	}
+	switch xs := any(x).(type) {
+	case []float64:
+		m := len(xs)
+		if m < 8 {
+			return false
+		}
+		cs := any(c).(*[4][]float64)
+		vs := any(v).(*[4]float64)
+		blocks := m / 8
+		ger4F64AVX512(blocks, &xs[0], &cs[0][0], &cs[1][0], &cs[2][0], &cs[3][0], vs)
+		for i := 8 * blocks; i < m; i++ {
+			for k := range cs {
+				cs[k][i] -= xs[i] * vs[k]
+			}
+		}
+		return true
+	case []complex128:
+		m := len(xs)
+		if m < 4 {
+			return false
+		}
+		cs := any(c).(*[4][]complex128)
+		vs := any(v).(*[4]complex128)
+		var coef [64]float64
+		splitCoef(&coef, vs)
+		blocks := m / 4
+		ger4C128AVX512(blocks, &xs[0], &cs[0][0], &cs[1][0], &cs[2][0], &cs[3][0], &coef)
+		for i := 4 * blocks; i < m; i++ {
+			for k := range cs {
+				cs[k][i] -= xs[i] * vs[k]
+			}
+		}
+		return true
+	}
+	return false
+}

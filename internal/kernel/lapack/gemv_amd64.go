@@ -24,3 +24,9 @@ func hemv4F64AVX512(blocks int, y, x, c0, c1, c2, c3 *float64, xq *[4]float64, a
 
 //go:noescape
 func hemv4C128AVX512(blocks int, y, x, c0, c1, c2, c3 *complex128, coef, acc *[64]float64)
+
+//go:noescape
+func ger4F64AVX512(blocks int, x, c0, c1, c2, c3 *float64, v *[4]float64)
+
+//go:noescape
+func ger4C128AVX512(blocks int, x, c0, c1, c2, c3 *complex128, coef *[64]float64)

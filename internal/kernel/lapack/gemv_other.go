@@ -28,3 +28,11 @@ func hemv4F64AVX512(blocks int, y, x, c0, c1, c2, c3 *float64, xq *[4]float64, a
 func hemv4C128AVX512(blocks int, y, x, c0, c1, c2, c3 *complex128, coef, acc *[64]float64) {
 	panic("lapack: no AVX-512 loops")
 }
+
+func ger4F64AVX512(blocks int, x, c0, c1, c2, c3 *float64, v *[4]float64) {
+	panic("lapack: no AVX-512 loops")
+}
+
+func ger4C128AVX512(blocks int, x, c0, c1, c2, c3 *complex128, coef *[64]float64) {
+	panic("lapack: no AVX-512 loops")
+}

@@ -94,3 +94,43 @@ func TestGemvCol(t *testing.T) {
 		}
 	}
 }
+
+// TestGer4 checks the four-column rank-1 update against plain loops for
+// lengths around the vector widths.
+func TestGer4(t *testing.T) {
+	testGer4[float64](t)
+	testGer4[complex128](t)
+}
+
+func testGer4[T Scalar](t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 7))
+	for _, m := range []int{1, 3, 4, 5, 7, 8, 9, 12, 16, 17, 31, 64, 67} {
+		x := make([]T, m)
+		var cols, want [4][]T
+		var v [4]T
+		for i := range x {
+			x[i] = fromC128[T](rnd[T](rng))
+		}
+		for k := range cols {
+			v[k] = fromC128[T](rnd[T](rng))
+			cols[k] = make([]T, m)
+			for i := range cols[k] {
+				cols[k][i] = fromC128[T](rnd[T](rng))
+			}
+			want[k] = append([]T(nil), cols[k]...)
+			for i := range want[k] {
+				want[k][i] -= x[i] * v[k]
+			}
+		}
+		if !ger4(x, &cols, &v) {
+			continue // no vector loops here (or too short): Getf2 keeps its Go loop
+		}
+		for k := range cols {
+			for i := range cols[k] {
+				if d := cmplx.Abs(toC128(cols[k][i]) - toC128(want[k][i])); d > 1e-15*4 {
+					t.Fatalf("ger4 %T m=%d: c[%d][%d] = %v, want %v", x[0], m, k, i, cols[k][i], want[k][i])
+				}
+			}
+		}
+	}
+}

@@ -97,8 +97,28 @@ func Getf2[T Scalar](m, n int, a gemm.Mat[T], ipiv []int) int {
 				}
 			}
 		}
-		// A[j+1:, j+1:] −= A[j+1:, j]·A[j, j+1:].
-		for k := j + 1; k < n; k++ {
+		// A[j+1:, j+1:] −= A[j+1:, j]·A[j, j+1:], four columns per pass
+		// through the vector loops where they run and no factor is 0
+		// (a zero factor skips its column, as the reference does).
+		k := j + 1
+		if a.RS == 1 && piv != 0 {
+			src := a.Data[cj+j+1 : cj+m]
+			for ; k+4 <= n; k += 4 {
+				var v [4]T
+				var cols [4][]T
+				zero := false
+				for q := range v {
+					ck := a.Off + (k+q)*a.CS
+					v[q] = a.Data[ck+j]
+					zero = zero || v[q] == 0
+					cols[q] = a.Data[ck+j+1:][:len(src)]
+				}
+				if zero || !ger4(src, &cols, &v) {
+					break
+				}
+			}
+		}
+		for ; k < n; k++ {
 			ck := a.Off + k*a.CS
 			t := a.Data[ck+j*a.RS]
 			if t == 0 {
