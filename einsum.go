@@ -124,9 +124,12 @@ func (p *EinsumPlan) Report() string {
 // the bound is sliced (einsum.NewSlicedPlan) and evaluated slice by slice,
 // each slice on views of the operands with the sliced labels fixed (no
 // copies) accumulating into the result, so that only one slice's
-// intermediates are held at a time. Slices run one after another on the
-// calling goroutine; an engine with a team parallelizes the kernels inside
-// each slice.
+// intermediates are held at a time. On an engine with a team the plan is
+// made for the team's width (see [WithSliceWorkers]), and the engine
+// evaluates as many slices at once as fit the bound together, each worker
+// summing its share into a result of its own (einsum.SlicedPlan's
+// ConcurrentPeak); otherwise slices run one after another on the calling
+// goroutine, with the team inside each slice.
 //
 // Subscripts are read against column-major tensors: the k-th label of an
 // operand names its axis k. The plan for (subscripts, shapes, dtype,
@@ -175,7 +178,7 @@ func einsumNew[T Scalar](e Engine, name, subscripts string, operands []*Tensor[T
 	if err != nil {
 		return nil, err
 	}
-	p, err := cachedPlan(kern.Plans(), name, DTypeOf[T](), subscripts, operands, s, be.MemoryBudget())
+	p, err := cachedPlan(kern, name, DTypeOf[T](), subscripts, operands, s, be.MemoryBudget())
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +213,7 @@ func einsumInto[T Scalar](e Engine, name string, dst *Tensor[T], subscripts stri
 	if err != nil {
 		return err
 	}
-	p, err := cachedPlan(kern.Plans(), name, DTypeOf[T](), subscripts, operands, s, be.MemoryBudget())
+	p, err := cachedPlan(kern, name, DTypeOf[T](), subscripts, operands, s, be.MemoryBudget())
 	if err != nil {
 		return err
 	}
@@ -308,7 +311,16 @@ var defaultOptionsKey = einsum.Options{}.Key()
 // cachedPlan returns the plan for these operands from the plan cache,
 // planning and inserting it on a miss. The engine's memory budget bounds
 // the peak the planner allows (see planEinsum) and enters the key.
-func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscripts string, operands []*Tensor[T], s settings, budget int64) (*EinsumPlan, error) {
+//
+// Unless the caller chose, the plan is made for as many concurrent slices
+// as kern evaluates at once (backend.SlicedContraction).
+func cachedPlan[T Scalar](kern backend.Contraction[T], name string, dt DType, subscripts string, operands []*Tensor[T], s settings, budget int64) (*EinsumPlan, error) {
+	store := kern.Plans()
+	if sc, ok := kern.(backend.SlicedContraction[T]); ok && s.einsum.Workers == 0 {
+		if w := sc.SliceWorkers(); w > 1 {
+			s.einsum.Workers = w
+		}
+	}
 	var kb strings.Builder
 	n := len(subscripts) + 28 + len(defaultOptionsKey)
 	for _, t := range operands {
@@ -329,7 +341,7 @@ func cachedPlan[T Scalar](store backend.PlanStore, name string, dt DType, subscr
 		}
 	}
 	kb.WriteByte('|')
-	if !s.planning {
+	if !s.planning && s.einsum.Workers == 0 {
 		kb.WriteString(defaultOptionsKey)
 	} else {
 		kb.WriteString(s.einsum.Key())

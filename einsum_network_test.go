@@ -160,15 +160,15 @@ func rightPath(n int) [][2]int {
 	return p
 }
 
-// teamEngine returns an engine with a team of two threads, closed when
-// the test ends.
-func teamEngine(tb testing.TB) *cpu.Engine {
+// teamEngine returns an engine with a team of two threads and options
+// opts, closed when the test ends.
+func teamEngine(tb testing.TB, opts ...cpu.Option) *cpu.Engine {
 	tb.Helper()
 	tm, err := team.New(team.Threads(2))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e, err := cpu.New(tm)
+	e, err := cpu.New(tm, opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -87,57 +87,31 @@ func EinsumSlicesInto[T Scalar](e Engine, dst *Tensor[T], p *EinsumPlan, lo, hi 
 }
 
 // runSlices evaluates slices lo..hi-1 of a sliced plan into dst: dst =
-// alpha·Σ slices + beta·dst. Each slice's operand views share the
-// operands' storage and strides, with the slice plan's shapes (extent 1
-// on the sliced labels' axes) and an offset that selects the slice's
-// values; the first slice scales dst by beta, the others add with beta 1.
+// alpha·Σ slices + beta·dst. An engine that implements
+// backend.SlicedContraction evaluates them its own way (several at once on
+// a team); otherwise each slice's operand views, placed by a
+// backend.SliceCursor (the operands' storage and strides, the slice plan's
+// shapes, an offset per slice), are contracted one after another, the
+// first scaling dst by beta and the others adding with beta 1.
 func runSlices[T Scalar](kern backend.Contraction[T], p *EinsumPlan, dst *Tensor[T], operands []*Tensor[T], lo, hi int, alpha, beta T) error {
-	sp := p.sliced
-	m := len(sp.Labels)
-	full := sp.Problem
-	vs := make([]backend.View[T], len(operands))
-	base := make([]int, len(operands))
-	coef := make([]int, len(operands)*m) // offset per unit of sliced label j in operand k
-	for k, t := range operands {
-		vs[k] = backend.View[T]{Data: t.v.Data, Off: t.v.Off, Shape: sp.Plan.Problem.Shapes[k], Strides: t.v.Strides}
-		base[k] = t.v.Off
-		for a, l := range full.Inputs[k] {
-			if full.Broadcast[k][a] {
-				continue // a stretched axis of extent 1 stays at 0
-			}
-			for j, s := range sp.Labels {
-				if s == l {
-					coef[k*m+j] += t.v.Strides[a]
-				}
-			}
-		}
-	}
 	views := kern.Operands(len(operands))
-	for k := range vs {
-		views[k] = &vs[k]
+	for k, t := range operands {
+		views[k] = t.desc()
 	}
 	defer clear(views)
-	idx := sp.SliceIndex(lo, make([]int, m))
+	if sc, ok := kern.(backend.SlicedContraction[T]); ok {
+		return sc.EinsumSlices(dst.desc(), p.sliced, views, lo, hi, alpha, beta)
+	}
+	var c backend.SliceCursor[T]
+	c.Reset(p.sliced, views)
+	c.Seek(lo)
 	for s := lo; s < hi; s++ {
-		for k := range vs {
-			off := base[k]
-			for j, v := range idx {
-				off += v * coef[k*m+j]
-			}
-			vs[k].Off = off
-		}
-		b := beta
 		if s > lo {
-			b = 1
+			c.Next()
+			beta = 1
 		}
-		if err := kern.Einsum(dst.desc(), p.plan, views, alpha, b); err != nil {
+		if err := kern.Einsum(dst.desc(), p.plan, c.Views(), alpha, beta); err != nil {
 			return err
-		}
-		for j := range idx { // the next slice: the first label fastest
-			if idx[j]++; idx[j] < sp.Extents[j] {
-				break
-			}
-			idx[j] = 0
 		}
 	}
 	return nil

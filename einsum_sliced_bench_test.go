@@ -40,19 +40,26 @@ func BenchmarkEinsumSliced(b *testing.B) {
 	}
 }
 
-// BenchmarkEinsumSlicesConcurrent compares three ways of evaluating all
-// slices of a built-in network sliced at 1/8 of its peak on two threads:
-// one after another on a team engine of two threads (the team works
-// inside each slice, as Einsum does), half of the slices on each of two
-// serial engines in two goroutines (each into its own partial result,
-// added at the end), and one serial engine for reference.
+// BenchmarkEinsumSlicesConcurrent compares four ways of evaluating all
+// slices of a built-in network, with the slicing its plan at 1/8 of the
+// unsliced peak chooses (rebuilt without a limit, so that two slices may
+// run at once): one serial engine; a team engine of two threads whose
+// budget admits one slice at a time (the team works inside each slice);
+// the same engine without that budget, which evaluates two slices at once
+// (each worker into its own partial result); and, for reference, half of
+// the slices on each of two serial engines in two goroutines, summed by
+// hand.
 func BenchmarkEinsumSlicesConcurrent(b *testing.B) {
 	for _, name := range []string{"builtin_mera_closed_8", "builtin_random_regular3_30", "builtin_mps_inner_product_17"} {
-		in, _, p := slicedBuiltin(b, name)
+		in, _, p1 := slicedBuiltin(b, name)
+		p := unlimited(b, p1)
+		free := p.Sliced()
 		ops := positiveOps(rand.New(rand.NewPCG(77, 78)), in.Shapes)
-		b.Run(name+"/serial", func(b *testing.B) {
-			e := cpu.Serial()
-			defer e.Close()
+		out := float64(tf.Numel(p.OutputShape()))
+		run := func(b *testing.B, e *cpu.Engine, want int) {
+			if got := e.ConcurrentSlices(p); got != want {
+				b.Fatalf("%d slices at once, want %d", got, want)
+			}
 			dst, _ := tf.Zeros[float64](p.OutputShape()...)
 			for b.Loop() {
 				if err := tf.EinsumPlannedInto(e, dst, p, ops...); err != nil {
@@ -60,16 +67,16 @@ func BenchmarkEinsumSlicesConcurrent(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(p.Slices()), "slices")
+		}
+		b.Run(name+"/serial", func(b *testing.B) {
+			e := cpu.Serial()
+			defer e.Close()
+			run(b, e, 1)
 		})
-		b.Run(name+"/team2", func(b *testing.B) {
-			e := teamEngine(b)
-			dst, _ := tf.Zeros[float64](p.OutputShape()...)
-			for b.Loop() {
-				if err := tf.EinsumPlannedInto(e, dst, p, ops...); err != nil {
-					b.Fatal(err)
-				}
-			}
+		b.Run(name+"/team2_one_at_a_time", func(b *testing.B) {
+			run(b, teamEngine(b, cpu.WithMemoryBudget(int64(free.ConcurrentPeak(2)+out)*8-8)), 1)
 		})
+		b.Run(name+"/team2_concurrent", func(b *testing.B) { run(b, teamEngine(b), 2) })
 		b.Run(name+"/two_serial_engines", func(b *testing.B) {
 			es := [2]*cpu.Engine{cpu.Serial(), cpu.Serial()}
 			defer es[0].Close()

@@ -8,7 +8,7 @@ import (
 )
 
 // Option configures one call: how an einsum is planned (WithStrategy,
-// WithPath, WithMemoryLimit, WithSeed) and how an Into form of a
+// WithPath, WithMemoryLimit, WithSeed, WithSliceWorkers) and how an Into form of a
 // contraction combines its result with the destination (Accumulate).
 // Options are plain values: passing them allocates nothing. An option that
 // does not apply to the operation it is passed to is an ErrArgument error.
@@ -18,6 +18,7 @@ type Option struct {
 	path     [][2]int
 	limit    float64
 	seed     uint64
+	workers  int
 	alpha    complex128
 	beta     complex128
 }
@@ -30,6 +31,7 @@ const (
 	optLimit
 	optSeed
 	optAccumulate
+	optWorkers
 )
 
 // WithStrategy selects the einsum path optimizer (default einsum.Auto).
@@ -52,6 +54,17 @@ func WithPath(path [][2]int) Option { return Option{what: optPath, path: path} }
 // minimum. The limit must be a finite number >= 0 (0 means no limit). The
 // engine's memory budget, less the output, bounds the peak the same way.
 func WithMemoryLimit(elements float64) Option { return Option{what: optLimit, limit: elements} }
+
+// WithSliceWorkers plans a sliced einsum for n slices evaluated at once
+// (n >= 1): when slicing is needed, the planner may slice further so that
+// n slices fit the memory limit together, if that costs less per worker
+// than one slice at a time with the team inside it (see
+// einsum.NewSlicedPlan). Einsum and its variants plan for the engine's
+// threads without it; PrepareEinsum, which has no engine, plans for one
+// slice at a time unless given it. Whatever the plan, an engine with a
+// team evaluates as many slices at once as fit the limit
+// (einsum.SlicedPlan.Concurrency).
+func WithSliceWorkers(n int) Option { return Option{what: optWorkers, workers: n} }
 
 // WithSeed seeds the randomized path search (default 0).
 func WithSeed(seed uint64) Option { return Option{what: optSeed, seed: seed} }
@@ -84,7 +97,7 @@ func gather(name string, dt DType, accept int, opts []Option) (settings, error) 
 	for i, o := range opts {
 		arg := func() string { return "opts[" + strconv.Itoa(i) + "]" } // only on failure
 		switch o.what {
-		case optStrategy, optPath, optLimit, optSeed:
+		case optStrategy, optPath, optLimit, optSeed, optWorkers:
 			if accept&acceptPlanning == 0 {
 				return s, newError(name, arg(), "an option of "+name, "an einsum planning option", ErrArgument)
 			}
@@ -98,7 +111,7 @@ func gather(name string, dt DType, accept int, opts []Option) (settings, error) 
 			}
 			s.alpha, s.beta = o.alpha, o.beta
 		default:
-			return s, newError(name, arg(), "an option made by WithStrategy, WithPath, WithMemoryLimit, WithSeed or Accumulate", "the zero Option", ErrArgument)
+			return s, newError(name, arg(), "an option made by WithStrategy, WithPath, WithMemoryLimit, WithSeed, WithSliceWorkers or Accumulate", "the zero Option", ErrArgument)
 		}
 		switch o.what {
 		case optStrategy:
@@ -112,6 +125,11 @@ func gather(name string, dt DType, accept int, opts []Option) (settings, error) 
 			s.einsum.MemoryLimit = o.limit
 		case optSeed:
 			s.einsum.Seed = o.seed
+		case optWorkers:
+			if o.workers < 1 {
+				return s, newError(name, arg(), "a number of slice workers >= 1", strconv.Itoa(o.workers), ErrArgument)
+			}
+			s.einsum.Workers = o.workers
 		}
 	}
 	return s, nil

@@ -72,7 +72,7 @@ func (s *einsumState[T]) stage(e *Engine, p *einsum.Problem, labels []int, t tar
 		s.sg[l] = st
 		st *= p.Extents[l]
 	}
-	tmp := poolAlloc[T](&e.pool, st)
+	tmp := poolAlloc[T](e.pool, st)
 	return target[T]{data: tmp.Buf(), strides: s.sg, alpha: 1}, tmp
 }
 

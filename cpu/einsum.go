@@ -141,7 +141,7 @@ func execEinsum[T strided.Scalar](k *numeric[T], s *einsumState[T], dst *backend
 			tgt = out
 		} else {
 			v := &s.views[st.Result]
-			v.st = poolAlloc[T](&e.pool, numel(p.Extents, st.Out))
+			v.st = poolAlloc[T](e.pool, numel(p.Extents, st.Out))
 			v.data, v.off = v.st.Buf(), 0
 			for j, l := range st.Out {
 				s.sc[l] = v.strides[j]

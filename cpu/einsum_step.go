@@ -67,7 +67,7 @@ func loadSide[T strided.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem,
 	if len(reduce) == 0 {
 		return side[T]{data: v.data, off: v.off}, nil
 	}
-	tmp := poolAlloc[T](&e.pool, numel(p.Extents, kept))
+	tmp := poolAlloc[T](e.pool, numel(p.Extents, kept))
 	n := len(labels)
 	shape, ds, xs := s.shape[:n], s.s0[:n], s.s1[:n]
 	for i, l := range labels {
@@ -213,7 +213,7 @@ func pack[T strided.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, dat
 		shape[i], ds[i], xs[i] = p.Extents[l], st, ls[l]
 		st *= p.Extents[l]
 	}
-	tmp := poolAlloc[T](&e.pool, st)
+	tmp := poolAlloc[T](e.pool, st)
 	permute.Copy(e.runner, shape, strided.Ref[T]{Data: tmp.Buf(), Strides: ds}, strided.Ref[T]{Data: data, Off: off, Strides: xs})
 	for i := range n {
 		switch {
@@ -256,7 +256,7 @@ func gemmStep[T strided.Scalar](k *numeric[T], s *einsumState[T], p *einsum.Prob
 	_, ccs, ok2 := einsum.FuseGroup(ext, st.RightFree, cls)
 	if !ok1 || !ok2 || !einsum.UnitStride(m, n, crs, ccs) {
 		// Compute into a compact buffer in Out order, then copy.
-		tc = poolAlloc[T](&e.pool, numel(ext, st.Out))
+		tc = poolAlloc[T](e.pool, numel(ext, st.Out))
 		cd, coff = tc.Buf(), 0
 		stc := 1
 		for _, l := range st.Out {

@@ -54,9 +54,9 @@ type Engine struct {
 	state  atomic.Int32 // idle, busy or closed
 	team   *team.Team   // nil for a serial engine
 	runner par.Runner   // team as a runner, or nil
-	pool   bufferPool
-	budget int64 // bytes one operation may allocate (math.MaxInt64: none)
-	optErr error // the first invalid option, returned by New and Begin
+	pool   *bufferPool  // shared with the workers of concurrent slices
+	budget int64        // bytes one operation may allocate (math.MaxInt64: none)
+	optErr error        // the first invalid option, returned by New and Begin
 	plans  *PlanCache
 	// lapackWS holds the GEMM packing scratch (its Gemm field, which
 	// Matmul and Einsum use too) and the factorizations' scratch; made on
@@ -69,6 +69,10 @@ type Engine struct {
 	dataStrides [3][strided.MaxRank]int
 	ix          indexScratch
 	prof        profile
+	// slicers are the serial engines, sharing pool and plan cache, on
+	// which the team's workers evaluate slices of a sliced contraction
+	// at once; made on first use.
+	slicers []*Engine
 
 	// The kernels of each dtype, and kernels[dt]: a *backend.Kernels[T]
 	// listing them.
@@ -120,14 +124,19 @@ func WithBufferPoolLimit(bytes int64) Option {
 // Serial returns an engine without a team: every operation runs on the
 // calling goroutine. Building one costs one allocation and no goroutines.
 func Serial(opts ...Option) *Engine {
-	e := &Engine{budget: tf.DefaultMemoryBudget()}
-	e.pool.limit = envPoolLimit()
+	e := &Engine{budget: tf.DefaultMemoryBudget(), pool: &bufferPool{limit: envPoolLimit()}}
 	for _, o := range opts {
 		o(e)
 	}
 	if e.plans == nil {
 		e.plans = NewPlanCache(0)
 	}
+	e.initKernels()
+	return e
+}
+
+// initKernels binds the kernels of every dtype to e.
+func (e *Engine) initKernels() {
 	e.kernels = [op.NumDTypes]any{
 		op.Float32:    e.f32.init(e),
 		op.Float64:    e.f64.init(e),
@@ -136,7 +145,6 @@ func Serial(opts ...Option) *Engine {
 		op.Int64:      e.i64.init(e),
 		op.Bool:       e.b.init(e),
 	}
-	return e
 }
 
 // New returns an engine that owns t: kernels with enough work fan out to
@@ -182,6 +190,7 @@ func (e *Engine) Close() error {
 		}
 	}
 	e.pool.clear()
+	e.slicers = nil
 	if e.team != nil {
 		return e.team.Close()
 	}

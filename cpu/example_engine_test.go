@@ -186,3 +186,20 @@ func ExamplePlanCache_Clear() {
 	fmt.Printf("%+v\n", c.Stats())
 	// Output: {Entries:1 Hits:0 Misses:2 Evictions:0}
 }
+
+// An engine with a team evaluates as many slices at once as fit the
+// plan's limit together: one at a time for a plan whose slice fills the
+// limit, two for one planned for two workers.
+func ExampleEngine_ConcurrentSlices() {
+	tm, _ := team.New(team.Threads(2))
+	e, _ := cpu.New(tm)
+	defer e.Close()
+	shapes := [][]int{{16, 16, 16}, {16, 16, 16}, {16, 16, 16}, {16, 16, 16}}
+	const sub, limit = "abc,cde,efa,bdf->", 16896
+	one, _ := tf.PrepareEinsum(tf.Float64, sub, shapes, tf.WithMemoryLimit(limit))
+	two, _ := tf.PrepareEinsum(tf.Float64, sub, shapes, tf.WithMemoryLimit(limit), tf.WithSliceWorkers(2))
+	serial := cpu.Serial()
+	defer serial.Close()
+	fmt.Println(e.ConcurrentSlices(one), e.ConcurrentSlices(two), serial.ConcurrentSlices(two))
+	// Output: 1 2 1
+}

@@ -56,6 +56,12 @@ type scratch[T strided.Scalar] struct {
 	// its three operands and the odometer.
 	batch [5][strided.MaxRank]int
 	lin   linalgScratch[T]
+	// cursor positions the operands of a sliced contraction on its
+	// slices; slices is its fork over the team and partialStrides the
+	// strides of its workers' partial results.
+	cursor         backend.SliceCursor[T]
+	slices         sliceTask[T]
+	partialStrides []int
 }
 
 // sc returns k's scratch, made on first use.
@@ -74,13 +80,14 @@ func (k *numeric[T]) init(e *Engine) *backend.Kernels[T] {
 
 // The capabilities of the CPU engine, per dtype class.
 var (
-	_ tf.Engine                    = (*Engine)(nil)
-	_ backend.Core[bool]           = (*data[bool])(nil)
-	_ backend.Elementwise[float64] = (*numeric[float64])(nil)
-	_ backend.Reduction[float64]   = (*numeric[float64])(nil)
-	_ backend.Contraction[float64] = (*numeric[float64])(nil)
-	_ backend.Fusion[float64]      = (*numeric[float64])(nil)
-	_ backend.Linalg[complex64]    = (*numeric[complex64])(nil)
+	_ tf.Engine                          = (*Engine)(nil)
+	_ backend.Core[bool]                 = (*data[bool])(nil)
+	_ backend.Elementwise[float64]       = (*numeric[float64])(nil)
+	_ backend.Reduction[float64]         = (*numeric[float64])(nil)
+	_ backend.SlicedContraction[float64] = (*numeric[float64])(nil)
+	_ backend.Contraction[float64]       = (*numeric[float64])(nil)
+	_ backend.Fusion[float64]            = (*numeric[float64])(nil)
+	_ backend.Linalg[complex64]          = (*numeric[complex64])(nil)
 )
 
 // ref describes a view for the strided kernels.
@@ -89,7 +96,7 @@ func ref[T backend.Elem](v *backend.View[T]) strided.Ref[T] {
 }
 
 // Alloc implements backend.Core.
-func (k *data[T]) Alloc(n int) *backend.Storage[T] { return poolAlloc[T](&k.e.pool, n) }
+func (k *data[T]) Alloc(n int) *backend.Storage[T] { return poolAlloc[T](k.e.pool, n) }
 
 // Copy implements backend.Core.
 func (k *data[T]) Copy(dst, src *backend.View[T]) error {

@@ -126,12 +126,18 @@ func (p *bufferPool) handOut(b int64) {
 }
 
 func (p *bufferPool) allocationStats() AllocationStats {
+	if p == nil { // the zero Engine has none
+		return AllocationStats{}
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return AllocationStats{InUseBytes: p.inUse, PeakInUseBytes: p.peak}
 }
 
 func (p *bufferPool) resetPeak() {
+	if p == nil { // the zero Engine has none
+		return
+	}
 	p.mu.Lock()
 	p.peak = p.inUse
 	p.mu.Unlock()
@@ -166,6 +172,9 @@ func (p *bufferPool) evict() {
 }
 
 func (p *bufferPool) stats() BufferPoolStats {
+	if p == nil { // the zero Engine has none
+		return BufferPoolStats{}
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	n := 0
@@ -176,6 +185,9 @@ func (p *bufferPool) stats() BufferPoolStats {
 }
 
 func (p *bufferPool) setLimit(n int64) {
+	if p == nil { // the zero Engine has none
+		return
+	}
 	p.mu.Lock()
 	p.limit = n
 	p.evict()
@@ -183,6 +195,9 @@ func (p *bufferPool) setLimit(n int64) {
 }
 
 func (p *bufferPool) clear() {
+	if p == nil { // the zero Engine has none
+		return
+	}
 	p.mu.Lock()
 	for d := range p.lists {
 		clear(p.lists[d])

@@ -107,12 +107,19 @@ type Options struct {
 	// Restarts is the number of candidate paths RandomGreedy and Search
 	// draw (0: DefaultRestarts).
 	Restarts int
+	// Workers is the number of slices an executor can evaluate at once
+	// (0 or 1: one). Only NewSlicedPlan reads it: it may slice further so
+	// that that many slices fit the memory limit together.
+	Workers int
 }
 
 // Key renders the options that influence the plan, for cache keys.
 func (o Options) Key() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s/m%g/s%d/r%d", o.Strategy, o.MemoryLimit, o.Seed, o.Restarts)
+	if o.Workers > 1 {
+		fmt.Fprintf(&b, "/w%d", o.Workers)
+	}
 	if o.Strategy == Given {
 		b.WriteByte('/')
 		for _, pr := range o.Path {

@@ -151,29 +151,35 @@ type SlicedReport struct {
 	SlicedLabels  []string `json:"sliced_labels"`
 	SlicedExtents []int    `json:"sliced_extents"`
 	Slices        int      `json:"slices"`
-	// Limit is the peak per slice the plan was made for, in elements (0:
-	// none); PeakPerSlice is what one slice needs.
-	Limit         float64 `json:"memory_limit"`
-	PeakPerSlice  float64 `json:"peak_per_slice"`
-	TotalFlops    float64 `json:"total_flops"`
-	UnslicedFlops float64 `json:"unsliced_flops"`
-	FlopOverhead  float64 `json:"flop_overhead"`
+	// Limit is the memory limit the plan was made for, in elements (0:
+	// none); PeakPerSlice is what one slice needs. Workers is the number
+	// of slices planned to run at once within Limit, and ConcurrentPeak
+	// their peak together.
+	Limit          float64 `json:"memory_limit"`
+	PeakPerSlice   float64 `json:"peak_per_slice"`
+	Workers        int     `json:"workers"`
+	ConcurrentPeak float64 `json:"concurrent_peak"`
+	TotalFlops     float64 `json:"total_flops"`
+	UnslicedFlops  float64 `json:"unsliced_flops"`
+	FlopOverhead   float64 `json:"flop_overhead"`
 }
 
 // Summary returns the sliced plan's report data.
 func (sp *SlicedPlan) Summary() SlicedReport {
 	return SlicedReport{
-		Slice:         sp.Plan.Summary(),
-		Subscripts:    sp.Problem.Subscripts(),
-		Shapes:        sp.Problem.Shapes,
-		SlicedLabels:  sp.LabelNames(),
-		SlicedExtents: sp.Extents,
-		Slices:        sp.Slices,
-		Limit:         sp.Limit,
-		PeakPerSlice:  sp.PeakPerSlice,
-		TotalFlops:    sp.Flops,
-		UnslicedFlops: sp.UnslicedFlops,
-		FlopOverhead:  sp.FlopOverhead,
+		Slice:          sp.Plan.Summary(),
+		Subscripts:     sp.Problem.Subscripts(),
+		Shapes:         sp.Problem.Shapes,
+		SlicedLabels:   sp.LabelNames(),
+		SlicedExtents:  sp.Extents,
+		Slices:         sp.Slices,
+		Limit:          sp.Limit,
+		PeakPerSlice:   sp.PeakPerSlice,
+		Workers:        sp.Workers,
+		ConcurrentPeak: sp.ConcurrentPeak(sp.Workers),
+		TotalFlops:     sp.Flops,
+		UnslicedFlops:  sp.UnslicedFlops,
+		FlopOverhead:   sp.FlopOverhead,
 	}
 }
 
@@ -198,6 +204,9 @@ func (sp *SlicedPlan) Report() string {
 		fmt.Fprintf(&b, "        Peak per slice:  %.3e elements (limit %.3e)\n", r.PeakPerSlice, r.Limit)
 	} else {
 		fmt.Fprintf(&b, "        Peak per slice:  %.3e elements (no limit)\n", r.PeakPerSlice)
+	}
+	if r.Workers > 1 {
+		fmt.Fprintf(&b, "     Concurrent slices:  %d (peak together %.3e elements)\n", r.Workers, r.ConcurrentPeak)
 	}
 	fmt.Fprintf(&b, "     Total FLOP count:  %.3e (%.4gx the unsliced %.3e)\n", r.TotalFlops, r.FlopOverhead, r.UnslicedFlops)
 	b.WriteString("  One slice:\n")

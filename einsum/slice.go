@@ -42,9 +42,14 @@ type SlicedPlan struct {
 	// Slices is the number of slices, the product of Extents (1: not
 	// sliced).
 	Slices int
-	// Limit is the peak per slice the plan was made for, in elements (0:
-	// none).
+	// Limit is the memory limit the plan was made for, in elements (0:
+	// none): the peak of one slice, or with Workers > 1 the peak of that
+	// many slices evaluated at once (ConcurrentPeak(Workers)).
 	Limit float64
+	// Workers is the number of slices the plan was made to evaluate at
+	// once within Limit: 1, or Options.Workers when NewSlicedPlan found
+	// that slicing further for concurrent slices costs less per worker.
+	Workers int
 	// Flops is the total cost of all slices, Slices × Plan.Flops.
 	Flops float64
 	// UnslicedFlops is the cost of evaluating the problem in one piece:
@@ -70,6 +75,35 @@ func (sp *SlicedPlan) LabelNames() []string {
 		out[j] = sp.Problem.Names[l]
 	}
 	return out
+}
+
+// ConcurrentPeak is the peak, in elements besides the operands and the
+// destination, of evaluating slices on w workers at once, each summing its
+// share of the slices into a result of its own that is added to the
+// destination at the end (the first worker sums into the destination):
+//
+//	w·PeakPerSlice + (w-1)·size(output).
+//
+// It is an upper bound: the workers need not reach their peaks at the same
+// moment. ConcurrentPeak(1) is PeakPerSlice.
+func (sp *SlicedPlan) ConcurrentPeak(w int) float64 {
+	out := 1.0
+	for _, l := range sp.Problem.Output {
+		out *= float64(sp.Problem.Extents[l])
+	}
+	return float64(w)*sp.Plan.Peak + float64(max(w-1, 0))*out
+}
+
+// Concurrency returns the number of workers, between 1 and workers, that
+// evaluate slices at once within limit elements (see ConcurrentPeak; limit
+// 0 means none): the most for which ConcurrentPeak fits, never more than
+// the slices.
+func (sp *SlicedPlan) Concurrency(workers int, limit float64) int {
+	w := max(min(workers, sp.Slices), 1)
+	for w > 1 && limit > 0 && sp.ConcurrentPeak(w) > limit {
+		w--
+	}
+	return w
 }
 
 // SliceIndex writes into idx (one entry per sliced label) the values that
@@ -152,7 +186,7 @@ func SliceWith(p *Problem, labels []int, opts Options) (*SlicedPlan, error) {
 // assemble builds the SlicedPlan of slicing set with slice plan pl;
 // unsliced is the cost of the best unsliced plan known (+Inf: none).
 func assemble(p *Problem, set []bool, pl *Plan, unsliced, limit float64) (*SlicedPlan, error) {
-	sp := &SlicedPlan{Problem: p, Plan: pl, Labels: []int{}, Extents: []int{}, Slices: 1, Limit: limit, PeakPerSlice: pl.Peak}
+	sp := &SlicedPlan{Problem: p, Plan: pl, Labels: []int{}, Extents: []int{}, Slices: 1, Limit: limit, Workers: 1, PeakPerSlice: pl.Peak}
 	n := 1.0
 	for l, s := range set {
 		if s && p.Extents[l] != 1 {

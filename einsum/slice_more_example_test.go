@@ -41,3 +41,22 @@ func ExampleSlicedPlan_Summary() {
 	fmt.Println(r.SlicedLabels, r.Slices, r.PeakPerSlice, r.TotalFlops >= r.UnslicedFlops)
 	// Output: [j] 3 2 true
 }
+
+// Slices evaluated at once each hold a slice's peak, and every worker but
+// the first its own partial result (here 10 × 5 elements).
+func ExampleSlicedPlan_ConcurrentPeak() {
+	e, _ := einsum.Parse("ij,jk,kl->il")
+	p, _ := e.Bind([][]int{{10, 20}, {20, 30}, {30, 5}})
+	sp, _ := einsum.NewSlicedPlan(p, einsum.Options{MemoryLimit: 10})
+	fmt.Println(sp.ConcurrentPeak(1), sp.ConcurrentPeak(2), sp.ConcurrentPeak(4))
+	// Output: 5 60 170
+}
+
+// Concurrency is how many workers fit a limit together.
+func ExampleSlicedPlan_Concurrency() {
+	e, _ := einsum.Parse("ij,jk,kl->il")
+	p, _ := e.Bind([][]int{{10, 20}, {20, 30}, {30, 5}})
+	sp, _ := einsum.NewSlicedPlan(p, einsum.Options{MemoryLimit: 10})
+	fmt.Println(sp.Concurrency(4, 10), sp.Concurrency(4, 60), sp.Concurrency(4, 0), sp.Concurrency(64, 0))
+	// Output: 1 2 4 20
+}

@@ -58,7 +58,72 @@ const (
 // message names that minimum; its Extents hold the limit and the minimum,
 // rounded up to ints. A limit that the search meets only with more than
 // MaxSlices slices is an ErrMemoryLimit error.
+//
+// With opts.Workers w > 1 the slicing may instead be planned for w slices
+// evaluated at once within the limit (see SlicedPlan.Workers). When the
+// slicing for one slice at a time already fits w slices at once it is
+// kept (with Workers w). Otherwise a second search aims at
+// (limit - (w-1)·size(output))/w per slice, and its slicing is kept when
+// its time per worker is lower than the first one's on a team working
+// inside each slice, both costed as the search costs a slicing (FLOPs and
+// a fixed cost per step of every slice). Concurrent slices are taken to run 0.9·w times as
+// fast as one; a team inside a slice speeds up only the steps of at least
+// teamStepFlops (the smaller ones run on the caller), by w, so a slice
+// whose FLOPs are a share f in such steps runs 1/(1 - f + f/w) times as
+// fast. Slices of small steps (the usual case: slicing makes them small)
+// thus take the second slicing up to 1.8 times the first one's cost for
+// w = 2.
 func NewSlicedPlan(p *Problem, opts Options) (*SlicedPlan, error) {
+	if opts.Workers < 0 {
+		return nil, newErr("slice", ErrOption, -1, "", "workers %d is negative", opts.Workers)
+	}
+	w := opts.Workers
+	opts.Workers = 0
+	one, err := newSlicedPlan(p, opts)
+	if err != nil || w < 2 || one.Slices == 1 {
+		return one, err
+	}
+	if one.Concurrency(w, one.Limit) == w {
+		one.Workers = w
+		return one, nil
+	}
+	out := 1.0
+	for _, l := range p.Output {
+		out *= float64(p.Extents[l])
+	}
+	each := math.Floor((opts.MemoryLimit - float64(w-1)*out) / float64(w))
+	if each < 1 {
+		return one, nil
+	}
+	o := opts
+	o.MemoryLimit = each
+	many, err := newSlicedPlan(p, o)
+	if err != nil || many.Slices < w {
+		return one, nil
+	}
+	big := 0.0
+	for i := range one.Plan.Steps {
+		if f := one.Plan.Steps[i].Flops; f >= teamStepFlops {
+			big += f
+		}
+	}
+	share := 0.0
+	if one.Plan.Flops > 0 {
+		share = big / one.Plan.Flops
+	}
+	if slicesCost(float64(many.Slices), many.Plan)/(0.9*float64(w)) >= slicesCost(float64(one.Slices), one.Plan)*(1-share+share/float64(w)) {
+		return one, nil
+	}
+	many.Limit, many.Workers = opts.MemoryLimit, w
+	return many, nil
+}
+
+// teamStepFlops is the cost, in FLOPs, from which a step is taken to run
+// on the whole team (a GEMM of order 64); smaller ones run on the caller.
+const teamStepFlops = 1 << 18
+
+// newSlicedPlan is NewSlicedPlan for slices evaluated one at a time.
+func newSlicedPlan(p *Problem, opts Options) (*SlicedPlan, error) {
 	limit := opts.MemoryLimit
 	if !(limit >= 0) || math.IsInf(limit, 0) {
 		return nil, newErr("slice", ErrOption, -1, "", "memory limit %g is not a finite number >= 0", limit)
@@ -220,8 +285,11 @@ func (s *slicer) count(set []bool) float64 {
 // cost is the search's objective for slicing set with slice plan pl:
 // slices × (FLOPs of one slice + stepFlops per step), the FLOPs plus the
 // executor's fixed cost of every step of every slice.
-func (s *slicer) cost(set []bool, pl *Plan) float64 {
-	return s.count(set) * (pl.Flops + stepFlops*float64(len(pl.Steps)))
+func (s *slicer) cost(set []bool, pl *Plan) float64 { return slicesCost(s.count(set), pl) }
+
+// slicesCost is the search's objective for n slices of plan pl.
+func slicesCost(n float64, pl *Plan) float64 {
+	return n * (pl.Flops + stepFlops*float64(len(pl.Steps)))
 }
 
 func (s *slicer) run() (*SlicedPlan, error) {

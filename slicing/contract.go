@@ -15,9 +15,10 @@ import (
 // with the operands; operands are the full (unsliced) tensors. Each slice
 // reads views of the operands (no copies) and adds into dst (the first
 // overwrites it, the others accumulate with beta = 1), reusing the
-// engine's pooled intermediates. Everything is checked before any work;
-// slices run one after another (an engine with a team parallelizes each
-// slice's kernels).
+// engine's pooled intermediates. Everything is checked before any work.
+// An engine with a team evaluates as many slices of the range at once as
+// fit the plan's memory limit together (cpu.Engine.ConcurrentSlices), or
+// else one after another with the team inside each slice.
 func ContractRange(e tf.Engine, p *Plan, lo, hi int, operands []tf.Value, dst tf.Value) error {
 	const name = "slicing.ContractRange"
 	c, err := p.use(name)

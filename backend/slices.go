@@ -1,0 +1,116 @@
+package backend
+
+import "github.com/tenferro-go/tenferro/einsum"
+
+// SlicedContraction is implemented by the contraction kernels of an engine
+// that evaluates the slices of a sliced plan itself, for example several
+// slices at once on different workers:
+//
+//	dst = alpha·Σ_{lo <= s < hi} slice_s(operands) + beta·dst
+//
+// operands are views of the whole operands (sp.Problem's shapes);
+// 0 <= lo < hi <= sp.Slices. An engine without it gets the slices one
+// after another through Contraction.Einsum, each positioned by a
+// [SliceCursor].
+type SlicedContraction[T Elem] interface {
+	// SliceWorkers is the most slices the engine evaluates at once, which
+	// plans may be made for (einsum.Options.Workers).
+	SliceWorkers() int
+	EinsumSlices(dst *View[T], sp *einsum.SlicedPlan, operands []*View[T], lo, hi int, alpha, beta T) error
+}
+
+// SliceCursor positions views of a sliced contraction's operands on one
+// slice at a time. Slice s of operand k is a view with the shape of the
+// slice plan's operand k (extent 1 on the sliced labels' axes), the
+// operand's storage and strides, and the offset
+//
+//	Off_k + Σ_j idx_j · c_kj,
+//
+// where idx = sp.SliceIndex(s) and c_kj is the sum of operand k's strides
+// over the axes that carry sliced label j (broadcast axes excluded). Moving
+// to the next slice only changes offsets, so a cursor reset once walks any
+// number of slices without allocating. A cursor is used by one goroutine.
+type SliceCursor[T Elem] struct {
+	sp    *einsum.SlicedPlan
+	views []View[T]
+	ptrs  []*View[T]
+	base  []int // operand offsets
+	coef  []int // coef[k*m+j]: offset per unit of sliced label j in operand k
+	idx   []int // the current slice's values of the sliced labels
+}
+
+// Reset points the cursor at operands (views of sp.Problem's shapes) and
+// at slice 0. It reuses the cursor's memory.
+func (c *SliceCursor[T]) Reset(sp *einsum.SlicedPlan, operands []*View[T]) {
+	n, m := len(operands), len(sp.Labels)
+	c.sp = sp
+	c.views = resize(c.views, n)
+	c.ptrs = resize(c.ptrs, n)
+	c.base = resize(c.base, n)
+	c.coef = resize(c.coef, n*m)
+	c.idx = resize(c.idx, m)
+	clear(c.coef)
+	clear(c.idx)
+	full := sp.Problem
+	for k, t := range operands {
+		c.views[k] = View[T]{Data: t.Data, Off: t.Off, Shape: sp.Plan.Problem.Shapes[k], Strides: t.Strides}
+		c.ptrs[k] = &c.views[k]
+		c.base[k] = t.Off
+		for a, l := range full.Inputs[k] {
+			if full.Broadcast[k][a] {
+				continue // a stretched axis of extent 1 stays at 0
+			}
+			for j, s := range sp.Labels {
+				if s == l {
+					c.coef[k*m+j] += t.Strides[a]
+				}
+			}
+		}
+	}
+}
+
+// Seek moves the cursor to slice s (0 <= s < sp.Slices).
+func (c *SliceCursor[T]) Seek(s int) {
+	c.sp.SliceIndex(s, c.idx)
+	c.place()
+}
+
+// Next moves the cursor to the following slice (the first sliced label
+// varies fastest), wrapping to slice 0 after the last.
+func (c *SliceCursor[T]) Next() {
+	for j := range c.idx {
+		if c.idx[j]++; c.idx[j] < c.sp.Extents[j] {
+			break
+		}
+		c.idx[j] = 0
+	}
+	c.place()
+}
+
+// Views returns the operands of the current slice. The slice and its
+// views belong to the cursor; they change with Seek, Next and Reset.
+func (c *SliceCursor[T]) Views() []*View[T] { return c.ptrs }
+
+// Release drops the cursor's references to the operands' storage.
+func (c *SliceCursor[T]) Release() {
+	clear(c.views)
+	clear(c.ptrs)
+}
+
+func (c *SliceCursor[T]) place() {
+	m := len(c.idx)
+	for k := range c.views {
+		off := c.base[k]
+		for j, v := range c.idx {
+			off += v * c.coef[k*m+j]
+		}
+		c.views[k].Off = off
+	}
+}
+
+func resize[E any](s []E, n int) []E {
+	if cap(s) < n {
+		return make([]E, n)
+	}
+	return s[:n]
+}
