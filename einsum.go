@@ -75,8 +75,8 @@ func planEinsum(name string, dt DType, subscripts string, shapes [][]int, o eins
 }
 
 // Plan returns the underlying contraction plan (path, steps, costs): of
-// one slice when the plan is sliced (its problem has extent 1 on the
-// sliced labels).
+// one slice when the plan is sliced (its problem has the sliced labels'
+// widths as their extents).
 func (p *EinsumPlan) Plan() *einsum.Plan { return p.plan }
 
 // Sliced returns the slicing of a sliced plan, nil for a plan that runs

@@ -25,19 +25,21 @@ func ExampleEinsumPlan_Slices() {
 	// Output: 3 1
 }
 
-// Planned for two slices at once, the slicer picks a label whose slices
-// hold half the peak at the same FLOPs, so that two of them fit the limit
-// together; an engine with a team of two then evaluates them in pairs.
+// Planned for one slice at a time, the slicer cuts c into 4 chunks of 2
+// values whose peak fills the limit; planned for two slices at once, it
+// cuts a into 8 single values at the same FLOPs, whose peak is a quarter
+// of the limit, so that two of them fit together; an engine with a team of
+// two then evaluates them in pairs.
 func ExampleWithSliceWorkers() {
-	shapes := [][]int{{16, 16, 16}, {16, 16, 16}, {16, 16, 16}, {16, 16, 16}}
-	const sub, limit = "abc,cde,efa,bdf->", 16896
+	shapes := [][]int{{8, 8, 8}, {8, 8, 8}, {8, 8, 8}, {8, 8, 8}}
+	const sub, limit = "abc,cde,efa,bdf->", 2176
 	one, _ := tf.PrepareEinsum(tf.Float64, sub, shapes, tf.WithMemoryLimit(limit))
 	two, _ := tf.PrepareEinsum(tf.Float64, sub, shapes, tf.WithMemoryLimit(limit), tf.WithSliceWorkers(2))
 	for _, p := range []*tf.EinsumPlan{one, two} {
 		sp := p.Sliced()
-		fmt.Println(sp.LabelNames(), sp.Slices, sp.PeakPerSlice, sp.Flops, sp.Workers, sp.ConcurrentPeak(sp.Workers) <= limit)
+		fmt.Println(sp.LabelNames(), sp.Widths, sp.Slices, sp.PeakPerSlice, sp.Flops, sp.Workers, sp.ConcurrentPeak(sp.Workers) <= limit)
 	}
 	// Output:
-	// [c] 16 8448 4.202496e+06 1 true
-	// [a] 16 4352 4.202496e+06 2 true
+	// [c] [2] 4 2176 132096 1 true
+	// [a] [1] 8 576 132096 2 true
 }

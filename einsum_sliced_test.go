@@ -25,6 +25,11 @@ var slicedCases = []einsumCase{
 	{"a...,a...b,bc->...c", [][]int{{5, 3, 1}, {5, 3, 4, 7}, {7, 2}}},
 	{"ab,bc,cd,de,ea->", [][]int{{5, 7}, {7, 3}, {3, 11}, {11, 2}, {2, 5}}},
 	{"pqr,qrs,s->p", [][]int{{2, 13, 1}, {13, 5, 17}, {17}}},
+	// Composite extents, which the slicer cuts into chunks of several
+	// values.
+	{"ijb,jkb,klb->ilb", [][]int{{4, 12, 2}, {12, 8, 2}, {8, 6, 2}}},
+	{"xay,ybz,zcx->abc", [][]int{{6, 2, 8}, {8, 3, 4}, {4, 2, 6}}},
+	{"ab,bc,cd,de,ea->", [][]int{{4, 6}, {6, 4}, {4, 9}, {9, 2}, {2, 4}}},
 }
 
 // unslicedPeak is the peak of the best plan without a limit.
@@ -119,15 +124,17 @@ func castTo[T tf.Scalar](z complex128) T {
 	return v
 }
 
-// TestEinsumSlicedCases: the fixed cases in every dtype, at a quarter and
-// a sixteenth of their unsliced peak.
+// TestEinsumSlicedCases: the fixed cases in every dtype, at a half, a
+// quarter, an eighth and a sixteenth of their unsliced peak; some of the
+// plans cut a label into chunks of several values.
 func TestEinsumSlicedCases(t *testing.T) {
 	e := cpu.Serial()
 	defer e.Close()
 	rng := rand.New(rand.NewPCG(61, 62))
 	sliced := 0
+	fracs := []float64{0.5, 0.25, 1.0 / 8, 1.0 / 16}
 	for _, c := range slicedCases {
-		for _, frac := range []float64{0.25, 1.0 / 16} {
+		for _, frac := range fracs {
 			for _, ok := range []bool{
 				checkSlicedCase[float32](t, e, rng, c.sub, c.shapes, frac),
 				checkSlicedCase[float64](t, e, rng, c.sub, c.shapes, frac),
@@ -141,7 +148,19 @@ func TestEinsumSlicedCases(t *testing.T) {
 		}
 	}
 	if sliced < 4*len(slicedCases) {
-		t.Errorf("only %d of %d evaluations were sliced", sliced, 8*len(slicedCases))
+		t.Errorf("only %d of %d evaluations were sliced", sliced, 4*len(fracs)*len(slicedCases))
+	}
+	widened := 0
+	for _, c := range slicedCases {
+		for _, frac := range fracs {
+			p, err := tf.PrepareEinsum(tf.Float64, c.sub, c.shapes, tf.WithMemoryLimit(math.Floor(unslicedPeak(t, tf.Float64, c.sub, c.shapes)*frac)))
+			if err == nil && p.Sliced() != nil && slices.Max(p.Sliced().Widths) > 1 {
+				widened++
+			}
+		}
+	}
+	if widened < 3 {
+		t.Errorf("only %d plans cut a label into chunks", widened)
 	}
 }
 

@@ -21,13 +21,14 @@ type SlicedContraction[T Elem] interface {
 
 // SliceCursor positions views of a sliced contraction's operands on one
 // slice at a time. Slice s of operand k is a view with the shape of the
-// slice plan's operand k (extent 1 on the sliced labels' axes), the
+// slice plan's operand k (the widths on the sliced labels' axes), the
 // operand's storage and strides, and the offset
 //
 //	Off_k + Σ_j idx_j · c_kj,
 //
-// where idx = sp.SliceIndex(s) and c_kj is the sum of operand k's strides
-// over the axes that carry sliced label j (broadcast axes excluded). Moving
+// where idx = sp.SliceIndex(s) and c_kj is sp.Widths[j] times the sum of
+// operand k's strides over the axes that carry sliced label j (broadcast
+// axes excluded). Moving
 // to the next slice only changes offsets, so a cursor reset once walks any
 // number of slices without allocating. A cursor is used by one goroutine.
 type SliceCursor[T Elem] struct {
@@ -62,7 +63,7 @@ func (c *SliceCursor[T]) Reset(sp *einsum.SlicedPlan, operands []*View[T]) {
 			}
 			for j, s := range sp.Labels {
 				if s == l {
-					c.coef[k*m+j] += t.Strides[a]
+					c.coef[k*m+j] += sp.Widths[j] * t.Strides[a]
 				}
 			}
 		}
@@ -79,7 +80,7 @@ func (c *SliceCursor[T]) Seek(s int) {
 // varies fastest), wrapping to slice 0 after the last.
 func (c *SliceCursor[T]) Next() {
 	for j := range c.idx {
-		if c.idx[j]++; c.idx[j] < c.sp.Extents[j] {
+		if c.idx[j]++; c.idx[j] < c.sp.Chunks(j) {
 			break
 		}
 		c.idx[j] = 0

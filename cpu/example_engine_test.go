@@ -194,8 +194,8 @@ func ExampleEngine_ConcurrentSlices() {
 	tm, _ := team.New(team.Threads(2))
 	e, _ := cpu.New(tm)
 	defer e.Close()
-	shapes := [][]int{{16, 16, 16}, {16, 16, 16}, {16, 16, 16}, {16, 16, 16}}
-	const sub, limit = "abc,cde,efa,bdf->", 16896
+	shapes := [][]int{{8, 8, 8}, {8, 8, 8}, {8, 8, 8}, {8, 8, 8}}
+	const sub, limit = "abc,cde,efa,bdf->", 2176
 	one, _ := tf.PrepareEinsum(tf.Float64, sub, shapes, tf.WithMemoryLimit(limit))
 	two, _ := tf.PrepareEinsum(tf.Float64, sub, shapes, tf.WithMemoryLimit(limit), tf.WithSliceWorkers(2))
 	serial := cpu.Serial()

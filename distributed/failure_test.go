@@ -58,7 +58,7 @@ func TestWorkerKilledMidSlice(t *testing.T) {
 	url, js := startServer(t)
 	subscripts := "ab,bc,cd->ad"
 	shapes := [][]int{{3, 24}, {24, 24}, {24, 3}}
-	p := slicedPlan(t, tf.Float64, subscripts, shapes, 8)
+	p := slicedPlan(t, tf.Float64, subscripts, shapes, 24)
 	if p.Slices < 20 {
 		t.Fatalf("plan has %d slices, want at least 20", p.Slices)
 	}

@@ -150,7 +150,10 @@ type SlicedReport struct {
 	Shapes        [][]int  `json:"shapes"`
 	SlicedLabels  []string `json:"sliced_labels"`
 	SlicedExtents []int    `json:"sliced_extents"`
-	Slices        int      `json:"slices"`
+	// SlicedWidths holds the values of each sliced label one slice takes
+	// (1 unless the label is cut into chunks of several values).
+	SlicedWidths []int `json:"sliced_widths"`
+	Slices       int   `json:"slices"`
 	// Limit is the memory limit the plan was made for, in elements (0:
 	// none); PeakPerSlice is what one slice needs. Workers is the number
 	// of slices planned to run at once within Limit, and ConcurrentPeak
@@ -172,6 +175,7 @@ func (sp *SlicedPlan) Summary() SlicedReport {
 		Shapes:         sp.Problem.Shapes,
 		SlicedLabels:   sp.LabelNames(),
 		SlicedExtents:  sp.Extents,
+		SlicedWidths:   sp.Widths,
 		Slices:         sp.Slices,
 		Limit:          sp.Limit,
 		PeakPerSlice:   sp.PeakPerSlice,
@@ -196,6 +200,9 @@ func (sp *SlicedPlan) Report() string {
 		parts := make([]string, len(r.SlicedLabels))
 		for j, name := range r.SlicedLabels {
 			parts[j] = fmt.Sprintf("%s (%d)", name, r.SlicedExtents[j])
+			if w := r.SlicedWidths[j]; w > 1 {
+				parts[j] = fmt.Sprintf("%s (%d, in %d chunks of %d)", name, r.SlicedExtents[j], r.SlicedExtents[j]/w, w)
+			}
 		}
 		fmt.Fprintf(&b, "         Sliced labels:  %s\n", strings.Join(parts, ", "))
 	}

@@ -32,15 +32,24 @@ type SlicedPlan struct {
 	// Problem is the full (unsliced) problem.
 	Problem *Problem
 	// Plan is the plan of one slice. Its problem is Problem with every
-	// sliced label's extent set to 1 (the operands' shapes have 1 on the
-	// axes of sliced labels); label ids are Problem's.
+	// sliced label's extent set to its width (1 unless chunked; the
+	// operands' shapes have it on the axes of sliced labels); label ids
+	// are Problem's.
 	Plan *Plan
 	// Labels holds the sliced label ids of Problem in increasing order and
 	// Extents their extents (every one > 1). Both are empty when the
 	// contraction is not sliced.
 	Labels, Extents []int
-	// Slices is the number of slices, the product of Extents (1: not
-	// sliced).
+	// Widths holds how many consecutive values of each sliced label one
+	// slice takes: a divisor of its extent, smaller than it (1: one value
+	// per slice, the usual slicing). Label j is cut into Extents[j] /
+	// Widths[j] chunks, and the slice plan's problem has extent Widths[j]
+	// on its axes. Wider chunks keep the steps large (matrix-matrix
+	// products instead of matrix-vector ones) and repeat the steps that
+	// do not touch the label fewer times.
+	Widths []int
+	// Slices is the number of slices, the product of Extents[j] /
+	// Widths[j] (1: not sliced).
 	Slices int
 	// Limit is the memory limit the plan was made for, in elements (0:
 	// none): the peak of one slice, or with Workers > 1 the peak of that
@@ -106,33 +115,46 @@ func (sp *SlicedPlan) Concurrency(workers int, limit float64) int {
 	return w
 }
 
-// SliceIndex writes into idx (one entry per sliced label) the values that
-// slice s fixes, and returns idx. It panics if idx is too short or s is
-// out of range, as an index expression would.
+// SliceIndex writes into idx (one entry per sliced label) the chunks that
+// slice s takes, and returns idx: slice s fixes sliced label j to the
+// values Widths[j]·idx[j], ..., Widths[j]·(idx[j]+1) - 1, idx being the
+// digits of s in the mixed radix Extents[j] / Widths[j], the first label
+// fastest. It panics if idx is too short or s is out of range, as an
+// index expression would.
 func (sp *SlicedPlan) SliceIndex(s int, idx []int) []int {
 	if s < 0 || s >= sp.Slices {
 		panic("einsum: slice " + strconv.Itoa(s) + " out of range [0, " + strconv.Itoa(sp.Slices) + ")")
 	}
 	idx = idx[:len(sp.Extents)]
-	for j, x := range sp.Extents {
+	for j := range sp.Extents {
+		x := sp.Chunks(j)
 		idx[j] = s % x
 		s /= x
 	}
 	return idx
 }
 
+// Chunks returns the number of chunks sliced label j is cut into,
+// Extents[j] / Widths[j].
+func (sp *SlicedPlan) Chunks(j int) int { return sp.Extents[j] / sp.Widths[j] }
+
 // slicedProblem binds p's expression to p's shapes with the axes of the
-// labels in set (indexed by label id) set to extent 1. Label ids are
-// unchanged: binding numbers labels by the expression alone.
-func slicedProblem(p *Problem, set []bool) (*Problem, error) {
+// labels in set (indexed by label id) set to extent width[l] (1 where
+// width is nil or 0). Label ids are unchanged: binding numbers labels by
+// the expression alone.
+func slicedProblem(p *Problem, set []bool, width []int) (*Problem, error) {
 	shapes := make([][]int, len(p.Shapes))
 	sliced := false
 	for k, s := range p.Shapes {
 		shapes[k] = slices.Clone(s)
 		for a, l := range p.Inputs[k] {
-			if set[l] {
-				sliced = sliced || shapes[k][a] > 1
-				shapes[k][a] = 1
+			if set[l] && shapes[k][a] > 1 {
+				w := 1
+				if width != nil && width[l] > 0 {
+					w = width[l]
+				}
+				sliced = sliced || w < shapes[k][a]
+				shapes[k][a] = w
 			}
 		}
 	}
@@ -155,11 +177,26 @@ func slicedProblem(p *Problem, set []bool) (*Problem, error) {
 // SliceWith(p, sp.Labels, Options{Strategy: Given, Path: sp.Plan.Path})
 // gives back sp's slicing and steps.
 func SliceWith(p *Problem, labels []int, opts Options) (*SlicedPlan, error) {
+	return SliceWithWidths(p, labels, nil, opts)
+}
+
+// SliceWithWidths is SliceWith with chunks: widths[j] consecutive values
+// of labels[j] per slice (a divisor of its extent; widths nil: 1 for
+// every label). SliceWithWidths(p, sp.Labels, sp.Widths, Options{Strategy:
+// Given, Path: sp.Plan.Path}) rebuilds any sliced plan sp.
+func SliceWithWidths(p *Problem, labels, widths []int, opts Options) (*SlicedPlan, error) {
 	if p == nil || p.Expr == nil || len(p.Extents) != p.NumLabels {
 		return nil, newErr("slice", ErrOption, -1, "", "the problem was not made by Bind")
 	}
+	if widths != nil && len(widths) != len(labels) {
+		return nil, newErr("slice", ErrOption, -1, "", "%d widths for %d sliced labels", len(widths), len(labels))
+	}
 	set := make([]bool, p.NumLabels)
-	for _, l := range labels {
+	var width []int
+	if widths != nil {
+		width = make([]int, p.NumLabels)
+	}
+	for j, l := range labels {
 		switch {
 		case l < 0 || l >= p.NumLabels:
 			return nil, newErr("slice", ErrOption, -1, "", "sliced label id %d out of range [0, %d)", l, p.NumLabels)
@@ -169,10 +206,15 @@ func SliceWith(p *Problem, labels []int, opts Options) (*SlicedPlan, error) {
 			return nil, newErr("slice", ErrOption, -1, p.Names[l], "label '%s' is an output label, which is never sliced", p.Names[l])
 		case p.Extents[l] < 1:
 			return nil, newErr("slice", ErrOption, -1, p.Names[l], "label '%s' has extent %d: there is nothing to slice", p.Names[l], p.Extents[l])
+		case widths != nil && (widths[j] < 1 || p.Extents[l]%widths[j] != 0):
+			return nil, newErr("slice", ErrOption, -1, p.Names[l], "width %d of label '%s' does not divide its extent %d", widths[j], p.Names[l], p.Extents[l])
 		}
 		set[l] = true
+		if width != nil {
+			width[l] = widths[j]
+		}
 	}
-	sub, err := slicedProblem(p, set)
+	sub, err := slicedProblem(p, set, width)
 	if err != nil {
 		return nil, err
 	}
@@ -180,26 +222,32 @@ func SliceWith(p *Problem, labels []int, opts Options) (*SlicedPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return assemble(p, set, pl, math.Inf(1), 0)
+	return assemble(p, set, width, pl, math.Inf(1), 0)
 }
 
-// assemble builds the SlicedPlan of slicing set with slice plan pl;
-// unsliced is the cost of the best unsliced plan known (+Inf: none).
-func assemble(p *Problem, set []bool, pl *Plan, unsliced, limit float64) (*SlicedPlan, error) {
-	sp := &SlicedPlan{Problem: p, Plan: pl, Labels: []int{}, Extents: []int{}, Slices: 1, Limit: limit, Workers: 1, PeakPerSlice: pl.Peak}
+// assemble builds the SlicedPlan of slicing set (chunks of width[l], 1
+// where width is nil or 0) with slice plan pl; unsliced is the cost of
+// the best unsliced plan known (+Inf: none).
+func assemble(p *Problem, set []bool, width []int, pl *Plan, unsliced, limit float64) (*SlicedPlan, error) {
+	sp := &SlicedPlan{Problem: p, Plan: pl, Labels: []int{}, Extents: []int{}, Widths: []int{}, Slices: 1, Limit: limit, Workers: 1, PeakPerSlice: pl.Peak}
 	n := 1.0
 	for l, s := range set {
-		if s && p.Extents[l] != 1 {
+		w := 1
+		if width != nil && width[l] > 0 {
+			w = width[l]
+		}
+		if s && p.Extents[l] > w {
 			sp.Labels = append(sp.Labels, l)
 			sp.Extents = append(sp.Extents, p.Extents[l])
-			n *= float64(p.Extents[l])
+			sp.Widths = append(sp.Widths, w)
+			n *= float64(p.Extents[l] / w)
 		}
 	}
 	if n > MaxSlices {
 		return nil, newErr("slice", ErrMemoryLimit, -1, "", "slicing %s needs %g slices, more than MaxSlices (%d)", p.Term(sp.Labels), n, MaxSlices)
 	}
-	for _, x := range sp.Extents {
-		sp.Slices *= x
+	for j := range sp.Extents {
+		sp.Slices *= sp.Chunks(j)
 	}
 	sp.Flops = float64(sp.Slices) * pl.Flops
 	// The slice's path on the unsliced problem costs no more than all

@@ -47,7 +47,7 @@ func ExampleSlicedPlan_Summary() {
 func ExampleSlicedPlan_ConcurrentPeak() {
 	e, _ := einsum.Parse("ij,jk,kl->il")
 	p, _ := e.Bind([][]int{{10, 20}, {20, 30}, {30, 5}})
-	sp, _ := einsum.NewSlicedPlan(p, einsum.Options{MemoryLimit: 10})
+	sp, _ := einsum.NewSlicedPlan(p, einsum.Options{MemoryLimit: 5})
 	fmt.Println(sp.ConcurrentPeak(1), sp.ConcurrentPeak(2), sp.ConcurrentPeak(4))
 	// Output: 5 60 170
 }
@@ -56,7 +56,35 @@ func ExampleSlicedPlan_ConcurrentPeak() {
 func ExampleSlicedPlan_Concurrency() {
 	e, _ := einsum.Parse("ij,jk,kl->il")
 	p, _ := e.Bind([][]int{{10, 20}, {20, 30}, {30, 5}})
-	sp, _ := einsum.NewSlicedPlan(p, einsum.Options{MemoryLimit: 10})
+	sp, _ := einsum.NewSlicedPlan(p, einsum.Options{MemoryLimit: 5})
 	fmt.Println(sp.Concurrency(4, 10), sp.Concurrency(4, 60), sp.Concurrency(4, 0), sp.Concurrency(64, 0))
 	// Output: 1 2 4 20
+}
+
+// A slicing in chunks is rebuilt from its labels, widths and path: j cut
+// into 4 chunks of 5 values.
+func ExampleSliceWithWidths() {
+	e, _ := einsum.Parse("ij,jk,kl->il")
+	p, _ := e.Bind([][]int{{10, 20}, {20, 30}, {30, 5}})
+	j := p.Ellipsis + 1 // named labels are numbered by value: i, j, k, l
+	sp, err := einsum.SliceWithWidths(p, []int{j}, []int{5}, einsum.Options{Strategy: einsum.Given, Path: [][2]int{{1, 2}, {0, 1}}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(sp.LabelNames(), sp.Widths, sp.Slices, sp.Flops, sp.PeakPerSlice)
+	_, err = einsum.SliceWithWidths(p, []int{j}, []int{3}, einsum.Options{})
+	fmt.Println(err)
+	// Output:
+	// [j] [5] 4 8000 25
+	// einsum: slice: width 3 of label 'j' does not divide its extent 20
+}
+
+// Chunks is the number of chunks a sliced label is cut into; slice s
+// takes chunk SliceIndex(s)[j] of label j.
+func ExampleSlicedPlan_Chunks() {
+	e, _ := einsum.Parse("ij,jk,kl->il")
+	p, _ := e.Bind([][]int{{10, 20}, {20, 30}, {30, 5}})
+	sp, _ := einsum.NewSlicedPlan(p, einsum.Options{MemoryLimit: 10})
+	fmt.Println(sp.Extents[0], sp.Widths[0], sp.Chunks(0))
+	// Output: 20 2 10
 }

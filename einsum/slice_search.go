@@ -135,7 +135,7 @@ func newSlicedPlan(p *Problem, opts Options) (*SlicedPlan, error) {
 	}
 	none := make([]bool, p.NumLabels)
 	if limit == 0 || base.Peak <= limit {
-		return assemble(p, none, base, base.Flops, limit)
+		return assemble(p, none, nil, base, base.Flops, limit)
 	}
 	s := &slicer{p: p, opts: opts, limit: limit, base: base, memo: map[string]*Plan{}, minPeak: base.Peak}
 	for l, x := range p.Extents {
@@ -153,6 +153,7 @@ type slicer struct {
 	limit   float64
 	base    *Plan
 	cands   []int            // labels that may be sliced
+	width   []int            // chunk widths by label id (nil: 1), set by widen
 	memo    map[string]*Plan // plans by slicing and options (nil: failed)
 	minPeak float64          // smallest peak of any plan made
 }
@@ -168,6 +169,11 @@ func (s *slicer) plan(set []bool, full bool, seed uint64, bound float64) *Plan {
 		tag = "f"
 	}
 	tag += "/" + strconv.FormatFloat(bound, 'g', -1, 64)
+	for l, w := range s.width {
+		if w > 0 {
+			tag += "/" + strconv.Itoa(l) + "x" + strconv.Itoa(w)
+		}
+	}
 	key := sliceKey(set, tag)
 	if pl, ok := s.memo[key]; ok {
 		return pl
@@ -181,7 +187,7 @@ func (s *slicer) plan(set []bool, full bool, seed uint64, bound float64) *Plan {
 }
 
 func (s *slicer) replan(set []bool, full bool, seed uint64, bound float64) *Plan {
-	sub, err := slicedProblem(s.p, set)
+	sub, err := slicedProblem(s.p, set, s.width)
 	if err != nil {
 		return nil
 	}
@@ -271,12 +277,20 @@ func (s *slicer) best(set []bool, full bool, seed uint64) *Plan {
 
 func (s *slicer) fits(pl *Plan) bool { return pl != nil && pl.Peak <= s.limit }
 
-// count is the number of slices of set.
-func (s *slicer) count(set []bool) float64 {
+// count is the number of slices of set, in chunks of s.width.
+func (s *slicer) count(set []bool) float64 { return s.countWidth(set, s.width) }
+
+// countWidth is the number of slices of set in chunks of width[l] (1
+// where width is nil or 0).
+func (s *slicer) countWidth(set []bool, width []int) float64 {
 	n := 1.0
 	for l, in := range set {
 		if in {
-			n *= float64(s.p.Extents[l])
+			w := 1
+			if width != nil && width[l] > 0 {
+				w = width[l]
+			}
+			n *= float64(s.p.Extents[l] / w)
 		}
 	}
 	return n
@@ -330,7 +344,68 @@ func (s *slicer) run() (*SlicedPlan, error) {
 	if s.opts.Strategy != Given {
 		consider(bestSet, s.best(bestSet, true, 0))
 	}
-	return assemble(s.p, bestSet, bestPl, s.base.Flops, s.limit)
+	s.width, bestPl = s.widen(bestSet, bestPl)
+	if s.opts.Strategy != Given {
+		if q := s.best(bestSet, true, 0); s.fits(q) && s.cost(bestSet, q) < s.cost(bestSet, bestPl) {
+			bestPl = q
+		}
+	}
+	return assemble(s.p, bestSet, s.width, bestPl, s.base.Flops, s.limit)
+}
+
+// widen lets the sliced labels of set take chunks of several consecutive
+// values: label by label, largest extent first, the widest divisor of its
+// extent (below the extent) whose slicing still fits the limit on pl's
+// path and lowers the cost. On a fixed path a wider chunk never adds
+// FLOPs (a step that touches the label does the same work in fewer
+// slices; one that does not is repeated fewer times), takes fewer steps in
+// all, and keeps the steps' matrices wide. It returns the widths by label
+// id (0: not widened) and the plan of one slice.
+func (s *slicer) widen(set []bool, pl *Plan) ([]int, *Plan) {
+	width := make([]int, s.p.NumLabels)
+	cost := s.cost(set, pl)
+	for _, l := range s.largestFirst(set) {
+		for _, w := range divisorsDown(s.p.Extents[l]) {
+			width[l] = w
+			if sub, err := slicedProblem(s.p, set, width); err == nil {
+				q := s.planned(NewPlan(sub, Options{Strategy: Given, Path: pl.Path}))
+				if s.fits(q) && slicesCost(s.countWidth(set, width), q) < cost {
+					pl, cost = q, slicesCost(s.countWidth(set, width), q)
+					break
+				}
+			}
+			width[l] = 0
+		}
+	}
+	return width, pl
+}
+
+// largestFirst returns the labels in set, largest extent first (ties in
+// label order).
+func (s *slicer) largestFirst(set []bool) []int {
+	var in []int
+	for l, v := range set {
+		if v {
+			in = append(in, l)
+		}
+	}
+	slices.SortStableFunc(in, func(a, b int) int { return cmp.Compare(s.p.Extents[b], s.p.Extents[a]) })
+	return in
+}
+
+// divisorsDown returns the divisors of n between 2 and n-1, largest first.
+func divisorsDown(n int) []int {
+	var lo, hi []int
+	for d := 2; d*d <= n; d++ {
+		if n%d == 0 {
+			lo = append(lo, d)
+			if d*d != n {
+				hi = append(hi, n/d)
+			}
+		}
+	}
+	slices.Reverse(lo)
+	return append(hi, lo...)
 }
 
 // grow slices one label at a time (see choose) until the peak fits or no
@@ -547,15 +622,8 @@ func (nw *network) sliceEffects(ssa [][2]int, limit float64) effects {
 // and the total cost drops.
 func (s *slicer) shrink(set []bool, pl *Plan, seed uint64) ([]bool, *Plan) {
 	cost := s.cost(set, pl)
-	var in []int
-	for l, v := range set {
-		if v {
-			in = append(in, l)
-		}
-	}
 	// Large extents first: unslicing one saves the most slices.
-	slices.SortStableFunc(in, func(a, b int) int { return cmp.Compare(s.p.Extents[b], s.p.Extents[a]) })
-	for _, l := range in {
+	for _, l := range s.largestFirst(set) {
 		set[l] = false
 		if q := s.best(set, false, seed); s.fits(q) && s.cost(set, q) < cost {
 			pl, cost = q, s.cost(set, q)
@@ -585,7 +653,7 @@ func (s *slicer) topDown(seed uint64) ([]bool, *Plan) {
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s.p.Extents[b], s.p.Extents[a]) })
 	for _, l := range order {
 		set[l] = false
-		if sub, err := slicedProblem(s.p, set); err == nil {
+		if sub, err := slicedProblem(s.p, set, nil); err == nil {
 			if q := s.planned(NewPlan(sub, Options{Strategy: Given, Path: pl.Path})); s.fits(q) {
 				keep = q
 				continue

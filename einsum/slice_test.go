@@ -15,7 +15,7 @@ func sliceData(sp *SlicedPlan, data [][]float64, idx []int) [][]float64 {
 	p := sp.Problem
 	at := map[int]int{}
 	for j, l := range sp.Labels {
-		at[l] = idx[j]
+		at[l] = idx[j] * sp.Widths[j] // the chunk's first value
 	}
 	out := make([][]float64, len(data))
 	for k, shape := range sp.Plan.Problem.Shapes {
@@ -27,7 +27,7 @@ func sliceData(sp *SlicedPlan, data [][]float64, idx []int) [][]float64 {
 			copy(full, sidx)
 			for a, l := range p.Inputs[k] {
 				if v, ok := at[l]; ok && !p.Broadcast[k][a] {
-					full[a] = v
+					full[a] = v + sidx[a]
 				}
 			}
 			out[k][dst.offset(sidx)] = data[k][src.offset(full)]
@@ -65,10 +65,10 @@ func checkSliced(t *testing.T, sp *SlicedPlan, data [][]float64) {
 		if slices.Contains(p.OutputUnique, l) || sp.Extents[j] != p.Extents[l] || sp.Extents[j] < 2 {
 			t.Fatalf("%s: bad sliced label %s (extent %d)", p, p.Names[l], sp.Extents[j])
 		}
-		if sp.Plan.Problem.Extents[l] != 1 {
-			t.Fatalf("%s: slice problem keeps extent %d for sliced label %s", p, sp.Plan.Problem.Extents[l], p.Names[l])
+		if w := sp.Widths[j]; w < 1 || w >= sp.Extents[j] || sp.Extents[j]%w != 0 || sp.Plan.Problem.Extents[l] != w {
+			t.Fatalf("%s: slice problem has extent %d for sliced label %s of width %d", p, sp.Plan.Problem.Extents[l], p.Names[l], w)
 		}
-		n *= sp.Extents[j]
+		n *= sp.Extents[j] / sp.Widths[j]
 	}
 	if n != sp.Slices || sp.Flops != float64(n)*sp.Plan.Flops || sp.PeakPerSlice != sp.Plan.Peak {
 		t.Fatalf("%s: slices %d (want %d), flops %g, peak %g", p, sp.Slices, n, sp.Flops, sp.PeakPerSlice)

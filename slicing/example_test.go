@@ -10,19 +10,19 @@ import (
 )
 
 // A chain of three matrices whose intermediate (20 × 5 float64 values,
-// 800 bytes) does not fit 200 bytes: slicing j leaves one row of it per
-// slice.
+// 800 bytes) does not fit 200 bytes: slicing j in 4 chunks of 5 values
+// leaves five rows of it per slice.
 func ExampleNew() {
 	shapes := [][]int{{10, 20}, {20, 30}, {30, 5}}
 	p, err := slicing.New(tf.Float64, "ij,jk,kl->il", shapes, 200)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(p.SlicedLabels, p.SlicedExtents, p.Slices, p.SlicePeakBytes, p.FlopOverhead, p.OutputShape)
+	fmt.Println(p.SlicedLabels, p.SlicedExtents, p.SlicedWidths, p.Slices, p.SlicePeakBytes, p.FlopOverhead, p.OutputShape)
 	_, err = slicing.New(tf.Float64, "ij,jk,kl->il", shapes, 16)
 	fmt.Println(err)
 	// Output:
-	// [j] [20] 20 40 1 [10 5]
+	// [j] [20] [5] 4 200 1 [10 5]
 	// tenferro: slicing.New: limitBytes: memory budget exceeded: expected at least 40 bytes (the smallest peak one slice reaches in f64), got 16: einsum: slice: memory limit of 2 elements is below the smallest peak one slice reaches, 5 elements (with every summed label sliced)
 }
 
@@ -41,8 +41,8 @@ func ExampleRead() {
 	_, err = slicing.Read(bytes.NewBufferString(`{"subscripts": "ij,jk->ik", "shapes": [[2, 3], [3, 4]], "dtype": "f64", "path": [[0, 1]], "sliced_labels": ["j"], "sliced_extents": [3], "slices": 2, "output_shape": [2, 4]}`))
 	fmt.Println(err)
 	// Output:
-	// ij,jk,kl->il [[1 2] [0 1]] [j] 20
-	// tenferro: slicing.Read: p.Slices: invalid argument: expected 3 (the product of the sliced extents), got 2
+	// ij,jk,kl->il [[1 2] [0 1]] [j] 4
+	// tenferro: slicing.Read: p.Slices: invalid argument: expected 3 (the product of the sliced extents over their widths), got 2
 }
 
 // Workers evaluate ranges of slices; a Reducer sums their partial results
@@ -81,7 +81,7 @@ func ExampleContractRange() {
 
 // Overlapping ranges that are not the same range are refused.
 func ExampleReducer_Add() {
-	p, _ := slicing.New(tf.Float64, "ij,jk,kl->il", [][]int{{10, 20}, {20, 30}, {30, 5}}, 200)
+	p, _ := slicing.New(tf.Float64, "ij,jk,kl->il", [][]int{{10, 20}, {20, 30}, {30, 5}}, 40)
 	r, _ := slicing.NewReducer(p)
 	partial, _ := tf.NewValue(tf.Float64, p.OutputShape...)
 	fmt.Println(r.Add(0, 10, partial))

@@ -41,12 +41,17 @@ type Plan struct {
 	// Path is the linear path (NumPy format) of one slice.
 	Path [][2]int `json:"path"`
 	// SlicedLabels are the sliced labels as written in Subscripts, in
-	// increasing label order (code point), and SlicedExtents their
-	// extents (each > 1). Slice s fixes SlicedLabels[j] to digit j of s
-	// in the mixed radix SlicedExtents, the first digit fastest.
+	// increasing label order (code point), SlicedExtents their extents
+	// (each > 1) and SlicedWidths the values of each one slice takes (a
+	// divisor of the extent below it; absent: 1 for every label). Slice s
+	// takes chunk i_j of SlicedLabels[j], the values w_j·i_j, ...,
+	// w_j·(i_j+1) - 1, where i_j is digit j of s in the mixed radix
+	// SlicedExtents[j] / SlicedWidths[j], the first digit fastest.
 	SlicedLabels  []string `json:"sliced_labels"`
 	SlicedExtents []int    `json:"sliced_extents"`
-	// Slices is the product of SlicedExtents (1: unsliced).
+	SlicedWidths  []int    `json:"sliced_widths,omitempty"`
+	// Slices is the product of SlicedExtents[j] / SlicedWidths[j] (1:
+	// unsliced).
 	Slices int `json:"slices"`
 	// FlopOverhead is the total FLOPs of all slices over the FLOPs of the
 	// unsliced contraction (>= 1; see einsum.SlicedPlan).
@@ -111,6 +116,7 @@ func New(dt tf.DType, subscripts string, shapes [][]int, limitBytes int64) (*Pla
 		Path:           slices.Clone(sp.Plan.Path),
 		SlicedLabels:   sp.LabelNames(),
 		SlicedExtents:  slices.Clone(sp.Extents),
+		SlicedWidths:   slices.Clone(sp.Widths),
 		Slices:         sp.Slices,
 		FlopOverhead:   sp.FlopOverhead,
 		SlicePeakBytes: peakBytes(sp, dt),
@@ -224,6 +230,7 @@ func (q *Plan) same(p *Plan) bool {
 		q.FlopOverhead == p.FlopOverhead && q.SlicePeakBytes == p.SlicePeakBytes &&
 		slices.EqualFunc(q.Shapes, p.Shapes, slices.Equal) && slices.Equal(q.Path, p.Path) &&
 		slices.Equal(q.SlicedLabels, p.SlicedLabels) && slices.Equal(q.SlicedExtents, p.SlicedExtents) &&
+		slices.Equal(q.SlicedWidths, p.SlicedWidths) &&
 		slices.Equal(q.OutputShape, p.OutputShape)
 }
 
@@ -246,7 +253,11 @@ func compile(name string, p *Plan) (*compiled, error) {
 	if len(p.SlicedLabels) != len(p.SlicedExtents) {
 		return nil, bad("p.SlicedExtents", strconv.Itoa(len(p.SlicedLabels))+" extents (one per sliced label)", "%d", len(p.SlicedExtents))
 	}
+	if p.SlicedWidths != nil && len(p.SlicedWidths) != len(p.SlicedLabels) {
+		return nil, bad("p.SlicedWidths", strconv.Itoa(len(p.SlicedLabels))+" widths (one per sliced label) or none", "%d", len(p.SlicedWidths))
+	}
 	ids := make([]int, len(p.SlicedLabels))
+	widths := make([]int, len(p.SlicedLabels))
 	n := 1
 	for j, s := range p.SlicedLabels {
 		l := slices.Index(prob.Names, s)
@@ -261,19 +272,26 @@ func compile(name string, p *Plan) (*compiled, error) {
 		case p.SlicedExtents[j] != prob.Extents[l] || prob.Extents[l] < 2:
 			return nil, bad("p.SlicedExtents["+strconv.Itoa(j)+"]", "the extent of label "+strconv.Quote(s)+", "+strconv.Itoa(prob.Extents[l])+", which must be > 1", "%d", p.SlicedExtents[j])
 		}
-		ids[j] = l
-		if n > einsum.MaxSlices/prob.Extents[l] {
+		ids[j], widths[j] = l, 1
+		if p.SlicedWidths != nil {
+			widths[j] = p.SlicedWidths[j]
+		}
+		if w := widths[j]; w < 1 || w >= prob.Extents[l] || prob.Extents[l]%w != 0 {
+			return nil, bad("p.SlicedWidths["+strconv.Itoa(j)+"]", "a divisor of "+strconv.Itoa(prob.Extents[l])+" (the extent of label "+strconv.Quote(s)+") below it", "%d", w)
+		}
+		chunks := prob.Extents[l] / widths[j]
+		if n > einsum.MaxSlices/chunks {
 			return nil, bad("p.SlicedExtents", "at most einsum.MaxSlices slices", "more")
 		}
-		n *= prob.Extents[l]
+		n *= chunks
 	}
 	if p.Slices != n {
-		return nil, bad("p.Slices", strconv.Itoa(n)+" (the product of the sliced extents)", "%d", p.Slices)
+		return nil, bad("p.Slices", strconv.Itoa(n)+" (the product of the sliced extents over their widths)", "%d", p.Slices)
 	}
 	if !(p.FlopOverhead >= 1) || math.IsInf(p.FlopOverhead, 0) {
 		return nil, bad("p.FlopOverhead", "a finite number >= 1", "%v", p.FlopOverhead)
 	}
-	sp, err := einsum.SliceWith(prob, ids, einsum.Options{Strategy: einsum.Given, Path: p.Path})
+	sp, err := einsum.SliceWithWidths(prob, ids, widths, einsum.Options{Strategy: einsum.Given, Path: p.Path})
 	if err != nil {
 		return nil, tf.WrapError(name, "p.Path", opError(name, err))
 	}
@@ -293,6 +311,7 @@ func compile(name string, p *Plan) (*compiled, error) {
 	c.snap.Path = slices.Clone(p.Path)
 	c.snap.SlicedLabels = slices.Clone(p.SlicedLabels)
 	c.snap.SlicedExtents = slices.Clone(p.SlicedExtents)
+	c.snap.SlicedWidths = slices.Clone(p.SlicedWidths)
 	c.snap.OutputShape = slices.Clone(p.OutputShape)
 	return c, nil
 }

@@ -126,6 +126,9 @@ func planSummary(p *slicing.Plan) string {
 	labels := make([]string, len(p.SlicedLabels))
 	for i, l := range p.SlicedLabels {
 		labels[i] = l + "=" + strconv.Itoa(p.SlicedExtents[i])
+		if p.SlicedWidths != nil && p.SlicedWidths[i] > 1 {
+			labels[i] += "/" + strconv.Itoa(p.SlicedWidths[i])
+		}
 	}
 	return fmt.Sprintf("%d slices over %s, flop overhead %.3g, slice peak %s",
 		p.Slices, strings.Join(labels, " "), p.FlopOverhead, formatBytes(p.SlicePeakBytes))

@@ -25,14 +25,15 @@ func init() {
 // "+Inf" (and an unknown speedup as "NaN"): JSON has no such numbers.
 //
 // The slicing fields: SlicedLabels and SlicedExtents are the labels the
-// contraction is sliced on (empty when it is not), Slices their number of
-// slices, FlopOverhead the FLOPs of all slices over those of the unsliced
+// contraction is sliced on (empty when it is not), SlicedWidths the values
+// of each label one slice takes (1 unless it is cut into wider chunks),
+// Slices their number of slices, FlopOverhead the FLOPs of all slices over those of the unsliced
 // contraction, SlicePeakBytes the planned peak of one slice's
 // intermediates in bytes of the dtype, TotalFlops the FLOPs of all slices.
 // When the contraction is sliced, Path, Steps, Flops, NaiveFlops,
 // Speedup, LargestIntermediate and the scalings describe one slice (its
-// shapes have extent 1 on the sliced labels' axes); Shapes are the full
-// ones.
+// shapes have the widths on the sliced labels' axes); Shapes are the
+// full ones.
 type pathJSON struct {
 	Subscripts          string     `json:"subscripts"`
 	Shapes              [][]int    `json:"shapes"`
@@ -49,6 +50,7 @@ type pathJSON struct {
 	DType               string     `json:"dtype"`
 	SlicedLabels        []string   `json:"sliced_labels"`
 	SlicedExtents       []int      `json:"sliced_extents"`
+	SlicedWidths        []int      `json:"sliced_widths"`
 	Slices              int        `json:"slices"`
 	FlopOverhead        count      `json:"flop_overhead"`
 	SlicePeakBytes      count      `json:"slice_peak_bytes"`
@@ -137,7 +139,7 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 			Flops: count(r.OptimizedFlops), NaiveFlops: count(r.NaiveFlops), Speedup: count(r.Speedup),
 			LargestIntermediate: count(r.LargestIntermediate), NaiveScaling: r.NaiveScaling,
 			OptimizedScaling: r.OptimizedScaling, Steps: steps, Final: r.Final,
-			DType: dt.String(), SlicedLabels: sp.LabelNames(), SlicedExtents: sp.Extents, Slices: sp.Slices,
+			DType: dt.String(), SlicedLabels: sp.LabelNames(), SlicedExtents: sp.Extents, SlicedWidths: sp.Widths, Slices: sp.Slices,
 			FlopOverhead: count(sp.FlopOverhead), SlicePeakBytes: count(sp.PeakPerSlice * size), TotalFlops: count(sp.Flops),
 		})
 	}
