@@ -79,6 +79,16 @@ func planEinsum(name string, dt DType, subscripts string, shapes [][]int, o eins
 // widths as their extents).
 func (p *EinsumPlan) Plan() *einsum.Plan { return p.plan }
 
+// Peak returns the planned peak of the intermediates, in elements (see
+// einsum.Plan.Peak): of the plan, or the largest of one slice's for a
+// sliced plan (einsum.SlicedPlan.PeakPerSlice).
+func (p *EinsumPlan) Peak() float64 {
+	if p.sliced != nil {
+		return p.sliced.PeakPerSlice
+	}
+	return p.plan.Peak
+}
+
 // Sliced returns the slicing of a sliced plan, nil for a plan that runs
 // in one piece.
 func (p *EinsumPlan) Sliced() *einsum.SlicedPlan { return p.sliced }
@@ -182,7 +192,7 @@ func einsumNew[T Scalar](e Engine, name, subscripts string, operands []*Tensor[T
 	if err != nil {
 		return nil, err
 	}
-	if err := checkPeak(name, p.plan.Peak+float64(Numel(p.out)), DTypeOf[T]().Size(), be.MemoryBudget()); err != nil {
+	if err := checkPeak(name, p.Peak()+float64(Numel(p.out)), DTypeOf[T]().Size(), be.MemoryBudget()); err != nil {
 		return nil, err
 	}
 	out, err := alloc[T](be, name, p.out)
@@ -220,7 +230,7 @@ func einsumInto[T Scalar](e Engine, name string, dst *Tensor[T], subscripts stri
 	if err := checkDst(name, false, dst, p.out, nil, operands...); err != nil {
 		return err
 	}
-	if err := checkPeak(name, p.plan.Peak, DTypeOf[T]().Size(), be.MemoryBudget()); err != nil {
+	if err := checkPeak(name, p.Peak(), DTypeOf[T]().Size(), be.MemoryBudget()); err != nil {
 		return err
 	}
 	return runEinsum(kern, p, dst, operands, castFrom[T](s.alpha), castFrom[T](s.beta))
@@ -238,7 +248,7 @@ func EinsumPlanned[T Scalar](e Engine, p *EinsumPlan, operands ...*Tensor[T]) (*
 		if err != nil {
 			return err
 		}
-		if err := checkPeak(name, p.plan.Peak+float64(Numel(p.out)), DTypeOf[T]().Size(), be.MemoryBudget()); err != nil {
+		if err := checkPeak(name, p.Peak()+float64(Numel(p.out)), DTypeOf[T]().Size(), be.MemoryBudget()); err != nil {
 			return err
 		}
 		return runEinsum(kern, p, out, operands, 1, 0)
@@ -263,7 +273,7 @@ func EinsumPlannedInto[T Scalar](e Engine, dst *Tensor[T], p *EinsumPlan, operan
 	case ks.Contraction == nil:
 		err = unsupported[T](name, "contraction kernels")
 	default:
-		if err = checkPeak(name, p.plan.Peak, DTypeOf[T]().Size(), be.MemoryBudget()); err == nil {
+		if err = checkPeak(name, p.Peak(), DTypeOf[T]().Size(), be.MemoryBudget()); err == nil {
 			err = runEinsum(ks.Contraction, p, dst, operands, 1, 0)
 		}
 	}

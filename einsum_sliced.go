@@ -74,7 +74,7 @@ func EinsumSlicesInto[T Scalar](e Engine, dst *Tensor[T], p *EinsumPlan, lo, hi 
 	case ks.Contraction == nil:
 		err = unsupported[T](name, "contraction kernels")
 	default:
-		if err = checkPeak(name, p.plan.Peak, DTypeOf[T]().Size(), be.MemoryBudget()); err == nil {
+		if err = checkPeak(name, p.Peak(), DTypeOf[T]().Size(), be.MemoryBudget()); err == nil {
 			if p.sliced == nil {
 				err = runEinsum(ks.Contraction, p, dst, operands, 1, 0)
 			} else {
@@ -110,7 +110,7 @@ func runSlices[T Scalar](kern backend.Contraction[T], p *EinsumPlan, dst *Tensor
 			c.Next()
 			beta = 1
 		}
-		if err := kern.Einsum(dst.desc(), p.plan, c.Views(), alpha, beta); err != nil {
+		if err := kern.Einsum(dst.desc(), c.Plan(), c.Views(), alpha, beta); err != nil {
 			return err
 		}
 	}

@@ -24,7 +24,7 @@ func ExampleWithMemoryLimit() {
 	}
 	fmt.Println(out)
 	p, _ := tf.PrepareEinsum(tf.Float64, "ij,jk,kl->il", [][]int{{2, 3}, {3, 4}, {4, 2}}, tf.WithMemoryLimit(3))
-	fmt.Println(p.Sliced().LabelNames(), p.Slices(), p.Plan().Peak)
+	fmt.Println(p.Sliced().LabelNames(), p.Slices(), p.Peak())
 	// Output:
 	// Tensor[f64] (2, 2)
 	// [[36 36]

@@ -43,3 +43,13 @@ func ExampleWithSliceWorkers() {
 	// [c] [2] 4 2176 132096 1 true
 	// [a] [1] 8 576 132096 2 true
 }
+
+// Peak is what a plan's intermediates hold at once: for a sliced plan, one
+// slice's.
+func ExampleEinsumPlan_Peak() {
+	shapes := [][]int{{2, 3}, {3, 4}, {4, 2}}
+	whole, _ := tf.PrepareEinsum(tf.Float64, "ij,jk,kl->il", shapes)
+	sliced, _ := tf.PrepareEinsum(tf.Float64, "ij,jk,kl->il", shapes, tf.WithMemoryLimit(3))
+	fmt.Println(whole.Peak(), sliced.Peak(), sliced.Slices())
+	// Output: 6 2 3
+}

@@ -39,7 +39,7 @@ func unslicedPeak(t testing.TB, dt tf.DType, sub string, shapes [][]int) float64
 	if err != nil {
 		t.Fatalf("%s %v: %v", sub, shapes, err)
 	}
-	return p.Plan().Peak
+	return p.Peak()
 }
 
 // checkSlicedCase evaluates sub on random operands of random layouts
@@ -63,8 +63,8 @@ func checkSlicedCase[T tf.Scalar](t *testing.T, e *cpu.Engine, rng *rand.Rand, s
 	if err != nil {
 		t.Fatalf("%s %v limit %g: %v", sub, shapes, limit, err)
 	}
-	if p.Plan().Peak > limit {
-		t.Fatalf("%s: slice peak %g > limit %g", sub, p.Plan().Peak, limit)
+	if p.Peak() > limit {
+		t.Fatalf("%s: slice peak %g > limit %g", sub, p.Peak(), limit)
 	}
 	ops := make([]*tf.Tensor[T], len(shapes))
 	data := make([][]complex128, len(shapes))
@@ -337,12 +337,12 @@ func TestEinsumSlicedUnderBudget(t *testing.T) {
 	closeToRel(t, "sliced under the budget", got, want, 1e-12)
 	// The plan the call used: planned by the budget less the output.
 	p, err := tf.PrepareEinsum(tf.Float64, sub, shapes, tf.WithMemoryLimit(float64(budget/8-27)))
-	if err != nil || p.Slices() < 2 || p.Plan().Peak*8 > float64(budget) {
-		t.Fatalf("plan under the budget: %v, %d slices, peak %g elements", err, p.Slices(), p.Plan().Peak)
+	if err != nil || p.Slices() < 2 || p.Peak()*8 > float64(budget) {
+		t.Fatalf("plan under the budget: %v, %d slices, peak %g elements", err, p.Slices(), p.Peak())
 	}
 	held := e.AllocationStats().PeakInUseBytes
 	t.Logf("unsliced peak %g bytes, budget %d, %d slices of %g bytes; the engine held at most %d bytes at once",
-		peak*8, budget, p.Slices(), p.Plan().Peak*8, held)
+		peak*8, budget, p.Slices(), p.Peak()*8, held)
 	if held > budget {
 		t.Errorf("the engine held %d bytes at once, over the budget of %d", held, budget)
 	}
@@ -399,7 +399,7 @@ func TestEinsumSlicedMeasuredPeak(t *testing.T) {
 			if err := tf.EinsumPlannedInto(e, dst, p, ops...); err != nil {
 				t.Fatal(err)
 			}
-			planned := p.Plan().Peak * 8
+			planned := p.Peak() * 8
 			measured := e.AllocationStats().PeakInUseBytes
 			ratio := float64(measured) / planned
 			t.Logf("%-32s %6d slices: planned %9.0f bytes per slice, measured %9d (ratio %.3f)", in.Name, p.Slices(), planned, measured, ratio)
@@ -459,7 +459,7 @@ func checkPeakModel(t *testing.T, e *cpu.Engine) {
 			if err := tf.EinsumPlannedInto(e, dst, p, ops...); err != nil {
 				t.Fatal(err)
 			}
-			got, want := e.AllocationStats().PeakInUseBytes, int64(p.Plan().Peak)*8
+			got, want := e.AllocationStats().PeakInUseBytes, int64(p.Peak())*8
 			if w := e.ConcurrentSlices(p); w > 1 {
 				// Slices at once reach their peaks at moments of their own:
 				// the planned concurrent peak bounds what they hold.

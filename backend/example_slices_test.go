@@ -80,3 +80,20 @@ func ExampleSliceCursor_Release() {
 	fmt.Println(c.Views()[0] == nil)
 	// Output: true
 }
+
+// Plan is the plan of the current slice: a slicing whose width does not
+// divide the extent (j, of extent 3, cut into chunks of 2 and 1 value) runs its
+// shorter last chunk with the tail plan, on views of that chunk's shape.
+func ExampleSliceCursor_Plan() {
+	sp, ops := slicedChain()
+	tail, _ := einsum.SliceWithWidths(sp.Problem, sp.Labels, []int{2}, einsum.Options{})
+	var c backend.SliceCursor[float64]
+	c.Reset(tail, ops)
+	for range tail.Slices {
+		fmt.Println(c.Plan() == tail.Tail, c.Views()[0].Shape, c.Views()[0].Off)
+		c.Next()
+	}
+	// Output:
+	// false [2 2] 0
+	// true [2 1] 4
+}

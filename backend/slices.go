@@ -20,9 +20,10 @@ type SlicedContraction[T Elem] interface {
 }
 
 // SliceCursor positions views of a sliced contraction's operands on one
-// slice at a time. Slice s of operand k is a view with the shape of the
-// slice plan's operand k (the widths on the sliced labels' axes), the
-// operand's storage and strides, and the offset
+// slice at a time. Slice s of operand k is a view with the shape of
+// operand k of the slice's plan (Plan: sp.Plan, or sp.Tail for a slice
+// that takes a shorter last chunk), the operand's storage and strides,
+// and the offset
 //
 //	Off_k + Σ_j idx_j · c_kj,
 //
@@ -33,6 +34,7 @@ type SlicedContraction[T Elem] interface {
 // number of slices without allocating. A cursor is used by one goroutine.
 type SliceCursor[T Elem] struct {
 	sp    *einsum.SlicedPlan
+	plan  *einsum.Plan // the current slice's plan
 	views []View[T]
 	ptrs  []*View[T]
 	base  []int // operand offsets
@@ -54,7 +56,7 @@ func (c *SliceCursor[T]) Reset(sp *einsum.SlicedPlan, operands []*View[T]) {
 	clear(c.idx)
 	full := sp.Problem
 	for k, t := range operands {
-		c.views[k] = View[T]{Data: t.Data, Off: t.Off, Shape: sp.Plan.Problem.Shapes[k], Strides: t.Strides}
+		c.views[k] = View[T]{Data: t.Data, Strides: t.Strides}
 		c.ptrs[k] = &c.views[k]
 		c.base[k] = t.Off
 		for a, l := range full.Inputs[k] {
@@ -68,6 +70,7 @@ func (c *SliceCursor[T]) Reset(sp *einsum.SlicedPlan, operands []*View[T]) {
 			}
 		}
 	}
+	c.place()
 }
 
 // Seek moves the cursor to slice s (0 <= s < sp.Slices).
@@ -92,6 +95,9 @@ func (c *SliceCursor[T]) Next() {
 // views belong to the cursor; they change with Seek, Next and Reset.
 func (c *SliceCursor[T]) Views() []*View[T] { return c.ptrs }
 
+// Plan returns the plan that contracts the current slice's views.
+func (c *SliceCursor[T]) Plan() *einsum.Plan { return c.plan }
+
 // Release drops the cursor's references to the operands' storage.
 func (c *SliceCursor[T]) Release() {
 	clear(c.views)
@@ -100,7 +106,9 @@ func (c *SliceCursor[T]) Release() {
 
 func (c *SliceCursor[T]) place() {
 	m := len(c.idx)
+	c.plan = c.sp.PlanOf(c.idx)
 	for k := range c.views {
+		c.views[k].Shape = c.plan.Problem.Shapes[k]
 		off := c.base[k]
 		for j, v := range c.idx {
 			off += v * c.coef[k*m+j]

@@ -111,7 +111,7 @@ func (k *numeric[T]) runSlices(c *backend.SliceCursor[T], dst *backend.View[T], 
 			c.Next()
 			beta = 1
 		}
-		if err := execEinsum(k, &k.sc().ein, dst, sp.Plan, c.Views(), alpha, beta); err != nil {
+		if err := execEinsum(k, &k.sc().ein, dst, c.Plan(), c.Views(), alpha, beta); err != nil {
 			return err
 		}
 	}

@@ -41,15 +41,23 @@ type SlicedPlan struct {
 	// contraction is not sliced.
 	Labels, Extents []int
 	// Widths holds how many consecutive values of each sliced label one
-	// slice takes: a divisor of its extent, smaller than it (1: one value
-	// per slice, the usual slicing). Label j is cut into Extents[j] /
-	// Widths[j] chunks, and the slice plan's problem has extent Widths[j]
-	// on its axes. Wider chunks keep the steps large (matrix-matrix
-	// products instead of matrix-vector ones) and repeat the steps that
-	// do not touch the label fewer times.
+	// slice takes, below its extent (1: one value per slice, the usual
+	// slicing). Label j is cut into Chunks(j) = ⌈Extents[j] / Widths[j]⌉
+	// chunks, and the slice plan's problem has extent Widths[j] on its
+	// axes. Wider chunks keep the steps large (matrix-matrix products
+	// instead of matrix-vector ones) and repeat the steps that do not
+	// touch the label fewer times. At most one width does not divide its
+	// extent (see Tail).
 	Widths []int
-	// Slices is the number of slices, the product of Extents[j] /
-	// Widths[j] (1: not sliced).
+	// Tail, when not nil, is the plan of the slices that take the last
+	// chunk of sliced label TailLabel (an index into Labels), whose width
+	// does not divide its extent: that chunk is shorter, Extents[j] -
+	// (Chunks(j)-1)·Widths[j] values. Every other slice runs Plan; PlanOf
+	// picks. Tail has Plan's path. TailLabel is -1 without a tail.
+	Tail      *Plan
+	TailLabel int
+	// Slices is the number of slices, the product of Chunks(j) (1: not
+	// sliced).
 	Slices int
 	// Limit is the memory limit the plan was made for, in elements (0:
 	// none): the peak of one slice, or with Workers > 1 the peak of that
@@ -59,7 +67,8 @@ type SlicedPlan struct {
 	// once within Limit: 1, or Options.Workers when NewSlicedPlan found
 	// that slicing further for concurrent slices costs less per worker.
 	Workers int
-	// Flops is the total cost of all slices, Slices × Plan.Flops.
+	// Flops is the total cost of all slices, Slices × Plan.Flops (the
+	// slices that take a tail chunk at Tail.Flops).
 	Flops float64
 	// UnslicedFlops is the cost of evaluating the problem in one piece:
 	// the cheaper of the best plan without a memory limit and the slice's
@@ -69,7 +78,8 @@ type SlicedPlan struct {
 	// FlopOverhead is Flops / UnslicedFlops, the price of slicing in
 	// FLOPs (1 when not sliced; 1 when UnslicedFlops is 0).
 	FlopOverhead float64
-	// PeakPerSlice is Plan.Peak, the elements an executor holds at once
+	// PeakPerSlice is Plan.Peak (or Tail.Peak when larger), the elements
+	// an executor holds at once
 	// besides the operands and the destination while it evaluates one
 	// slice, the layout copies of its GEMM steps and the buffer in which
 	// kernels that cannot accumulate in place stage a slice's result
@@ -100,7 +110,7 @@ func (sp *SlicedPlan) ConcurrentPeak(w int) float64 {
 	for _, l := range sp.Problem.Output {
 		out *= float64(sp.Problem.Extents[l])
 	}
-	return float64(w)*sp.Plan.Peak + float64(max(w-1, 0))*out
+	return float64(w)*sp.PeakPerSlice + float64(max(w-1, 0))*out
 }
 
 // Concurrency returns the number of workers, between 1 and workers, that
@@ -135,14 +145,25 @@ func (sp *SlicedPlan) SliceIndex(s int, idx []int) []int {
 }
 
 // Chunks returns the number of chunks sliced label j is cut into,
-// Extents[j] / Widths[j].
-func (sp *SlicedPlan) Chunks(j int) int { return sp.Extents[j] / sp.Widths[j] }
+// ⌈Extents[j] / Widths[j]⌉.
+func (sp *SlicedPlan) Chunks(j int) int { return (sp.Extents[j] + sp.Widths[j] - 1) / sp.Widths[j] }
+
+// PlanOf returns the plan of the slice whose chunks are idx (as
+// SliceIndex gives them): Tail for the last chunk of the tail label, else
+// Plan.
+func (sp *SlicedPlan) PlanOf(idx []int) *Plan {
+	if sp.Tail != nil && idx[sp.TailLabel] == sp.Chunks(sp.TailLabel)-1 {
+		return sp.Tail
+	}
+	return sp.Plan
+}
 
 // slicedProblem binds p's expression to p's shapes with the axes of the
 // labels in set (indexed by label id) set to extent width[l] (1 where
-// width is nil or 0). Label ids are unchanged: binding numbers labels by
-// the expression alone.
-func slicedProblem(p *Problem, set []bool, width []int) (*Problem, error) {
+// width is nil or 0), and those of label tail (-1: none) to the length of
+// its last chunk. Label ids are unchanged: binding numbers labels by the
+// expression alone.
+func slicedProblem(p *Problem, set []bool, width []int, tail int) (*Problem, error) {
 	shapes := make([][]int, len(p.Shapes))
 	sliced := false
 	for k, s := range p.Shapes {
@@ -152,6 +173,9 @@ func slicedProblem(p *Problem, set []bool, width []int) (*Problem, error) {
 				w := 1
 				if width != nil && width[l] > 0 {
 					w = width[l]
+				}
+				if l == tail {
+					w = lastChunk(shapes[k][a], w)
 				}
 				sliced = sliced || w < shapes[k][a]
 				shapes[k][a] = w
@@ -168,6 +192,10 @@ func slicedProblem(p *Problem, set []bool, width []int) (*Problem, error) {
 	return sub, err
 }
 
+// lastChunk is the length of the last of the chunks of width w that cut
+// extent e.
+func lastChunk(e, w int) int { return e - (e-1)/w*w }
+
 // SliceWith slices the given labels of p (label ids, any order, no
 // repeats, none of them an output label, each of extent >= 1) and plans
 // one slice with opts; opts.MemoryLimit, if set, bounds every intermediate
@@ -181,9 +209,12 @@ func SliceWith(p *Problem, labels []int, opts Options) (*SlicedPlan, error) {
 }
 
 // SliceWithWidths is SliceWith with chunks: widths[j] consecutive values
-// of labels[j] per slice (a divisor of its extent; widths nil: 1 for
-// every label). SliceWithWidths(p, sp.Labels, sp.Widths, Options{Strategy:
-// Given, Path: sp.Plan.Path}) rebuilds any sliced plan sp.
+// of labels[j] per slice (between 1 and its extent; widths nil: 1 for
+// every label). At most one width may leave a shorter last chunk (not
+// divide its extent): that label's last chunk is planned with the path
+// of the others (SlicedPlan.Tail). SliceWithWidths(p, sp.Labels,
+// sp.Widths, Options{Strategy: Given, Path: sp.Plan.Path}) rebuilds any
+// sliced plan sp.
 func SliceWithWidths(p *Problem, labels, widths []int, opts Options) (*SlicedPlan, error) {
 	if p == nil || p.Expr == nil || len(p.Extents) != p.NumLabels {
 		return nil, newErr("slice", ErrOption, -1, "", "the problem was not made by Bind")
@@ -196,6 +227,7 @@ func SliceWithWidths(p *Problem, labels, widths []int, opts Options) (*SlicedPla
 	if widths != nil {
 		width = make([]int, p.NumLabels)
 	}
+	tail := -1
 	for j, l := range labels {
 		switch {
 		case l < 0 || l >= p.NumLabels:
@@ -206,15 +238,20 @@ func SliceWithWidths(p *Problem, labels, widths []int, opts Options) (*SlicedPla
 			return nil, newErr("slice", ErrOption, -1, p.Names[l], "label '%s' is an output label, which is never sliced", p.Names[l])
 		case p.Extents[l] < 1:
 			return nil, newErr("slice", ErrOption, -1, p.Names[l], "label '%s' has extent %d: there is nothing to slice", p.Names[l], p.Extents[l])
-		case widths != nil && (widths[j] < 1 || p.Extents[l]%widths[j] != 0):
-			return nil, newErr("slice", ErrOption, -1, p.Names[l], "width %d of label '%s' does not divide its extent %d", widths[j], p.Names[l], p.Extents[l])
+		case widths != nil && (widths[j] < 1 || widths[j] > p.Extents[l]):
+			return nil, newErr("slice", ErrOption, -1, p.Names[l], "width %d of label '%s' is not between 1 and its extent %d", widths[j], p.Names[l], p.Extents[l])
+		case widths != nil && p.Extents[l]%widths[j] != 0 && tail >= 0:
+			return nil, newErr("slice", ErrOption, -1, p.Names[l], "widths of labels '%s' and '%s' both leave a shorter last chunk (at most one may)", p.Names[tail], p.Names[l])
 		}
 		set[l] = true
 		if width != nil {
 			width[l] = widths[j]
+			if p.Extents[l]%widths[j] != 0 {
+				tail = l
+			}
 		}
 	}
-	sub, err := slicedProblem(p, set, width)
+	sub, err := slicedProblem(p, set, width, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -222,14 +259,32 @@ func SliceWithWidths(p *Problem, labels, widths []int, opts Options) (*SlicedPla
 	if err != nil {
 		return nil, err
 	}
-	return assemble(p, set, width, pl, math.Inf(1), 0)
+	tp, err := tailPlan(p, set, width, tail, pl)
+	if err != nil {
+		return nil, err
+	}
+	return assemble(p, set, width, pl, tp, math.Inf(1), 0)
+}
+
+// tailPlan plans, on pl's path, the slices that take the shorter last
+// chunk of label tail (-1: none, and a nil plan).
+func tailPlan(p *Problem, set []bool, width []int, tail int, pl *Plan) (*Plan, error) {
+	if tail < 0 {
+		return nil, nil
+	}
+	sub, err := slicedProblem(p, set, width, tail)
+	if err != nil {
+		return nil, err
+	}
+	return NewPlan(sub, Options{Strategy: Given, Path: pl.Path})
 }
 
 // assemble builds the SlicedPlan of slicing set (chunks of width[l], 1
-// where width is nil or 0) with slice plan pl; unsliced is the cost of
-// the best unsliced plan known (+Inf: none).
-func assemble(p *Problem, set []bool, width []int, pl *Plan, unsliced, limit float64) (*SlicedPlan, error) {
-	sp := &SlicedPlan{Problem: p, Plan: pl, Labels: []int{}, Extents: []int{}, Widths: []int{}, Slices: 1, Limit: limit, Workers: 1, PeakPerSlice: pl.Peak}
+// where width is nil or 0) with slice plan pl and the plan tp of the
+// slices that take a shorter last chunk (nil: none); unsliced is the cost
+// of the best unsliced plan known (+Inf: none).
+func assemble(p *Problem, set []bool, width []int, pl, tp *Plan, unsliced, limit float64) (*SlicedPlan, error) {
+	sp := &SlicedPlan{Problem: p, Plan: pl, Labels: []int{}, Extents: []int{}, Widths: []int{}, TailLabel: -1, Slices: 1, Limit: limit, Workers: 1, PeakPerSlice: pl.Peak}
 	n := 1.0
 	for l, s := range set {
 		w := 1
@@ -237,10 +292,13 @@ func assemble(p *Problem, set []bool, width []int, pl *Plan, unsliced, limit flo
 			w = width[l]
 		}
 		if s && p.Extents[l] > w {
+			if p.Extents[l]%w != 0 {
+				sp.TailLabel, sp.Tail = len(sp.Labels), tp
+			}
 			sp.Labels = append(sp.Labels, l)
 			sp.Extents = append(sp.Extents, p.Extents[l])
 			sp.Widths = append(sp.Widths, w)
-			n *= float64(p.Extents[l] / w)
+			n *= float64((p.Extents[l] + w - 1) / w)
 		}
 	}
 	if n > MaxSlices {
@@ -250,6 +308,11 @@ func assemble(p *Problem, set []bool, width []int, pl *Plan, unsliced, limit flo
 		sp.Slices *= sp.Chunks(j)
 	}
 	sp.Flops = float64(sp.Slices) * pl.Flops
+	if sp.Tail != nil {
+		tails := float64(sp.Slices / sp.Chunks(sp.TailLabel))
+		sp.Flops += tails * (sp.Tail.Flops - pl.Flops)
+		sp.PeakPerSlice = max(pl.Peak, sp.Tail.Peak)
+	}
 	// The slice's path on the unsliced problem costs no more than all
 	// slices together (each step repeats for the sliced labels it lacks).
 	whole := pl.Flops

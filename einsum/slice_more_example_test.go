@@ -62,21 +62,26 @@ func ExampleSlicedPlan_Concurrency() {
 }
 
 // A slicing in chunks is rebuilt from its labels, widths and path: j cut
-// into 4 chunks of 5 values.
+// into 4 chunks of 5 values, or into 7 chunks of 3 values, the last of
+// which has 2 (its slices run the tail plan).
 func ExampleSliceWithWidths() {
 	e, _ := einsum.Parse("ij,jk,kl->il")
 	p, _ := e.Bind([][]int{{10, 20}, {20, 30}, {30, 5}})
 	j := p.Ellipsis + 1 // named labels are numbered by value: i, j, k, l
-	sp, err := einsum.SliceWithWidths(p, []int{j}, []int{5}, einsum.Options{Strategy: einsum.Given, Path: [][2]int{{1, 2}, {0, 1}}})
+	path := einsum.Options{Strategy: einsum.Given, Path: [][2]int{{1, 2}, {0, 1}}}
+	sp, err := einsum.SliceWithWidths(p, []int{j}, []int{5}, path)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(sp.LabelNames(), sp.Widths, sp.Slices, sp.Flops, sp.PeakPerSlice)
-	_, err = einsum.SliceWithWidths(p, []int{j}, []int{3}, einsum.Options{})
+	fmt.Println(sp.LabelNames(), sp.Widths, sp.Slices, sp.Flops, sp.PeakPerSlice, sp.Tail == nil)
+	sp, _ = einsum.SliceWithWidths(p, []int{j}, []int{3}, path)
+	fmt.Println(sp.Slices, sp.Plan.Problem.Shapes[0], sp.Tail.Problem.Shapes[0], sp.Flops)
+	_, err = einsum.SliceWithWidths(p, []int{j}, []int{21}, path)
 	fmt.Println(err)
 	// Output:
-	// [j] [5] 4 8000 25
-	// einsum: slice: width 3 of label 'j' does not divide its extent 20
+	// [j] [5] 4 8000 25 true
+	// 7 [10 3] [10 2] 8000
+	// einsum: slice: width 21 of label 'j' is not between 1 and its extent 20
 }
 
 // Chunks is the number of chunks a sliced label is cut into; slice s
@@ -87,4 +92,20 @@ func ExampleSlicedPlan_Chunks() {
 	sp, _ := einsum.NewSlicedPlan(p, einsum.Options{MemoryLimit: 10})
 	fmt.Println(sp.Extents[0], sp.Widths[0], sp.Chunks(0))
 	// Output: 20 2 10
+}
+
+// PlanOf picks the plan of a slice from its chunks: the tail plan for the
+// shorter last chunk of the tail label.
+func ExampleSlicedPlan_PlanOf() {
+	e, _ := einsum.Parse("ij,jk,kl->il")
+	p, _ := e.Bind([][]int{{10, 20}, {20, 30}, {30, 5}})
+	j := p.Ellipsis + 1
+	sp, _ := einsum.SliceWithWidths(p, []int{j}, []int{6}, einsum.Options{})
+	idx := make([]int, 1)
+	for s := range sp.Slices {
+		pl := sp.PlanOf(sp.SliceIndex(s, idx))
+		fmt.Print(pl.Problem.Extents[j], " ")
+	}
+	fmt.Println()
+	// Output: 6 6 6 2
 }

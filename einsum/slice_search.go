@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strconv"
 )
 
@@ -135,7 +136,7 @@ func newSlicedPlan(p *Problem, opts Options) (*SlicedPlan, error) {
 	}
 	none := make([]bool, p.NumLabels)
 	if limit == 0 || base.Peak <= limit {
-		return assemble(p, none, nil, base, base.Flops, limit)
+		return assemble(p, none, nil, base, nil, base.Flops, limit)
 	}
 	s := &slicer{p: p, opts: opts, limit: limit, base: base, memo: map[string]*Plan{}, minPeak: base.Peak}
 	for l, x := range p.Extents {
@@ -187,7 +188,7 @@ func (s *slicer) plan(set []bool, full bool, seed uint64, bound float64) *Plan {
 }
 
 func (s *slicer) replan(set []bool, full bool, seed uint64, bound float64) *Plan {
-	sub, err := slicedProblem(s.p, set, s.width)
+	sub, err := slicedProblem(s.p, set, s.width, -1)
 	if err != nil {
 		return nil
 	}
@@ -281,7 +282,7 @@ func (s *slicer) fits(pl *Plan) bool { return pl != nil && pl.Peak <= s.limit }
 func (s *slicer) count(set []bool) float64 { return s.countWidth(set, s.width) }
 
 // countWidth is the number of slices of set in chunks of width[l] (1
-// where width is nil or 0).
+// where width is nil or 0), a shorter last chunk counted as one.
 func (s *slicer) countWidth(set []bool, width []int) float64 {
 	n := 1.0
 	for l, in := range set {
@@ -290,7 +291,7 @@ func (s *slicer) countWidth(set []bool, width []int) float64 {
 			if width != nil && width[l] > 0 {
 				w = width[l]
 			}
-			n *= float64(s.p.Extents[l] / w)
+			n *= float64((s.p.Extents[l] + w - 1) / w)
 		}
 	}
 	return n
@@ -344,40 +345,95 @@ func (s *slicer) run() (*SlicedPlan, error) {
 	if s.opts.Strategy != Given {
 		consider(bestSet, s.best(bestSet, true, 0))
 	}
-	s.width, bestPl = s.widen(bestSet, bestPl)
+	var tail int
+	s.width, tail, bestPl = s.widen(bestSet, bestPl)
+	tp := s.tail(bestSet, tail, bestPl)
 	if s.opts.Strategy != Given {
 		if q := s.best(bestSet, true, 0); s.fits(q) && s.cost(bestSet, q) < s.cost(bestSet, bestPl) {
-			bestPl = q
+			if tq := s.tail(bestSet, tail, q); tail < 0 || s.fits(tq) {
+				bestPl, tp = q, tq
+			}
 		}
 	}
-	return assemble(s.p, bestSet, s.width, bestPl, s.base.Flops, s.limit)
+	return assemble(s.p, bestSet, s.width, bestPl, tp, s.base.Flops, s.limit)
+}
+
+// tail plans, on pl's path, the slices that take the shorter last chunk
+// of label tail under s.width (nil for tail -1 or when planning fails).
+func (s *slicer) tail(set []bool, tail int, pl *Plan) *Plan {
+	return s.planned(tailPlan(s.p, set, s.width, tail, pl))
 }
 
 // widen lets the sliced labels of set take chunks of several consecutive
-// values: label by label, largest extent first, the widest divisor of its
-// extent (below the extent) whose slicing still fits the limit on pl's
-// path and lowers the cost. On a fixed path a wider chunk never adds
-// FLOPs (a step that touches the label does the same work in fewer
-// slices; one that does not is repeated fewer times), takes fewer steps in
-// all, and keeps the steps' matrices wide. It returns the widths by label
-// id (0: not widened) and the plan of one slice.
-func (s *slicer) widen(set []bool, pl *Plan) ([]int, *Plan) {
+// values: label by label, largest extent first, the widest chunk whose
+// slicing still fits the limit on pl's path (the full chunks and, for a
+// width that does not divide the extent, the shorter last one) and lowers
+// the cost. On a fixed path a wider chunk never adds FLOPs (a step that
+// touches the label does the same work in fewer slices; one that does not
+// is repeated fewer times), takes fewer steps in all, and keeps the
+// steps' matrices wide. The first label may take any width (one per
+// number of chunks); once a label has a shorter last chunk, the others
+// take divisors of their extents. Since the peak grows with the width on
+// a fixed path, the widest fitting width is found by bisection. It
+// returns the widths by label id (0: not widened), the label with a
+// shorter last chunk (-1: none) and the plan of one full slice.
+func (s *slicer) widen(set []bool, pl *Plan) ([]int, int, *Plan) {
 	width := make([]int, s.p.NumLabels)
+	tail := -1
 	cost := s.cost(set, pl)
+	// plan returns the slice plan with label l at width w and whether it
+	// (and its tail) fits.
+	plan := func(l, w int) (*Plan, bool) {
+		width[l] = w
+		defer func() { width[l] = 0 }()
+		sub, err := slicedProblem(s.p, set, width, -1)
+		if err != nil {
+			return nil, false
+		}
+		q := s.planned(NewPlan(sub, Options{Strategy: Given, Path: pl.Path}))
+		if !s.fits(q) {
+			return q, false
+		}
+		if s.p.Extents[l]%w != 0 {
+			return q, s.fits(s.planned(tailPlan(s.p, set, width, l, q)))
+		}
+		return q, true
+	}
 	for _, l := range s.largestFirst(set) {
-		for _, w := range divisorsDown(s.p.Extents[l]) {
-			width[l] = w
-			if sub, err := slicedProblem(s.p, set, width); err == nil {
-				q := s.planned(NewPlan(sub, Options{Strategy: Given, Path: pl.Path}))
-				if s.fits(q) && slicesCost(s.countWidth(set, width), q) < cost {
-					pl, cost = q, slicesCost(s.countWidth(set, width), q)
-					break
-				}
+		e := s.p.Extents[l]
+		cands := divisorsDown(e)
+		if tail < 0 {
+			cands = widthsDown(e)
+		}
+		// cands is decreasing; find the first that fits.
+		i := sort.Search(len(cands), func(i int) bool { _, ok := plan(l, cands[i]); return ok })
+		if i == len(cands) {
+			continue
+		}
+		q, _ := plan(l, cands[i])
+		width[l] = cands[i]
+		if c := slicesCost(s.countWidth(set, width), q); c < cost {
+			pl, cost = q, c
+			if e%cands[i] != 0 {
+				tail = l
 			}
-			width[l] = 0
+			continue
+		}
+		width[l] = 0
+	}
+	return width, tail, pl
+}
+
+// widthsDown returns the widths between 2 and n-1 that cut n into
+// different numbers of chunks (⌈n/c⌉ for c = 2, 3, ...), largest first.
+func widthsDown(n int) []int {
+	var out []int
+	for c := 2; c < n; c++ {
+		if w := (n + c - 1) / c; w >= 2 && (len(out) == 0 || w < out[len(out)-1]) {
+			out = append(out, w)
 		}
 	}
-	return width, pl
+	return out
 }
 
 // largestFirst returns the labels in set, largest extent first (ties in
@@ -653,7 +709,7 @@ func (s *slicer) topDown(seed uint64) ([]bool, *Plan) {
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s.p.Extents[b], s.p.Extents[a]) })
 	for _, l := range order {
 		set[l] = false
-		if sub, err := slicedProblem(s.p, set, nil); err == nil {
+		if sub, err := slicedProblem(s.p, set, nil, -1); err == nil {
 			if q := s.planned(NewPlan(sub, Options{Strategy: Given, Path: pl.Path})); s.fits(q) {
 				keep = q
 				continue

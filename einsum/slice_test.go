@@ -18,7 +18,7 @@ func sliceData(sp *SlicedPlan, data [][]float64, idx []int) [][]float64 {
 		at[l] = idx[j] * sp.Widths[j] // the chunk's first value
 	}
 	out := make([][]float64, len(data))
-	for k, shape := range sp.Plan.Problem.Shapes {
+	for k, shape := range sp.PlanOf(idx).Problem.Shapes {
 		src := &lt{dims: p.Shapes[k]}
 		dst := &lt{dims: shape}
 		out[k] = make([]float64, prodDims(shape))
@@ -41,7 +41,8 @@ func runSliced(t testing.TB, sp *SlicedPlan, data [][]float64) []float64 {
 	var sum []float64
 	idx := make([]int, len(sp.Labels))
 	for s := range sp.Slices {
-		got := runPlan(t, sp.Plan, sliceData(sp, data, sp.SliceIndex(s, idx)))
+		sp.SliceIndex(s, idx)
+		got := runPlan(t, sp.PlanOf(idx), sliceData(sp, data, idx))
 		if sum == nil {
 			sum = make([]float64, len(got.data))
 		}
@@ -65,13 +66,23 @@ func checkSliced(t *testing.T, sp *SlicedPlan, data [][]float64) {
 		if slices.Contains(p.OutputUnique, l) || sp.Extents[j] != p.Extents[l] || sp.Extents[j] < 2 {
 			t.Fatalf("%s: bad sliced label %s (extent %d)", p, p.Names[l], sp.Extents[j])
 		}
-		if w := sp.Widths[j]; w < 1 || w >= sp.Extents[j] || sp.Extents[j]%w != 0 || sp.Plan.Problem.Extents[l] != w {
-			t.Fatalf("%s: slice problem has extent %d for sliced label %s of width %d", p, sp.Plan.Problem.Extents[l], p.Names[l], w)
+		w := sp.Widths[j]
+		if w < 1 || w >= sp.Extents[j] || (sp.Extents[j]%w != 0) != (j == sp.TailLabel) || sp.Plan.Problem.Extents[l] != w {
+			t.Fatalf("%s: slice problem has extent %d for sliced label %s of width %d (tail label %d)", p, sp.Plan.Problem.Extents[l], p.Names[l], w, sp.TailLabel)
 		}
-		n *= sp.Extents[j] / sp.Widths[j]
+		if j == sp.TailLabel && sp.Tail.Problem.Extents[l] != sp.Extents[j]-(sp.Chunks(j)-1)*w {
+			t.Fatalf("%s: tail problem has extent %d for sliced label %s of extent %d and width %d", p, sp.Tail.Problem.Extents[l], p.Names[l], sp.Extents[j], w)
+		}
+		n *= sp.Chunks(j)
 	}
-	if n != sp.Slices || sp.Flops != float64(n)*sp.Plan.Flops || sp.PeakPerSlice != sp.Plan.Peak {
-		t.Fatalf("%s: slices %d (want %d), flops %g, peak %g", p, sp.Slices, n, sp.Flops, sp.PeakPerSlice)
+	flops, peak := float64(n)*sp.Plan.Flops, sp.Plan.Peak
+	if sp.Tail != nil {
+		tails := float64(n / sp.Chunks(sp.TailLabel))
+		flops += tails * (sp.Tail.Flops - sp.Plan.Flops)
+		peak = max(peak, sp.Tail.Peak)
+	}
+	if n != sp.Slices || sp.Flops != flops || sp.PeakPerSlice != peak {
+		t.Fatalf("%s: slices %d (want %d), flops %g (want %g), peak %g (want %g)", p, sp.Slices, n, sp.Flops, flops, sp.PeakPerSlice, peak)
 	}
 	if !(sp.FlopOverhead >= 1) || math.IsInf(sp.FlopOverhead, 0) {
 		t.Fatalf("%s: flop overhead %g", p, sp.FlopOverhead)
@@ -199,8 +210,8 @@ func TestSlicedLimitErrors(t *testing.T) {
 	}
 }
 
-// TestSliceWithRoundTrip: a sliced plan rebuilt from its labels and its
-// slice path has the same steps and costs.
+// TestSliceWithRoundTrip: a sliced plan rebuilt from its labels, widths
+// and slice path has the same steps and costs.
 func TestSliceWithRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 100 {
@@ -213,7 +224,7 @@ func TestSliceWithRoundTrip(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		re, err := SliceWith(p, sp.Labels, Options{Strategy: Given, Path: sp.Plan.Path})
+		re, err := SliceWithWidths(p, sp.Labels, sp.Widths, Options{Strategy: Given, Path: sp.Plan.Path})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,7 +42,7 @@ func ExampleRead() {
 	fmt.Println(err)
 	// Output:
 	// ij,jk,kl->il [[1 2] [0 1]] [j] 4
-	// tenferro: slicing.Read: p.Slices: invalid argument: expected 3 (the product of the sliced extents over their widths), got 2
+	// tenferro: slicing.Read: p.Slices: invalid argument: expected 3 (the product of the sliced labels' numbers of chunks), got 2
 }
 
 // Workers evaluate ranges of slices; a Reducer sums their partial results

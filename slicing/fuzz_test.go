@@ -10,7 +10,7 @@ import (
 )
 
 // FuzzRead feeds Read arbitrary bytes: it never panics, and a plan it
-// accepts is consistent (slices the product of the extents, labels
+// accepts is consistent (slices the product of the numbers of chunks, labels
 // written in the subscripts, a peak within int64) and survives
 // Write/Read unchanged.
 func FuzzRead(f *testing.F) {
@@ -39,8 +39,12 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		n := 1
-		for _, x := range p.SlicedExtents {
-			n *= x
+		for j, x := range p.SlicedExtents {
+			w := 1
+			if p.SlicedWidths != nil {
+				w = p.SlicedWidths[j]
+			}
+			n *= (x + w - 1) / w
 		}
 		if n != p.Slices || len(p.SlicedLabels) != len(p.SlicedExtents) || p.SlicePeakBytes < 0 || !(p.FlopOverhead >= 1) {
 			t.Fatalf("accepted an inconsistent plan: %+v", p)

@@ -42,16 +42,16 @@ type Plan struct {
 	Path [][2]int `json:"path"`
 	// SlicedLabels are the sliced labels as written in Subscripts, in
 	// increasing label order (code point), SlicedExtents their extents
-	// (each > 1) and SlicedWidths the values of each one slice takes (a
-	// divisor of the extent below it; absent: 1 for every label). Slice s
-	// takes chunk i_j of SlicedLabels[j], the values w_j·i_j, ...,
-	// w_j·(i_j+1) - 1, where i_j is digit j of s in the mixed radix
-	// SlicedExtents[j] / SlicedWidths[j], the first digit fastest.
+	// (each > 1) and SlicedWidths the values of each one slice takes
+	// (below the extent; absent: 1 for every label; at most one may not
+	// divide its extent, leaving a shorter last chunk). Slice s takes
+	// chunk i_j of SlicedLabels[j], the values w_j·i_j, ..., min(w_j·(i_j+1),
+	// e_j) - 1, where i_j is digit j of s in the mixed radix of the
+	// numbers of chunks ⌈e_j / w_j⌉, the first digit fastest.
 	SlicedLabels  []string `json:"sliced_labels"`
 	SlicedExtents []int    `json:"sliced_extents"`
 	SlicedWidths  []int    `json:"sliced_widths,omitempty"`
-	// Slices is the product of SlicedExtents[j] / SlicedWidths[j] (1:
-	// unsliced).
+	// Slices is the product of the numbers of chunks (1: unsliced).
 	Slices int `json:"slices"`
 	// FlopOverhead is the total FLOPs of all slices over the FLOPs of the
 	// unsliced contraction (>= 1; see einsum.SlicedPlan).
@@ -276,17 +276,17 @@ func compile(name string, p *Plan) (*compiled, error) {
 		if p.SlicedWidths != nil {
 			widths[j] = p.SlicedWidths[j]
 		}
-		if w := widths[j]; w < 1 || w >= prob.Extents[l] || prob.Extents[l]%w != 0 {
-			return nil, bad("p.SlicedWidths["+strconv.Itoa(j)+"]", "a divisor of "+strconv.Itoa(prob.Extents[l])+" (the extent of label "+strconv.Quote(s)+") below it", "%d", w)
+		if w := widths[j]; w < 1 || w >= prob.Extents[l] {
+			return nil, bad("p.SlicedWidths["+strconv.Itoa(j)+"]", "a width from 1 to "+strconv.Itoa(prob.Extents[l]-1)+" (below the extent of label "+strconv.Quote(s)+")", "%d", w)
 		}
-		chunks := prob.Extents[l] / widths[j]
+		chunks := (prob.Extents[l] + widths[j] - 1) / widths[j]
 		if n > einsum.MaxSlices/chunks {
 			return nil, bad("p.SlicedExtents", "at most einsum.MaxSlices slices", "more")
 		}
 		n *= chunks
 	}
 	if p.Slices != n {
-		return nil, bad("p.Slices", strconv.Itoa(n)+" (the product of the sliced extents over their widths)", "%d", p.Slices)
+		return nil, bad("p.Slices", strconv.Itoa(n)+" (the product of the sliced labels' numbers of chunks)", "%d", p.Slices)
 	}
 	if !(p.FlopOverhead >= 1) || math.IsInf(p.FlopOverhead, 0) {
 		return nil, bad("p.FlopOverhead", "a finite number >= 1", "%v", p.FlopOverhead)

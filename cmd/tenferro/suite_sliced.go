@@ -62,7 +62,7 @@ func runSliced[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, sha
 		r.Check, r.Note = "FAIL", err.Error()
 		return r
 	}
-	r.Slices, r.PlannedPeakBytes = sp.Slices(), int64(sp.Plan().Peak)*int64(size)
+	r.Slices, r.PlannedPeakBytes = sp.Slices(), int64(sp.Peak())*int64(size)
 	r.FlopOverhead = 1
 	if s := sp.Sliced(); s != nil {
 		r.FlopOverhead = s.FlopOverhead
