@@ -381,23 +381,30 @@ func (s *slicer) widen(set []bool, pl *Plan) ([]int, int, *Plan) {
 	width := make([]int, s.p.NumLabels)
 	tail := -1
 	cost := s.cost(set, pl)
-	// plan returns the slice plan with label l at width w and whether it
-	// (and its tail) fits.
-	plan := func(l, w int) (*Plan, bool) {
+	// plan returns the slice plan with label l at width w, the cost of
+	// all slices (those of a shorter last chunk at their own plan's) and
+	// whether the plans fit.
+	plan := func(l, w int) (*Plan, float64, bool) {
 		width[l] = w
 		defer func() { width[l] = 0 }()
 		sub, err := slicedProblem(s.p, set, width, -1)
 		if err != nil {
-			return nil, false
+			return nil, 0, false
 		}
 		q := s.planned(NewPlan(sub, Options{Strategy: Given, Path: pl.Path}))
 		if !s.fits(q) {
-			return q, false
+			return q, 0, false
 		}
-		if s.p.Extents[l]%w != 0 {
-			return q, s.fits(s.planned(tailPlan(s.p, set, width, l, q)))
+		n := s.countWidth(set, width)
+		if e := s.p.Extents[l]; e%w != 0 {
+			tq := s.planned(tailPlan(s.p, set, width, l, q))
+			if !s.fits(tq) {
+				return q, 0, false
+			}
+			tails := n / float64((e+w-1)/w)
+			return q, slicesCost(n-tails, q) + slicesCost(tails, tq), true
 		}
-		return q, true
+		return q, slicesCost(n, q), true
 	}
 	for _, l := range s.largestFirst(set) {
 		e := s.p.Extents[l]
@@ -406,20 +413,17 @@ func (s *slicer) widen(set []bool, pl *Plan) ([]int, int, *Plan) {
 			cands = widthsDown(e)
 		}
 		// cands is decreasing; find the first that fits.
-		i := sort.Search(len(cands), func(i int) bool { _, ok := plan(l, cands[i]); return ok })
+		i := sort.Search(len(cands), func(i int) bool { _, _, ok := plan(l, cands[i]); return ok })
 		if i == len(cands) {
 			continue
 		}
-		q, _ := plan(l, cands[i])
-		width[l] = cands[i]
-		if c := slicesCost(s.countWidth(set, width), q); c < cost {
+		if q, c, _ := plan(l, cands[i]); c < cost {
 			pl, cost = q, c
+			width[l] = cands[i]
 			if e%cands[i] != 0 {
 				tail = l
 			}
-			continue
 		}
-		width[l] = 0
 	}
 	return width, tail, pl
 }
