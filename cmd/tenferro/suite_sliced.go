@@ -17,15 +17,18 @@ import (
 // the unsliced plan (Plan.Peak) and evaluated sliced on the same engine.
 // Slices and FlopOverhead describe the sliced plan; MedianMS times one
 // sliced evaluation and Ratio is MedianMS over the unsliced median;
-// PlannedPeakBytes is the planned peak of one slice and MeasuredPeakBytes
-// the most the engine's pool handed out at once during a sliced
-// evaluation. Check compares the sliced result with the unsliced one.
+// AtOnce is the number of slices the engine evaluates at once (the plan is
+// made for the engine's threads); PlannedPeakBytes is the planned peak of
+// one slice, or of AtOnce slices together (einsum.SlicedPlan's
+// ConcurrentPeak, an upper bound), and MeasuredPeakBytes the most the
+// engine's pool handed out at once during a sliced evaluation. Check compares the sliced result with the unsliced one.
 // Note says why nothing was timed (no slicing fits, or the slices would
 // take too long).
 type slicedRow struct {
 	Fraction          float64 `json:"fraction"`
 	LimitBytes        int64   `json:"limit_bytes"`
 	Slices            int     `json:"slices,omitempty"`
+	AtOnce            int     `json:"at_once,omitempty"`
 	FlopOverhead      float64 `json:"flop_overhead,omitempty"`
 	MedianMS          float64 `json:"median_ms,omitempty"`
 	Ratio             float64 `json:"ratio,omitempty"`
@@ -53,7 +56,7 @@ func runSliced[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, sha
 		r.Note = "nothing to slice: the plan holds no intermediate"
 		return r
 	}
-	sp, err := tf.PrepareEinsum(plan.DType(), subs, shapes, tf.WithMemoryLimit(limit))
+	sp, err := tf.PrepareEinsum(plan.DType(), subs, shapes, tf.WithMemoryLimit(limit), tf.WithSliceWorkers(e.Threads()))
 	switch {
 	case errors.Is(err, einsum.ErrLimitTooSmall) || errors.Is(err, einsum.ErrMemoryLimit):
 		r.Note = err.Error()
@@ -63,9 +66,10 @@ func runSliced[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, sha
 		return r
 	}
 	r.Slices, r.PlannedPeakBytes = sp.Slices(), int64(sp.Peak())*int64(size)
-	r.FlopOverhead = 1
+	r.FlopOverhead, r.AtOnce = 1, e.ConcurrentSlices(sp)
 	if s := sp.Sliced(); s != nil {
 		r.FlopOverhead = s.FlopOverhead
+		r.PlannedPeakBytes = int64(s.ConcurrentPeak(r.AtOnce)) * int64(size)
 	}
 	if r.FlopOverhead > maxSlicedOverhead {
 		r.Note = fmt.Sprintf("not timed: FLOP overhead %.3g", r.FlopOverhead)
@@ -127,13 +131,13 @@ func checkSliced[T tf.Scalar](e *cpu.Engine, plan, sp *tf.EinsumPlan, ops []*tf.
 // them.
 func printSlicedTable(w io.Writer, rows []suiteRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "instance\tlimit MiB\tslices\tFLOP overhead\tunsliced ms\tsliced ms\tsliced/unsliced\tplanned peak MiB\tmeasured peak MiB\tcheck\tnote\t")
+	fmt.Fprintln(tw, "instance\tlimit MiB\tslices\tat once\tFLOP overhead\tunsliced ms\tsliced ms\tsliced/unsliced\tplanned peak MiB\tmeasured peak MiB\tcheck\tnote\t")
 	for _, r := range rows {
 		s := r.Sliced
 		if s == nil {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%.3f\t%d\t%.3g\t%.3f\t%.3f\t%.2f\t%.3f\t%.3f\t%s\t%s\t\n", r.Name, mib(s.LimitBytes), s.Slices, s.FlopOverhead,
+		fmt.Fprintf(tw, "%s\t%.3f\t%d\t%d\t%.3g\t%.3f\t%.3f\t%.2f\t%.3f\t%.3f\t%s\t%s\t\n", r.Name, mib(s.LimitBytes), s.Slices, s.AtOnce, s.FlopOverhead,
 			r.MedianMS, s.MedianMS, s.Ratio, mib(s.PlannedPeakBytes), mib(s.MeasuredPeakBytes), s.Check, s.Note)
 	}
 	tw.Flush()
