@@ -325,3 +325,38 @@ func TestTightOperands(t *testing.T) {
 		}
 	})
 }
+
+// TestSkinnyInPlace: a column-major A too large for the small-matrix
+// in-place path is read in place when C has a single column panel (n up to
+// the kernel's nr), including row counts that leave a partial row panel
+// and a K longer than one K block; the results match the reference.
+func TestSkinnyInPlace(t *testing.T) {
+	forEachVariant(t, func(t *testing.T) {
+		check := func(t *testing.T, f func(rng *rand.Rand, ws *Workspace, m, n, k int, la layout, ab abCase)) {
+			rng := rand.New(rand.NewPCG(5, 6))
+			var ws Workspace
+			for _, mk := range [][2]int{{411, 397}, {1031, 130}, {129, 1031}} {
+				for _, n := range []int{1, 2, 3, 4, 7, 8} {
+					for _, la := range []layout{colMajor, dense} {
+						f(rng, &ws, mk[0], n, mk[1], la, abCases[rng.IntN(len(abCases))])
+					}
+				}
+			}
+		}
+		t.Run("float64", func(t *testing.T) {
+			check(t, func(rng *rand.Rand, ws *Workspace, m, n, k int, la layout, ab abCase) {
+				runCase[float64](t, rng, ws, nil, m, n, k, la, colMajor, colMajor, ab)
+			})
+		})
+		t.Run("float32", func(t *testing.T) {
+			check(t, func(rng *rand.Rand, ws *Workspace, m, n, k int, la layout, ab abCase) {
+				runCase[float32](t, rng, ws, nil, m, n, k, la, transposed, strided, ab)
+			})
+		})
+		t.Run("complex128", func(t *testing.T) {
+			check(t, func(rng *rand.Rand, ws *Workspace, m, n, k int, la layout, ab abCase) {
+				runCase[complex128](t, rng, ws, nil, m, n, k, la, colMajor, colMajor, ab)
+			})
+		})
+	})
+}
