@@ -222,13 +222,18 @@ func BenchmarkGemmSmallOdd(b *testing.B) {
 // BenchmarkGemmSkinny times products with few columns (n <= nr, one column
 // panel) and a large column-major A, the shape of a matrix applied to a
 // block of a few vectors: A is read once, so reading it in place saves the
-// packing copy.
+// packing copy. The products with few rows (m <= mr) do the same for B.
 func BenchmarkGemmSkinny(b *testing.B) {
 	v := benchVariants()[0]
 	for _, dt := range []string{"f64", "f32"} {
 		for _, n := range []int{1, 2, 4, 8} {
 			b.Run(fmt.Sprintf("%s/%s/m1024_k1024_n%d", v, dt, n), func(b *testing.B) {
 				benchmarkGemm(b, nil, v, dt, 1024, n, 1024, false, false)
+			})
+		}
+		for _, m := range []int{1, 4, 8, 24} {
+			b.Run(fmt.Sprintf("%s/%s/m%d_k1024_n1024", v, dt, m), func(b *testing.B) {
+				benchmarkGemm(b, nil, v, dt, m, 1024, 1024, false, false)
 			})
 		}
 	}

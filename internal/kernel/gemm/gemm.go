@@ -227,10 +227,11 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 	// A small column-major A, and a small B with positive strides, are
 	// read in place: their panels stay in cache and packing would cost as
 	// much as the product. So is a column-major A of any size when C has
-	// a single column panel (n <= nr): each panel of A is then used once,
-	// and packing would copy it for nothing.
+	// a single column panel (n <= nr), and a B of any size when C has a
+	// single row panel (m <= mr): each panel is then used once, and
+	// packing would copy it for nothing.
 	inPlace := as == 1 && a.RS == 1 && a.CS > 0 && (m*k <= kb.inPlace || n <= nr)
-	inPlaceB := as == 1 && b.RS > 0 && b.CS > 0 && k*n <= kb.inPlace
+	inPlaceB := as == 1 && b.RS > 0 && b.CS > 0 && (k*n <= kb.inPlace || m <= mr)
 	for jc := 0; jc < n; jc += nc {
 		ncb := min(nc, n-jc)
 		for pc := 0; pc < k; pc += kc {

@@ -328,18 +328,20 @@ func TestTightOperands(t *testing.T) {
 
 // TestSkinnyInPlace: a column-major A too large for the small-matrix
 // in-place path is read in place when C has a single column panel (n up to
-// the kernel's nr), including row counts that leave a partial row panel
-// and a K longer than one K block; the results match the reference.
+// the kernel's nr), and a B too large for it when C has a single row panel
+// (m up to mr), including partial panels and a K longer than one K block;
+// the results match the reference.
 func TestSkinnyInPlace(t *testing.T) {
 	forEachVariant(t, func(t *testing.T) {
 		check := func(t *testing.T, f func(rng *rand.Rand, ws *Workspace, m, n, k int, la layout, ab abCase)) {
 			rng := rand.New(rand.NewPCG(5, 6))
 			var ws Workspace
-			for _, mk := range [][2]int{{411, 397}, {1031, 130}, {129, 1031}} {
-				for _, n := range []int{1, 2, 3, 4, 7, 8} {
-					for _, la := range []layout{colMajor, dense} {
-						f(rng, &ws, mk[0], n, mk[1], la, abCases[rng.IntN(len(abCases))])
-					}
+			for i, big := range [][2]int{{411, 397}, {129, 1031}} {
+				for j, small := range []int{1, 3, 8, 24} {
+					la := []layout{colMajor, dense}[(i+j)%2]
+					ab := abCases[rng.IntN(len(abCases))]
+					f(rng, &ws, big[0], small, big[1], la, ab) // few columns
+					f(rng, &ws, small, big[0], big[1], la, ab) // few rows
 				}
 			}
 		}
