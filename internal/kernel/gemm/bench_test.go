@@ -230,6 +230,9 @@ func BenchmarkGemmSkinny(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%s/m1024_k1024_n%d", v, dt, n), func(b *testing.B) {
 				benchmarkGemm(b, nil, v, dt, 1024, n, 1024, false, false)
 			})
+			b.Run(fmt.Sprintf("%s/%s/m1024_k1024_n%d_rowmajorA", v, dt, n), func(b *testing.B) {
+				benchmarkGemm(b, nil, v, dt, 1024, n, 1024, true, false)
+			})
 		}
 		for _, m := range []int{1, 4, 8, 24} {
 			b.Run(fmt.Sprintf("%s/%s/m%d_k1024_n1024", v, dt, m), func(b *testing.B) {

@@ -60,6 +60,12 @@ type Mat[T Scalar] struct {
 	RS, CS int
 }
 
+// t returns the transpose of m (the same elements, strides swapped).
+func (m Mat[T]) t() Mat[T] {
+	m.RS, m.CS = m.CS, m.RS
+	return m
+}
+
 // shift returns m with its origin moved to element (i, j).
 func (m Mat[T]) shift(i, j int) Mat[T] {
 	m.Off += i*m.RS + j*m.CS
@@ -204,6 +210,12 @@ func gemmSerial[T Scalar](kb *kernelInfo[T], w *workerBuf, m, n, k int, alpha T,
 	if m*n*k <= tinyProduct {
 		gemmTiny(m, n, k, alpha, a, b, beta, c)
 		return
+	}
+	if n <= kb.nr && n <= kb.mr && m > kb.mr && a.CS == 1 && a.RS > 1 {
+		// A few columns times a large row-major A: as Cᵀ = Bᵀ·Aᵀ, Aᵀ is
+		// a column-major right operand with a single row panel of C
+		// above it, which is read in place instead of packed.
+		m, n, a, b, c = n, m, b.t(), a.t(), c.t()
 	}
 	mr, nr := kb.mr, kb.nr
 	kc := min(kb.kc, k)

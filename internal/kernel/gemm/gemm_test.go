@@ -330,7 +330,8 @@ func TestTightOperands(t *testing.T) {
 // in-place path is read in place when C has a single column panel (n up to
 // the kernel's nr), and a B too large for it when C has a single row panel
 // (m up to mr), including partial panels and a K longer than one K block;
-// the results match the reference.
+// a row-major A with few columns of C goes through the transposed product.
+// The results match the reference.
 func TestSkinnyInPlace(t *testing.T) {
 	forEachVariant(t, func(t *testing.T) {
 		check := func(t *testing.T, f func(rng *rand.Rand, ws *Workspace, m, n, k int, la layout, ab abCase)) {
@@ -338,7 +339,7 @@ func TestSkinnyInPlace(t *testing.T) {
 			var ws Workspace
 			for i, big := range [][2]int{{411, 397}, {129, 1031}} {
 				for j, small := range []int{1, 3, 8, 24} {
-					la := []layout{colMajor, dense}[(i+j)%2]
+					la := []layout{colMajor, dense, transposed}[(i+j)%3]
 					ab := abCases[rng.IntN(len(abCases))]
 					f(rng, &ws, big[0], small, big[1], la, ab) // few columns
 					f(rng, &ws, small, big[0], big[1], la, ab) // few rows
