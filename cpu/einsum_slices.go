@@ -129,11 +129,7 @@ func (e *Engine) sliceConcurrency(sp *einsum.SlicedPlan, n, size int) int {
 	}
 	limit := sp.Limit
 	if e.budget != math.MaxInt64 {
-		out := 1.0
-		for _, l := range sp.Problem.Output {
-			out *= float64(sp.Problem.Extents[l])
-		}
-		room := math.Max(float64(e.budget)/float64(size)-out, 1)
+		room := math.Max(float64(e.budget)/float64(size)-sp.Problem.OutputSize(), 1)
 		if limit == 0 || room < limit {
 			limit = room
 		}

@@ -274,6 +274,16 @@ func makeNames(values []int, E int, runes bool) []string {
 	return names
 }
 
+// OutputSize is the number of elements of the output, the product of
+// the extents of Output (a repeated label counts once per axis).
+func (p *Problem) OutputSize() float64 {
+	n := 1.0
+	for _, l := range p.Output {
+		n *= float64(p.Extents[l])
+	}
+	return n
+}
+
 // Term renders a list of label ids with the problem's names.
 func (p *Problem) Term(labels []int) string {
 	var b strings.Builder

@@ -102,3 +102,14 @@ func ExampleOptions_given() {
 	// 150000
 	// einsum: path: step 0: position 3 out of range [0, 3)
 }
+
+// OutputSize counts the output's elements; a label repeated in the output
+// (a diagonal embedded in a matrix) counts once per axis.
+func ExampleProblem_OutputSize() {
+	e, _ := einsum.Parse("ij,jk->ik")
+	p, _ := e.Bind([][]int{{2, 3}, {3, 4}})
+	d, _ := einsum.Parse("i->ii")
+	q, _ := d.Bind([][]int{{5}})
+	fmt.Println(p.OutputSize(), q.OutputSize())
+	// Output: 8 25
+}

@@ -106,11 +106,7 @@ func (sp *SlicedPlan) LabelNames() []string {
 // It is an upper bound: the workers need not reach their peaks at the same
 // moment. ConcurrentPeak(1) is PeakPerSlice.
 func (sp *SlicedPlan) ConcurrentPeak(w int) float64 {
-	out := 1.0
-	for _, l := range sp.Problem.Output {
-		out *= float64(sp.Problem.Extents[l])
-	}
-	return float64(w)*sp.PeakPerSlice + float64(max(w-1, 0))*out
+	return float64(w)*sp.PeakPerSlice + float64(max(w-1, 0))*sp.Problem.OutputSize()
 }
 
 // Concurrency returns the number of workers, between 1 and workers, that

@@ -88,11 +88,7 @@ func NewSlicedPlan(p *Problem, opts Options) (*SlicedPlan, error) {
 		one.Workers = w
 		return one, nil
 	}
-	out := 1.0
-	for _, l := range p.Output {
-		out *= float64(p.Extents[l])
-	}
-	each := math.Floor((opts.MemoryLimit - float64(w-1)*out) / float64(w))
+	each := math.Floor((opts.MemoryLimit - float64(w-1)*p.OutputSize()) / float64(w))
 	if each < 1 {
 		return one, nil
 	}
