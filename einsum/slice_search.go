@@ -408,12 +408,21 @@ func (s *slicer) widen(set []bool, pl *Plan) ([]int, int, *Plan) {
 		if tail < 0 {
 			cands = widthsDown(e)
 		}
-		// cands is decreasing; find the first that fits.
-		i := sort.Search(len(cands), func(i int) bool { _, _, ok := plan(l, cands[i]); return ok })
+		// cands is decreasing; find the first that fits, keeping the
+		// plan of the last probe that did.
+		var q *Plan
+		var c float64
+		i := sort.Search(len(cands), func(i int) bool {
+			pq, pc, ok := plan(l, cands[i])
+			if ok {
+				q, c = pq, pc
+			}
+			return ok
+		})
 		if i == len(cands) {
 			continue
 		}
-		if q, c, _ := plan(l, cands[i]); c < cost {
+		if c < cost {
 			pl, cost = q, c
 			width[l] = cands[i]
 			if e%cands[i] != 0 {
