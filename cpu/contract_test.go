@@ -699,6 +699,11 @@ func testAccumulateErrors[T tf.Scalar](t *testing.T) {
 	check("MatmulInto planning option", "MatmulInto", tf.MatmulInto(e, g.dst, a, b, tf.WithStrategy(einsum.Greedy)))
 	check("EinsumWithInto zero Option", "EinsumWithInto",
 		tf.EinsumWithInto(e, g.dst, "ij,jk->ik", []*tf.Tensor[T]{a, b}, tf.Option{}))
+	for _, n := range []int{0, -2} {
+		check(fmt.Sprintf("EinsumWithInto WithSliceWorkers(%d)", n), "EinsumWithInto",
+			tf.EinsumWithInto(e, g.dst, "ij,jk->ik", []*tf.Tensor[T]{a, b}, tf.WithSliceWorkers(n)))
+	}
+	check("MatmulInto WithSliceWorkers", "MatmulInto", tf.MatmulInto(e, g.dst, a, b, tf.WithSliceWorkers(2)))
 	_, err := tf.EinsumWith(e, "ij,jk->ik", []*tf.Tensor[T]{a, b}, tf.Accumulate(1, 1))
 	check("EinsumWith Accumulate", "EinsumWith", err)
 	_, err = tf.PrepareEinsum(tf.DTypeOf[T](), "ij,jk->ik", [][]int{{3, 4}, {4, 2}}, tf.Accumulate(1, 0))

@@ -208,6 +208,25 @@ func TestSlicedLimitErrors(t *testing.T) {
 			t.Errorf("SliceWith %v: %v", labels, err)
 		}
 	}
+	if _, err := NewSlicedPlan(p, Options{MemoryLimit: 10, Workers: -1}); !errors.Is(err, ErrOption) {
+		t.Errorf("workers -1: %v", err)
+	}
+	// j (20) and k (30) are summed: widths must be between 1 and the
+	// extent, one per label, and at most one may leave a shorter chunk.
+	for _, c := range []struct{ labels, widths []int }{
+		{[]int{1}, []int{0}},
+		{[]int{1}, []int{21}},
+		{[]int{1, 2}, []int{2}},
+		{[]int{1, 2}, []int{3, 7}},
+	} {
+		if _, err := SliceWithWidths(p, c.labels, c.widths, Options{}); !errors.Is(err, ErrOption) {
+			t.Errorf("SliceWithWidths %v %v: %v", c.labels, c.widths, err)
+		}
+	}
+	sp, err = SliceWithWidths(p, []int{1, 2}, []int{3, 6}, Options{})
+	if err != nil || sp.TailLabel != 0 || sp.Slices != 7*5 {
+		t.Fatalf("one shorter chunk: %v (tail %d, %d slices)", err, sp.TailLabel, sp.Slices)
+	}
 }
 
 // TestSliceWithRoundTrip: a sliced plan rebuilt from its labels, widths

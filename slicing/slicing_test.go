@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/cmplx"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -385,6 +386,9 @@ func TestReadRejectsInconsistentPlans(t *testing.T) {
 		"overhead":     func(q *slicing.Plan) { q.FlopOverhead = 0.5 },
 		"peak":         func(q *slicing.Plan) { q.SlicePeakBytes += 8 },
 		"output shape": func(q *slicing.Plan) { q.OutputShape[0]++ },
+		"widths":       func(q *slicing.Plan) { q.SlicedWidths = []int{1, 1, 1, 1, 1} },
+		"width":        func(q *slicing.Plan) { q.SlicedWidths = make([]int, len(q.SlicedLabels)) },
+		"wide":         func(q *slicing.Plan) { q.SlicedWidths = slices.Clone(q.SlicedExtents) },
 	}
 	for what, edit := range edits {
 		q, err := slicing.Read(strings.NewReader(good))
