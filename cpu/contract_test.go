@@ -620,6 +620,11 @@ var einsumAccCases = []struct {
 	{"ij,kl->i", [][]int{{3, 4}, {2, 5}}, false},
 	{"ij,jk->i", [][]int{{3, 4}, {4, 5}}, false},
 	{"ijk,jkl->li", [][]int{{3, 4, 2}, {4, 2, 5}}, false},
+	// Results written in blocks: rows (i, j) split by k in dst; then
+	// rows and columns both split; then blocks too narrow (compact copy).
+	{"ija,ak->ikj", [][]int{{33, 2, 4}, {4, 5}}, false},
+	{"iaj,akl->kilj", [][]int{{33, 4, 3}, {4, 34, 2}}, false},
+	{"iaj,akl->kilj", [][]int{{5, 4, 3}, {4, 6, 2}}, false},
 	{"ij,jk->ik", [][]int{{3, 0}, {0, 4}}, false}, // empty sum: dst = beta·dst
 	{"ij,jk->ik", [][]int{{0, 4}, {4, 3}}, false}, // empty output
 }

@@ -31,6 +31,8 @@ type einsumState[T strided.Scalar] struct {
 	shape, s0, s1, s2 []int
 	// Batch loop: fused batch extents, strides and the odometer.
 	bext, bsa, bsb, bsc, bidx []int
+	// gemm lays out the GEMM step being executed (its scratch is reused).
+	gemm einsum.GemmLayout
 }
 
 // grow returns s resized to n elements, reusing its capacity.

@@ -24,13 +24,15 @@ import (
 //     stride 0 along the labels it lacks;
 //   - M = 1 or N = 1 (dot and matrix-vector products, per batch item): the
 //     strided sum-of-products kernel, which needs no packing;
-//   - otherwise GEMM: each side is read as an M×K (K×N) matrix per batch item
-//     through its strides when every group (LF, Con, RF) fuses into a single
-//     stride and the matrix has a unit-stride direction, and is copied into
-//     a pooled compact buffer in group order when it does not. C is written
-//     in place under the same condition, else computed compactly and
-//     copied. Batch labels fuse into one stride of a batched GEMM where all
-//     three tensors allow it; the remaining ones are looped over.
+//   - otherwise GEMM, laid out by einsum.GemmLayout: each side is read as an
+//     M×K (K×N) matrix per batch item through its strides when its groups
+//     fuse into single strides and the matrix has a unit-stride direction,
+//     and is copied into a pooled compact buffer in group order when not.
+//     C is written in place, or in blocks (the free labels that do not
+//     fuse are looped over, one GEMM per block), or else computed
+//     compactly and copied. Batch labels fuse into one stride of a batched
+//     GEMM where all three tensors allow it; the remaining ones and the
+//     block labels are looped over.
 //
 // Every intermediate buffer comes from the engine's pool and goes back as
 // soon as the step is done; operands are only read.
@@ -234,27 +236,24 @@ func pack[T strided.Scalar](e *Engine, s *einsumState[T], p *einsum.Problem, dat
 func gemmStep[T strided.Scalar](k *numeric[T], s *einsumState[T], p *einsum.Problem, st *einsum.Step, a, b side[T], c target[T]) {
 	e := k.e
 	ext := p.Extents
-	m, ars, ok1 := einsum.FuseGroup(ext, st.LeftFree, s.sa)
-	kk, acs, ok2 := einsum.FuseGroup(ext, st.Contracted, s.sa)
+	g := &s.gemm
+	g.Decide(ext, st, s.sa, s.sb, c.strides)
+	rows, cols := g.Left[:g.InnerLeft], g.Right[:g.InnerRight]
 	var ta, tb, tc *backend.Storage[T]
-	if !ok1 || !ok2 || !einsum.UnitStride(m, kk, ars, acs) {
-		ta = pack(e, s, p, a.data, a.off, s.sa, st.LeftFree, st.Contracted, st.Batch)
+	if g.PackLeft {
+		ta = pack(e, s, p, a.data, a.off, s.sa, g.Left, st.Contracted, st.Batch)
 		a.data, a.off = ta.Buf(), 0
-		m, ars, _ = einsum.FuseGroup(ext, st.LeftFree, s.sa)
-		kk, acs, _ = einsum.FuseGroup(ext, st.Contracted, s.sa)
 	}
-	_, brs, ok1 := einsum.FuseGroup(ext, st.Contracted, s.sb)
-	n, bcs, ok2 := einsum.FuseGroup(ext, st.RightFree, s.sb)
-	if !ok1 || !ok2 || !einsum.UnitStride(st.K, n, brs, bcs) {
-		tb = pack(e, s, p, b.data, b.off, s.sb, st.Contracted, st.RightFree, st.Batch)
+	m, ars, _ := einsum.FuseGroup(ext, rows, s.sa)
+	kk, acs, _ := einsum.FuseGroup(ext, st.Contracted, s.sa)
+	if g.PackRight {
+		tb = pack(e, s, p, b.data, b.off, s.sb, st.Contracted, g.Right, st.Batch)
 		b.data, b.off = tb.Buf(), 0
-		_, brs, _ = einsum.FuseGroup(ext, st.Contracted, s.sb)
-		n, bcs, _ = einsum.FuseGroup(ext, st.RightFree, s.sb)
 	}
+	_, brs, _ := einsum.FuseGroup(ext, st.Contracted, s.sb)
+	n, bcs, _ := einsum.FuseGroup(ext, cols, s.sb)
 	cd, coff, cls := c.data, c.off, c.strides
-	_, crs, ok1 := einsum.FuseGroup(ext, st.LeftFree, cls)
-	_, ccs, ok2 := einsum.FuseGroup(ext, st.RightFree, cls)
-	if !ok1 || !ok2 || !einsum.UnitStride(m, n, crs, ccs) {
+	if g.CompactResult {
 		// Compute into a compact buffer in Out order, then copy.
 		tc = poolAlloc[T](e.pool, numel(ext, st.Out))
 		cd, coff = tc.Buf(), 0
@@ -264,22 +263,33 @@ func gemmStep[T strided.Scalar](k *numeric[T], s *einsumState[T], p *einsum.Prob
 			stc *= ext[l]
 		}
 		cls = s.s2
-		crs, ccs = 1, m
 	}
-	// Batch labels: drop extent 1, fuse runs contiguous in all three.
+	_, crs, _ := einsum.FuseGroup(ext, rows, cls)
+	_, ccs, _ := einsum.FuseGroup(ext, cols, cls)
+	// Looped labels: the result's blocks (each read by one side only) and
+	// the batch labels; drop extent 1 and fuse runs contiguous in all
+	// three tensors.
 	nb := 0
-	for _, l := range st.Batch {
+	loop := func(l, xa, xb, xc int) {
 		x := ext[l]
 		if x == 1 {
-			continue
+			return
 		}
-		xa, xb, xc := s.sa[l], s.sb[l], cls[l]
 		if nb > 0 && s.bsa[nb-1]*s.bext[nb-1] == xa && s.bsb[nb-1]*s.bext[nb-1] == xb && s.bsc[nb-1]*s.bext[nb-1] == xc {
 			s.bext[nb-1] *= x
-			continue
+			return
 		}
 		s.bext[nb], s.bsa[nb], s.bsb[nb], s.bsc[nb] = x, xa, xb, xc
 		nb++
+	}
+	for _, l := range g.Left[g.InnerLeft:] {
+		loop(l, s.sa[l], 0, cls[l])
+	}
+	for _, l := range g.Right[g.InnerRight:] {
+		loop(l, 0, s.sb[l], cls[l])
+	}
+	for _, l := range st.Batch {
+		loop(l, s.sa[l], s.sb[l], cls[l])
 	}
 	am := gemm.Mat[T]{Data: a.data, Off: a.off, RS: ars, CS: acs}
 	bm := gemm.Mat[T]{Data: b.data, Off: b.off, RS: brs, CS: bcs}

@@ -212,7 +212,10 @@ func TestEinsumLoweringCopies(t *testing.T) {
 		{"ijk,kl->ijl", [][]int{{3, 4, 5}, {5, 6}}, false, false},
 		{"ijb,jkb->ikb", [][]int{{3, 4, 5}, {4, 6, 5}}, false, false},
 		{"ijb,jkb->kib", [][]int{{3, 4, 5}, {4, 6, 5}}, false, false},
-		{"iij,jk->ik", [][]int{{3, 3, 4}, {4, 5}}, false, true}, // diagonal has no unit stride
+		{"ija,ak->ikj", [][]int{{33, 2, 4}, {4, 5}}, false, false},       // written in two blocks
+		{"iaj,akl->kilj", [][]int{{33, 4, 3}, {4, 34, 2}}, false, false}, // in six blocks
+		{"iaj,akl->kilj", [][]int{{5, 4, 3}, {4, 6, 2}}, false, true},    // blocks too small
+		{"iij,jk->ik", [][]int{{3, 3, 4}, {4, 5}}, false, true},          // diagonal has no unit stride
 		{"bij,bjk->bik", [][]int{{5, 3, 4}, {5, 4, 6}}, false, true},
 	} {
 		e := cpu.Serial()

@@ -6,11 +6,10 @@ package einsum
 //
 //   - each side's pre-reduced copy (a compact buffer over LeftKept or
 //     RightKept) when the side sums labels before the product;
-//   - for a GEMM step, a compact copy of each side whose label groups
-//     (LeftFree, Contracted; Contracted, RightFree) do not each fuse into
-//     one stride or whose matrix has no unit-stride direction, and a
-//     compact buffer for the result when the target's groups (LeftFree,
-//     RightFree) do not fuse likewise;
+//   - for a GEMM step, the copies its GemmLayout makes: a compact copy of
+//     each side that cannot be read as a strided matrix, and a compact
+//     buffer for the result when it can neither be written in place nor
+//     in blocks;
 //   - for the kernels that overwrite (element-wise products, dot and
 //     matrix-vector products) and for the final map, a staging buffer of
 //     the result when the target accumulates (a slice after the first of a
@@ -89,6 +88,7 @@ type peakModel struct {
 	copies  bool    // count layout copies and staging
 	a, b, c []int   // scratch: left side, right side, compact target
 	dst     []int   // the destination's label strides
+	gemm    GemmLayout
 }
 
 func (m *peakModel) size(labels []int) float64 {
@@ -145,7 +145,6 @@ func (m *peakModel) step(s *Step, tgt []int, overwrite bool) float64 {
 	if !m.copies {
 		return tmp
 	}
-	ext := m.p.Extents
 	switch {
 	case len(s.Contracted) == 0 && m.rank(s.Out) <= stridedMaxRank,
 		(s.M == 1 || s.N == 1) && m.rank(s.LeftFree, s.RightFree, s.Contracted, s.Batch) <= stridedMaxRank:
@@ -156,19 +155,14 @@ func (m *peakModel) step(s *Step, tgt []int, overwrite bool) float64 {
 	}
 	a := m.side(s.LeftID, s.LeftReduce, s.LeftKept, m.a)
 	b := m.side(s.RightID, s.RightReduce, s.RightKept, m.b)
-	mm, ars, ok1 := FuseGroup(ext, s.LeftFree, a)
-	kk, acs, ok2 := FuseGroup(ext, s.Contracted, a)
-	if !ok1 || !ok2 || !UnitStride(mm, kk, ars, acs) {
+	m.gemm.Decide(m.p.Extents, s, a, b, tgt)
+	if m.gemm.PackLeft {
 		tmp += m.size(s.LeftFree) * m.size(s.Contracted) * m.size(s.Batch)
 	}
-	_, brs, ok1 := FuseGroup(ext, s.Contracted, b)
-	n, bcs, ok2 := FuseGroup(ext, s.RightFree, b)
-	if !ok1 || !ok2 || !UnitStride(s.K, n, brs, bcs) {
+	if m.gemm.PackRight {
 		tmp += m.size(s.Contracted) * m.size(s.RightFree) * m.size(s.Batch)
 	}
-	_, crs, ok1 := FuseGroup(ext, s.LeftFree, tgt)
-	_, ccs, ok2 := FuseGroup(ext, s.RightFree, tgt)
-	if !ok1 || !ok2 || !UnitStride(mm, n, crs, ccs) {
+	if m.gemm.CompactResult {
 		tmp += m.size(s.Out)
 	}
 	return tmp
