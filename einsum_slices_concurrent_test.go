@@ -167,10 +167,12 @@ func TestEinsumSlicesConcurrent(t *testing.T) {
 				break
 			}
 		}
-		// Under load (CI runs packages side by side) waking a parked team
-		// worker for the fork was seen to cost one allocation per
-		// evaluation; an allocation per slice would show as several.
-		if n := testing.AllocsPerRun(5, eval); n > 1 && !raceEnabled {
+		// Under load (CI runs packages side by side) a team worker that
+		// parks between evaluations may cost the runtime an allocation
+		// (its wait record, when the scheduler's cache of them is empty).
+		// That is rare: averaged over 100 evaluations it rounds to zero,
+		// while one allocation per slice or per evaluation does not.
+		if n := testing.AllocsPerRun(100, eval); n != 0 && !raceEnabled {
 			t.Errorf("%s: %v allocations per evaluation on a warm engine", c.name, n)
 		}
 	}
