@@ -441,23 +441,15 @@ func packAEdge[T Scalar](dst []T, a Mat[T], i0, mc, p0, kc, mr, h int) {
 		pan := dst[ir*kc : ir*kc+mr*kc]
 		base := a.Off + (i0+ir)*a.RS + p0*a.CS
 		switch {
-		case a.RS == 1 && rows == mr:
+		case a.RS == 1:
 			for p := 0; p < kc; p++ {
 				s := base + p*a.CS
-				copy(pan[p*mr:p*mr+mr], a.Data[s:s+mr])
+				d := pan[p*mr : p*mr+mr]
+				copy(d[:rows], a.Data[s:s+rows])
+				clear(d[rows:])
 			}
 		case a.CS == 1:
-			for i := 0; i < rows; i++ {
-				src := a.Data[base+i*a.RS : base+i*a.RS+kc]
-				for p, v := range src {
-					pan[p*mr+i] = v
-				}
-			}
-			for i := rows; i < mr; i++ {
-				for p := 0; p < kc; p++ {
-					pan[p*mr+i] = 0
-				}
-			}
+			packARowMajor(pan, a.Data, base, a.RS, kc, mr, rows)
 		default:
 			for p := 0; p < kc; p++ {
 				s := base + p*a.CS

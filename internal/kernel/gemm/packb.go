@@ -1,5 +1,44 @@
 package gemm
 
+// packARowMajor packs one mr-row panel of an A block whose columns are
+// contiguous (CS = 1), of which the first rows are present: row i of the
+// block starts at data[base+i*rs] and holds kc values; pan receives, for
+// each p, the mr values of column p, rows past rows zero. Eight rows at a
+// time are read side by side, so that each column's eight values are
+// stored together instead of one row scattering kc values over the panel.
+func packARowMajor[T Scalar](pan, data []T, base, rs, kc, mr, rows int) {
+	row := func(i int) []T { return data[base+i*rs : base+i*rs+kc] }
+	h := 0
+	for ; h+8 <= rows; h += 8 {
+		r0, r1, r2, r3 := row(h), row(h+1), row(h+2), row(h+3)
+		r4, r5, r6, r7 := row(h+4), row(h+5), row(h+6), row(h+7)
+		r1, r2, r3, r4, r5, r6, r7 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)], r4[:len(r0)], r5[:len(r0)], r6[:len(r0)], r7[:len(r0)]
+		for p := range r0 {
+			q := pan[mr*p+h : mr*p+h+8 : mr*p+h+8]
+			q[0], q[1], q[2], q[3] = r0[p], r1[p], r2[p], r3[p]
+			q[4], q[5], q[6], q[7] = r4[p], r5[p], r6[p], r7[p]
+		}
+	}
+	for ; h+4 <= rows; h += 4 {
+		r0, r1, r2, r3 := row(h), row(h+1), row(h+2), row(h+3)
+		r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
+		for p := range r0 {
+			q := pan[mr*p+h : mr*p+h+4 : mr*p+h+4]
+			q[0], q[1], q[2], q[3] = r0[p], r1[p], r2[p], r3[p]
+		}
+	}
+	for ; h < rows; h++ {
+		for p, v := range row(h) {
+			pan[p*mr+h] = v
+		}
+	}
+	if rows < mr {
+		for p := 0; p < kc; p++ {
+			clear(pan[p*mr+rows : p*mr+mr])
+		}
+	}
+}
+
 // packBColMajor packs a full nr-column panel of a B block whose rows are
 // contiguous (RS = 1): column j of the block starts at data[base+j*cs] and
 // holds kc values; pan receives, for each p, the nr values of row p. The
