@@ -8,6 +8,9 @@ import (
 // op names one function of the package (zscalar.go lists them).
 type op int
 
+// op2 names one function of two arguments (zscalar.go lists them).
+type op2 int
+
 // variant is one implementation of every function for both element types.
 type variant struct {
 	name      string
@@ -95,6 +98,22 @@ func (v *variant) f64(o op) func(dst, src []float64) {
 	return func(dst, src []float64) {
 		if !archApply64(v.arch, o, dst, src) {
 			genericApply64(o, dst, src)
+		}
+	}
+}
+
+func (v *variant) bin32(o op2) func(dst, x, y []float32) {
+	return func(dst, x, y []float32) {
+		if !archApply2_32(v.arch, o, dst, x, y) {
+			genericApply2_32(o, dst, x, y)
+		}
+	}
+}
+
+func (v *variant) bin64(o op2) func(dst, x, y []float64) {
+	return func(dst, x, y []float64) {
+		if !archApply2_64(v.arch, o, dst, x, y) {
+			genericApply2_64(o, dst, x, y)
 		}
 	}
 }

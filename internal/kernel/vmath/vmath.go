@@ -1,7 +1,8 @@
 // Package vmath evaluates elementary functions over contiguous slices:
 // dst[i] = f(src[i]) for f one of Exp, Expm1, Log, Log1p, Tanh, Sigmoid,
 // Sin, Cos, Tan, Atan, Asin, Acos, Sinh, Cosh, Sqrt, Erf, Erfc and Gelu,
-// in float32 and float64.
+// in float32 and float64, and of two arguments dst[i] = f(x[i], y[i]) for
+// Atan2 (float32 and float64) and Pow32 (float32).
 //
 // # Contract
 //
@@ -39,6 +40,13 @@
 //	Erf       1        1.1      ±1 at ±Inf
 //	Erfc      2.5      3.1      0 beyond 27.23 (float32: 10.05), 2 at -Inf
 //	Gelu      3.5      3.6      -0 below -38.58 (float32: -14.36), NaN at -Inf
+//	Atan2     2        1 (*)    package scalar's Atan2 for two zeros, two infinities or a NaN
+//	Pow32     -        1 (*)    package scalar's PowFinish off the positive finite base
+//
+// (*) Against the float64 reference rounded to float32: the functions of
+// two arguments compute in float64 lanes (eight per AVX-512 vector), and a
+// float32 result rounds the float64 value once. The binary functions'
+// slices x and y may be longer than dst, and dst may be x or y itself.
 //
 // The float32 functions compute in float32 lanes (sixteen per AVX-512
 // vector) with polynomials fitted for float32. Where the last operation
@@ -207,6 +215,38 @@ func Erfc[T Float](dst, src []T) { apply(opErfc, dst, src) }
 // Gelu sets dst[i] = x·Φ(x) = (x/2)·erfc(-x/√2) for x = src[i], the
 // Gaussian error linear unit.
 func Gelu[T Float](dst, src []T) { apply(opGelu, dst, src) }
+
+// Pow32 sets dst[i] = x[i]^y[i] for float32: e^(y·ln x) in float64 by
+// the algorithms of Exp and Log, rounded once to float32 (within an ulp of
+// the exact power, nearly always correctly rounded). Bases that are not
+// positive and finite, exponents that are not finite, and y = 1 take the
+// catalog's definition (scalar.PowFinish): x^1 = x, the special values of
+// math.Pow, NaN for a negative base and a non-integer exponent, and the
+// sign of an odd integer power of a negative base.
+func Pow32(dst, x, y []float32) { apply2(op2Pow, dst, x, y) }
+
+// Atan2 sets dst[i] = atan2(x[i], y[i]), the angle of the point (y[i],
+// x[i]) in [-π, π]: atan of the ratio of the smaller modulus to the larger
+// (Atan's algorithm, in float64), placed in its quadrant with π/2 and π
+// carried in two parts and given x's sign; within about 2 ulps of float64
+// (float32 rounds the float64 value once). Where the ratio is not a
+// number (two zeros, two infinities, a NaN), the catalog's scalar.Atan2.
+func Atan2[T Float](dst, x, y []T) { apply2(op2Atan2, dst, x, y) }
+
+// apply2 runs the binary o of the active variant.
+func apply2[T Float](o op2, dst, x, y []T) {
+	if len(x) < len(dst) || len(y) < len(dst) {
+		panic(fmt.Sprintf("vmath.%s: len(dst) = %d, len(x) = %d, len(y) = %d", op2Names[o], len(dst), len(x), len(y)))
+	}
+	v := active.Load()
+	if unsafe.Sizeof(T(0)) == 4 {
+		if !archApply2_32(v.arch, o, asF32(dst), asF32(x), asF32(y)) {
+			genericApply2_32(o, asF32(dst), asF32(x), asF32(y))
+		}
+	} else if !archApply2_64(v.arch, o, asF64(dst), asF64(x), asF64(y)) {
+		genericApply2_64(o, asF64(dst), asF64(x), asF64(y))
+	}
+}
 
 // apply runs o of the active variant.
 func apply[T Float](o op, dst, src []T) {

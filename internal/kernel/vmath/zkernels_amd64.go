@@ -929,3 +929,119 @@ func archApply64(idx int, o op, dst, src []float64) bool {
 	}
 	return true
 }
+
+//go:noescape
+func powF32AVX512(dst, x, y *float32, n int) int
+
+//go:noescape
+func atan2F32AVX512(dst, x, y *float32, n int) int
+
+//go:noescape
+func atan2F64AVX512(dst, x, y *float64, n int) int
+
+//go:noescape
+func powF32AVX2(dst, x, y *float32, n int) int
+
+//go:noescape
+func atan2F32AVX2(dst, x, y *float32, n int) int
+
+//go:noescape
+func atan2F64AVX2(dst, x, y *float64, n int) int
+
+// archApply2_32 runs the binary o of assembly variant idx, as archApply32
+// does a unary one; false for another idx or a function without a kernel.
+func archApply2_32(idx int, o op2, dst, x, y []float32) bool {
+	n := len(dst)
+	x, y = x[:n], y[:n]
+	switch idx {
+	case 0:
+		switch o {
+		case op2Pow:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += powF32AVX512(&dst[i], &x[i], &y[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = powF32(x[i], y[i])
+				}
+			}
+		case op2Atan2:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += atan2F32AVX512(&dst[i], &x[i], &y[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = atan2F32(x[i], y[i])
+				}
+			}
+		default:
+			return false
+		}
+	case 1:
+		switch o {
+		case op2Pow:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += powF32AVX2(&dst[i], &x[i], &y[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = powF32(x[i], y[i])
+				}
+			}
+		case op2Atan2:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += atan2F32AVX2(&dst[i], &x[i], &y[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = atan2F32(x[i], y[i])
+				}
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// archApply2_64 runs the binary o of assembly variant idx, as archApply64
+// does a unary one; false for another idx or a function without a kernel.
+func archApply2_64(idx int, o op2, dst, x, y []float64) bool {
+	n := len(dst)
+	x, y = x[:n], y[:n]
+	switch idx {
+	case 0:
+		switch o {
+		case op2Atan2:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += atan2F64AVX512(&dst[i], &x[i], &y[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = atan2F64(x[i], y[i])
+				}
+			}
+		default:
+			return false
+		}
+	case 1:
+		switch o {
+		case op2Atan2:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += atan2F64AVX2(&dst[i], &x[i], &y[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = atan2F64(x[i], y[i])
+				}
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	return true
+}

@@ -2661,3 +2661,492 @@ func genericApply64(o op, dst, src []float64) {
 		}
 	}
 }
+
+// The binary operations.
+const (
+	op2Pow op2 = iota
+	op2Atan2
+	numOps2
+)
+
+var op2Names = [numOps2]string{"Pow", "Atan2"}
+
+// powF32 is the scalar twin of the float32 pow kernels, which compute
+// in float64 lanes (powF32Wide).
+func powF32(x, y float32) float32 { return float32(powF32Wide(float64(x), float64(y))) }
+
+func powF32Wide(x, y float64) float64 {
+	v3 := !(x > 0)
+	if v3 {
+		return powFallback32(x, y)
+	}
+	v4 := !(x <= 0x1.fffffep+127)
+	if v4 {
+		return powFallback32(x, y)
+	}
+	v5 := math.Float64bits(y)
+	v6 := v5 & 0x7fffffffffffffff
+	v7 := math.Float64frombits(v6)
+	v8 := !(v7 <= 0x1.fffffep+127)
+	if v8 {
+		return powFallback32(x, y)
+	}
+	v9 := y == 0x1p+00
+	if v9 {
+		return powFallback32(x, y)
+	}
+	v10 := x < 0x1p-1022
+	v11 := float64(x * 0x1p+52)
+	v12 := x
+	if v10 {
+		v12 = v11
+	}
+	v13 := float64(0x1.00000000003ffp+52)
+	if v10 {
+		v13 = 0x1.0000000000433p+52
+	}
+	v14 := math.Float64bits(v12)
+	v15 := v14 + 0x95f619980c433
+	v16 := v15 >> 52
+	v17 := v16 | 0x4330000000000000
+	v18 := math.Float64frombits(v17)
+	v19 := v18 - v13
+	v20 := v15 & 0xfff0000000000000
+	v21 := v14 - v20
+	v22 := v21 + 0x3ff0000000000000
+	v23 := math.Float64frombits(v22)
+	v24 := v23 - 0x1p+00
+	v25 := v24 + 0x1p+01
+	v26 := v24 / v25
+	v27 := float64(v26 * v26)
+	v28 := math.FMA(0x1.2f0487dd3fd6ap-03, v27, 0x1.39a1d419d4d1cp-03)
+	v29 := math.FMA(v28, v27, 0x1.74663dc6f682bp-03)
+	v30 := math.FMA(v29, v27, 0x1.c71c520fa2718p-03)
+	v31 := math.FMA(v30, v27, 0x1.24924941e86fp-02)
+	v32 := math.FMA(v31, v27, 0x1.999999997fe68p-02)
+	v33 := math.FMA(v32, v27, 0x1.5555555555592p-01)
+	v34 := math.FMA(-(v27), v33, v24)
+	v35 := float64(v19 * -0x1.abc9e3b39803fp-56)
+	v36 := math.FMA(v26, v34, v35)
+	v37 := v24 - v36
+	v38 := math.FMA(v19, 0x1.62e42fefa39efp-01, v37)
+	v39 := !(x >= 0)
+	v40 := v38
+	if v39 {
+		v40 = math.NaN()
+	}
+	v41 := x == 0
+	v42 := v40
+	if v41 {
+		v42 = math.Inf(-1)
+	}
+	v43 := x == math.Inf(1)
+	v44 := v42
+	if v43 {
+		v44 = math.Inf(1)
+	}
+	v45 := float64(y * v44)
+	v46 := math.FMA(v45, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v47 := v46 - 0x1.8p+52
+	v48 := math.FMA(-(v47), 0x1.62e42fefa39efp-01, v45)
+	v49 := math.FMA(-(v47), 0x1.abc9e3b39803fp-56, v48)
+	v50 := math.FMA(0x1.e632511e9bba7p-30, v49, 0x1.af4dcfd94303cp-26)
+	v51 := math.FMA(v50, v49, 0x1.28022427a8f9cp-22)
+	v52 := math.FMA(v51, v49, 0x1.71de023f725ffp-19)
+	v53 := math.FMA(v52, v49, 0x1.a019f3977f2c8p-16)
+	v54 := math.FMA(v53, v49, 0x1.a01a01abe2ff2p-13)
+	v55 := math.FMA(v54, v49, 0x1.6c16c16f0a097p-10)
+	v56 := math.FMA(v55, v49, 0x1.11111111100e6p-07)
+	v57 := math.FMA(v56, v49, 0x1.5555555554d3dp-05)
+	v58 := math.FMA(v57, v49, 0x1.5555555555557p-03)
+	v59 := math.FMA(v58, v49, 0x1.0000000000001p-01)
+	v60 := math.FMA(v49, v59, 0x1p+00)
+	v61 := math.FMA(v49, v60, 0x1p+00)
+	v62 := math.FMA(v47, 0x1p-01, 0x1.8p+52)
+	v63 := math.Float64bits(v62)
+	v64 := v63 << 52
+	v65 := v64 + 0x3ff0000000000000
+	v66 := math.Float64frombits(v65)
+	v67 := math.Float64bits(v46)
+	v68 := math.Float64bits(v62)
+	v69 := v67 - v68
+	v70 := v69 << 52
+	v71 := v70 + 0x3ff0000000000000
+	v72 := math.Float64frombits(v71)
+	v73 := float64(v61 * v66)
+	v74 := float64(v73 * v72)
+	v75 := v45 > 0x1.62e42fefa39efp+09
+	v76 := v74
+	if v75 {
+		v76 = math.Inf(1)
+	}
+	v77 := v45 < -0x1.74910d52d3051p+09
+	v78 := v76
+	if v77 {
+		v78 = 0
+	}
+	return v78
+}
+
+// atan2F32 is the scalar twin of the float32 atan2 kernels, which compute
+// in float64 lanes (atan2F32Wide).
+func atan2F32(x, y float32) float32 { return float32(atan2F32Wide(float64(x), float64(y))) }
+
+func atan2F32Wide(x, y float64) float64 {
+	v3 := math.Float64bits(x)
+	v4 := v3 & 0x7fffffffffffffff
+	v5 := math.Float64frombits(v4)
+	v6 := math.Float64bits(y)
+	v7 := v6 & 0x7fffffffffffffff
+	v8 := math.Float64frombits(v7)
+	v9 := v5 > v8
+	v10 := v5
+	if v9 {
+		v10 = v8
+	}
+	v11 := v8
+	if v9 {
+		v11 = v5
+	}
+	v12 := v10 / v11
+	v13 := !(v12 >= 0)
+	if v13 {
+		return atan2Fallback(x, y)
+	}
+	v14 := math.Float64bits(v12)
+	v15 := v14 & 0x7fffffffffffffff
+	v16 := math.Float64frombits(v15)
+	v17 := v16
+	if 0x1p+60 < v16 {
+		v17 = 0x1p+60
+	}
+	v18 := v17 > 0x1.a827999fcef32p-02
+	v19 := v17 > 0x1.3504f333f9de6p+01
+	v20 := v17 - 0x1p+00
+	v21 := v17 + 0x1p+00
+	v22 := v17
+	if v18 {
+		v22 = v20
+	}
+	v23 := v22
+	if v19 {
+		v23 = -0x1p+00
+	}
+	v24 := float64(0x1p+00)
+	if v18 {
+		v24 = v21
+	}
+	v25 := v24
+	if v19 {
+		v25 = v17
+	}
+	v26 := float64(0)
+	if v18 {
+		v26 = 0x1.921fb54442d18p-01
+	}
+	v27 := v26
+	if v19 {
+		v27 = 0x1.921fb54442d18p+00
+	}
+	v28 := float64(0)
+	if v18 {
+		v28 = 0x1.1a62633145c07p-55
+	}
+	v29 := v28
+	if v19 {
+		v29 = 0x1.1a62633145c07p-54
+	}
+	v30 := 0x1p+00 / v25
+	v31 := float64(v23 * v30)
+	v32 := v21 - v17
+	v33 := v21 - v32
+	v34 := v17 - v33
+	v35 := 0x1p+00 - v32
+	v36 := v34 + v35
+	v37 := -0x1p+00 - v20
+	v38 := v37 + v17
+	v39 := float64(0)
+	if v18 {
+		v39 = v36
+	}
+	v40 := v39
+	if v19 {
+		v40 = 0
+	}
+	v41 := float64(0)
+	if v18 {
+		v41 = v38
+	}
+	v42 := v41
+	if v19 {
+		v42 = 0
+	}
+	v43 := math.FMA(-(v31), v25, v23)
+	v44 := v43 + v42
+	v45 := math.FMA(-(v31), v40, v44)
+	v46 := float64(v45 * v30)
+	v47 := float64(v31 * v31)
+	v48 := math.FMA(-(v47), v46, v46)
+	v49 := v48 + v29
+	v50 := float64(v31 * v47)
+	v51 := math.FMA(-0x1.254ea48a2f225p-06, v47, 0x1.37c87a704bad2p-05)
+	v52 := math.FMA(v51, v47, -0x1.9ccd518baa172p-05)
+	v53 := math.FMA(v52, v47, 0x1.df0e073654fp-05)
+	v54 := math.FMA(v53, v47, -0x1.10eba0ace3ecdp-04)
+	v55 := math.FMA(v54, v47, 0x1.3b1116e392daap-04)
+	v56 := math.FMA(v55, v47, -0x1.745cf8b9c84ddp-04)
+	v57 := math.FMA(v56, v47, 0x1.c71c70e4bb458p-04)
+	v58 := math.FMA(v57, v47, -0x1.24924922a982ap-03)
+	v59 := math.FMA(v58, v47, 0x1.99999999957afp-03)
+	v60 := math.FMA(v59, v47, -0x1.555555555553cp-02)
+	v61 := math.FMA(v50, v60, v49)
+	v62 := v27 + v31
+	v63 := v27 - v62
+	v64 := v63 + v31
+	v65 := v64 + v61
+	v66 := v62 + v65
+	v67 := math.Float64bits(v66)
+	v68 := math.Float64bits(v12)
+	v69 := v68 & 0x8000000000000000
+	v70 := v67 | v69
+	v71 := math.Float64frombits(v70)
+	v72 := math.Float64bits(x)
+	v73 := v72 & 0x7fffffffffffffff
+	v74 := math.Float64frombits(v73)
+	v75 := math.Float64bits(y)
+	v76 := v75 & 0x7fffffffffffffff
+	v77 := math.Float64frombits(v76)
+	v78 := v74 > v77
+	v79 := y < 0
+	v80 := float64(0x1p+00)
+	if v78 {
+		v80 = -0x1p+00
+	}
+	v81 := math.Float64bits(v80)
+	v82 := v81 ^ 0x8000000000000000
+	v83 := math.Float64frombits(v82)
+	v84 := v80
+	if v79 {
+		v84 = v83
+	}
+	v85 := float64(0)
+	if v79 {
+		v85 = 0x1.921fb54442d18p+01
+	}
+	v86 := v85
+	if v78 {
+		v86 = 0x1.921fb54442d18p+00
+	}
+	v87 := float64(0)
+	if v79 {
+		v87 = 0x1.1a62633145c07p-53
+	}
+	v88 := v87
+	if v78 {
+		v88 = 0x1.1a62633145c07p-54
+	}
+	v89 := float64(v84 * v71)
+	v90 := v86 + v89
+	v91 := v90 + v88
+	v92 := math.Float64bits(v91)
+	v93 := math.Float64bits(x)
+	v94 := v93 & 0x8000000000000000
+	v95 := v92 | v94
+	v96 := math.Float64frombits(v95)
+	return v96
+}
+
+// atan2F64 is the scalar twin of the atan2 kernels.
+func atan2F64(x, y float64) float64 {
+	v3 := math.Float64bits(x)
+	v4 := v3 & 0x7fffffffffffffff
+	v5 := math.Float64frombits(v4)
+	v6 := math.Float64bits(y)
+	v7 := v6 & 0x7fffffffffffffff
+	v8 := math.Float64frombits(v7)
+	v9 := v5 > v8
+	v10 := v5
+	if v9 {
+		v10 = v8
+	}
+	v11 := v8
+	if v9 {
+		v11 = v5
+	}
+	v12 := v10 / v11
+	v13 := !(v12 >= 0)
+	if v13 {
+		return atan2Fallback(x, y)
+	}
+	v14 := math.Float64bits(v12)
+	v15 := v14 & 0x7fffffffffffffff
+	v16 := math.Float64frombits(v15)
+	v17 := v16
+	if 0x1p+60 < v16 {
+		v17 = 0x1p+60
+	}
+	v18 := v17 > 0x1.a827999fcef32p-02
+	v19 := v17 > 0x1.3504f333f9de6p+01
+	v20 := v17 - 0x1p+00
+	v21 := v17 + 0x1p+00
+	v22 := v17
+	if v18 {
+		v22 = v20
+	}
+	v23 := v22
+	if v19 {
+		v23 = -0x1p+00
+	}
+	v24 := float64(0x1p+00)
+	if v18 {
+		v24 = v21
+	}
+	v25 := v24
+	if v19 {
+		v25 = v17
+	}
+	v26 := float64(0)
+	if v18 {
+		v26 = 0x1.921fb54442d18p-01
+	}
+	v27 := v26
+	if v19 {
+		v27 = 0x1.921fb54442d18p+00
+	}
+	v28 := float64(0)
+	if v18 {
+		v28 = 0x1.1a62633145c07p-55
+	}
+	v29 := v28
+	if v19 {
+		v29 = 0x1.1a62633145c07p-54
+	}
+	v30 := 0x1p+00 / v25
+	v31 := float64(v23 * v30)
+	v32 := v21 - v17
+	v33 := v21 - v32
+	v34 := v17 - v33
+	v35 := 0x1p+00 - v32
+	v36 := v34 + v35
+	v37 := -0x1p+00 - v20
+	v38 := v37 + v17
+	v39 := float64(0)
+	if v18 {
+		v39 = v36
+	}
+	v40 := v39
+	if v19 {
+		v40 = 0
+	}
+	v41 := float64(0)
+	if v18 {
+		v41 = v38
+	}
+	v42 := v41
+	if v19 {
+		v42 = 0
+	}
+	v43 := math.FMA(-(v31), v25, v23)
+	v44 := v43 + v42
+	v45 := math.FMA(-(v31), v40, v44)
+	v46 := float64(v45 * v30)
+	v47 := float64(v31 * v31)
+	v48 := math.FMA(-(v47), v46, v46)
+	v49 := v48 + v29
+	v50 := float64(v31 * v47)
+	v51 := math.FMA(-0x1.254ea48a2f225p-06, v47, 0x1.37c87a704bad2p-05)
+	v52 := math.FMA(v51, v47, -0x1.9ccd518baa172p-05)
+	v53 := math.FMA(v52, v47, 0x1.df0e073654fp-05)
+	v54 := math.FMA(v53, v47, -0x1.10eba0ace3ecdp-04)
+	v55 := math.FMA(v54, v47, 0x1.3b1116e392daap-04)
+	v56 := math.FMA(v55, v47, -0x1.745cf8b9c84ddp-04)
+	v57 := math.FMA(v56, v47, 0x1.c71c70e4bb458p-04)
+	v58 := math.FMA(v57, v47, -0x1.24924922a982ap-03)
+	v59 := math.FMA(v58, v47, 0x1.99999999957afp-03)
+	v60 := math.FMA(v59, v47, -0x1.555555555553cp-02)
+	v61 := math.FMA(v50, v60, v49)
+	v62 := v27 + v31
+	v63 := v27 - v62
+	v64 := v63 + v31
+	v65 := v64 + v61
+	v66 := v62 + v65
+	v67 := math.Float64bits(v66)
+	v68 := math.Float64bits(v12)
+	v69 := v68 & 0x8000000000000000
+	v70 := v67 | v69
+	v71 := math.Float64frombits(v70)
+	v72 := math.Float64bits(x)
+	v73 := v72 & 0x7fffffffffffffff
+	v74 := math.Float64frombits(v73)
+	v75 := math.Float64bits(y)
+	v76 := v75 & 0x7fffffffffffffff
+	v77 := math.Float64frombits(v76)
+	v78 := v74 > v77
+	v79 := y < 0
+	v80 := float64(0x1p+00)
+	if v78 {
+		v80 = -0x1p+00
+	}
+	v81 := math.Float64bits(v80)
+	v82 := v81 ^ 0x8000000000000000
+	v83 := math.Float64frombits(v82)
+	v84 := v80
+	if v79 {
+		v84 = v83
+	}
+	v85 := float64(0)
+	if v79 {
+		v85 = 0x1.921fb54442d18p+01
+	}
+	v86 := v85
+	if v78 {
+		v86 = 0x1.921fb54442d18p+00
+	}
+	v87 := float64(0)
+	if v79 {
+		v87 = 0x1.1a62633145c07p-53
+	}
+	v88 := v87
+	if v78 {
+		v88 = 0x1.1a62633145c07p-54
+	}
+	v89 := float64(v84 * v71)
+	v90 := v86 + v89
+	v91 := v90 + v88
+	v92 := math.Float64bits(v91)
+	v93 := math.Float64bits(x)
+	v94 := v93 & 0x8000000000000000
+	v95 := v92 | v94
+	v96 := math.Float64frombits(v95)
+	return v96
+}
+
+// genericApply2_32 runs the binary o of the pure-Go variant.
+func genericApply2_32(o op2, dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	switch o {
+	case op2Pow:
+		for i := range dst {
+			dst[i] = powF32(x[i], y[i])
+		}
+	case op2Atan2:
+		for i := range dst {
+			dst[i] = atan2F32(x[i], y[i])
+		}
+	default:
+		panic("vmath: no float32 kernel for " + op2Names[o])
+	}
+}
+
+// genericApply2_64 runs the binary o of the pure-Go variant.
+func genericApply2_64(o op2, dst, x, y []float64) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	switch o {
+	case op2Atan2:
+		for i := range dst {
+			dst[i] = atan2F64(x[i], y[i])
+		}
+	default:
+		panic("vmath: no float64 kernel for " + op2Names[o])
+	}
+}

@@ -344,11 +344,21 @@ func (g *asmGen) kernel() {
 	name := fmt.Sprintf("%sF%d%s", p.name, 8*p.io, is.name)
 	g.label = name
 	ctype := map[int]string{4: "float32", 8: "float64"}[p.io]
-	fmt.Fprintf(g.b, "// func %s(dst, src *%s, n int) int\n", name, ctype)
-	fmt.Fprintf(g.b, "TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
-	g.line("MOVQ dst+0(FP), DI")
-	g.line("MOVQ src+8(FP), SI")
-	g.line("MOVQ n+16(FP), CX")
+	nOff := 16
+	if p.y != nil {
+		fmt.Fprintf(g.b, "// func %s(dst, x, y *%s, n int) int\n", name, ctype)
+		fmt.Fprintf(g.b, "TEXT ·%s(SB), NOSPLIT, $0-40\n", name)
+		g.line("MOVQ dst+0(FP), DI")
+		g.line("MOVQ x+8(FP), SI")
+		g.line("MOVQ y+16(FP), BX")
+		nOff = 24
+	} else {
+		fmt.Fprintf(g.b, "// func %s(dst, src *%s, n int) int\n", name, ctype)
+		fmt.Fprintf(g.b, "TEXT ·%s(SB), NOSPLIT, $0-32\n", name)
+		g.line("MOVQ dst+0(FP), DI")
+		g.line("MOVQ src+8(FP), SI")
+	}
+	g.line("MOVQ n+%d(FP), CX", nOff)
 	g.line("XORQ AX, AX")
 	g.line("SUBQ $%d, CX", lanes)
 	g.line("JLT %s_done", name)
@@ -366,12 +376,16 @@ func (g *asmGen) kernel() {
 		g.line("JG %s_done", name)
 	}
 	fmt.Fprintf(g.b, "%s_loop:\n", name)
-	g.body(p, []*value{p.x}, []*value{p.out})
+	var ys []*value
+	if p.y != nil {
+		ys = []*value{p.y}
+	}
+	g.body(p, []*value{p.x}, ys, []*value{p.out})
 	g.line("ADDQ $%d, AX", lanes)
 	g.line("CMPQ AX, CX")
 	g.line("JLE %s_loop", name)
 	fmt.Fprintf(g.b, "%s_done:\n", name)
-	g.line("MOVQ AX, ret+24(FP)")
+	g.line("MOVQ AX, ret+%d(FP)", nOff+8)
 	g.line("VZEROUPPER")
 	g.line("RET")
 	fmt.Fprintln(g.b)
@@ -384,9 +398,6 @@ type outOfRegs string
 // when the interleaved program needs more registers than is has.
 func (g *asmGen) pairLoop(lanes int) (body []byte, ok bool) {
 	p, b := g.p, g.b
-	if p.io != p.elem {
-		return nil, false
-	}
 	var buf bytes.Buffer
 	g.b = &buf
 	defer func() {
@@ -398,14 +409,15 @@ func (g *asmGen) pairLoop(lanes int) (body []byte, ok bool) {
 			body, ok = nil, false
 		}
 	}()
-	q, xs, outs := pair(p)
-	g.body(q, xs, outs)
+	q, xs, ys, outs := pair(p)
+	g.body(q, xs, ys, outs)
 	return buf.Bytes(), true
 }
 
-// body emits the loads of xs (consecutive vectors from SI+AX), the
-// instructions of q and the stores of outs (to DI+AX).
-func (g *asmGen) body(q *prog, xs, outs []*value) {
+// body emits the loads of xs (consecutive vectors from SI+AX) and ys
+// (from BX+AX, for a binary function), the instructions of q and the
+// stores of outs (to DI+AX).
+func (g *asmGen) body(q *prog, xs, ys, outs []*value) {
 	is := g.is
 	g.p = q
 	g.reg = map[*node]int{}
@@ -420,13 +432,19 @@ func (g *asmGen) body(q *prog, xs, outs []*value) {
 	for _, o := range outs {
 		o.n.last = len(q.insts)
 	}
-	for c, x := range xs {
+	load := func(c int, x *value, base string) {
 		g.alloc(x.n)
 		if q.io != q.elem { // float32 in memory, float64 lanes
-			g.line("VCVTPS2PD %s(SI)(AX*4), %s", disp(c*is.width/2), g.name(x.n))
+			g.line("VCVTPS2PD %s(%s)(AX*4), %s", disp(c*is.width/2), base, g.name(x.n))
 		} else {
-			g.line("VMOVUP%s %s(SI)(AX*%d), %s", g.sfx()[1:], disp(c*is.width), q.elem, g.name(x.n))
+			g.line("VMOVUP%s %s(%s)(AX*%d), %s", g.sfx()[1:], disp(c*is.width), base, q.elem, g.name(x.n))
 		}
+	}
+	for c, x := range xs {
+		load(c, x, "SI")
+	}
+	for c, y := range ys {
+		load(c, y, "BX")
 	}
 	for i, in := range q.insts {
 		g.idx = i
@@ -437,10 +455,10 @@ func (g *asmGen) body(q *prog, xs, outs []*value) {
 			r := g.reg[o.n]
 			if is.kmask {
 				g.line("VCVTPD2PS Z%d, Y%d", r, r)
-				g.line("VMOVUPS Y%d, (DI)(AX*4)", r)
+				g.line("VMOVUPS Y%d, %s(DI)(AX*4)", r, disp(c*is.width/2))
 			} else {
 				g.line("VCVTPD2PSY Y%d, X%d", r, r)
-				g.line("VMOVUPS X%d, (DI)(AX*4)", r)
+				g.line("VMOVUPS X%d, %s(DI)(AX*4)", r, disp(c*is.width/2))
 			}
 			continue
 		}
@@ -459,7 +477,7 @@ func disp(d int) string {
 // pair returns p computed on two vectors at once: two copies of its
 // instructions interleaved one for one, so that their dependency chains
 // overlap, with the copies' inputs and results.
-func pair(p *prog) (q *prog, xs, outs []*value) {
+func pair(p *prog) (q *prog, xs, ys, outs []*value) {
 	q = &prog{name: p.name, elem: p.elem, io: p.io, fallback: p.fallback}
 	maps := [2]map[*node]*node{{}, {}}
 	cv := func(c int, v *value) *value {
@@ -477,6 +495,9 @@ func pair(p *prog) (q *prog, xs, outs []*value) {
 	}
 	for c := range 2 {
 		xs = append(xs, cv(c, p.x))
+		if p.y != nil {
+			ys = append(ys, cv(c, p.y))
+		}
 	}
 	for _, in := range p.insts {
 		for c := range 2 {
@@ -497,5 +518,5 @@ func pair(p *prog) (q *prog, xs, outs []*value) {
 	for c := range 2 {
 		outs = append(outs, cv(c, p.out))
 	}
-	return q, xs, outs
+	return q, xs, ys, outs
 }

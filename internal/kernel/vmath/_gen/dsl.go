@@ -51,6 +51,7 @@ type prog struct {
 	elem     int    // bytes per lane of the computation: 4 or 8
 	io       int    // bytes per element in memory (4 with elem 8: float32 computed in float64)
 	x        *value
+	y        *value // second input of a binary function (nil for unary ones)
 	out      *value
 	insts    []inst
 	fallback string // Go expression returned when a bail fires
@@ -62,6 +63,16 @@ func newProg(name string, elem int) *prog {
 	p := &prog{name: name, elem: elem, io: elem}
 	p.x = p.newVal(kFloat)
 	p.x.name = "x"
+	return p
+}
+
+// newBinaryProg returns a program of two inputs, x and y, computed in
+// elem-byte lanes on io-byte elements in memory.
+func newBinaryProg(name string, elem, io int) *prog {
+	p := newProg(name, elem)
+	p.io = io
+	p.y = p.newVal(kFloat)
+	p.y.name = "y"
 	return p
 }
 
@@ -188,9 +199,10 @@ var (
 	eq    = pred{0x00, "%s == %s"}
 	notLE = pred{0x06, "!(%s <= %s)"} // true for NaN
 	notGE = pred{0x09, "!(%s >= %s)"} // true for NaN
+	notGT = pred{0x0a, "!(%s > %s)"}  // true for NaN
 )
 
-var preds = map[int]pred{lt.imm: lt, le.imm: le, gt.imm: gt, ge.imm: ge, eq.imm: eq, notLE.imm: notLE, notGE.imm: notGE}
+var preds = map[int]pred{lt.imm: lt, le.imm: le, gt.imm: gt, ge.imm: ge, eq.imm: eq, notLE.imm: notLE, notGE.imm: notGE, notGT.imm: notGT}
 
 func (p *prog) cmp(c pred, a, b *value) *value {
 	p.need(kFloat, a, b)

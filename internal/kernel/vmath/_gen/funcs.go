@@ -280,11 +280,13 @@ func (p *prog) expm1Core(fm *format, x *value) *value {
 	return p.sel(p.cmp(eq, kf, p.f(0)), q, g)
 }
 
-func buildExp(fm *format, p *prog) {
-	x := p.x
+func buildExp(fm *format, p *prog) { p.out = p.exp(fm, p.x) }
+
+// exp returns e^x, with the overflow and underflow blends.
+func (p *prog) exp(fm *format, x *value) *value {
 	y := p.expCore(fm, x)
 	y = p.sel(p.cmp(gt, x, p.f(fm.expHi)), p.f(math.Inf(1)), y)
-	p.out = p.sel(p.cmp(lt, x, p.f(fm.expLo)), p.f(0), y)
+	return p.sel(p.cmp(lt, x, p.f(fm.expLo)), p.f(0), y)
 }
 
 func buildExpm1(fm *format, p *prog) {
@@ -371,8 +373,10 @@ func (p *prog) splitLog(fm *format, iv, kbias *value) (kf, f *value) {
 	return
 }
 
-func buildLog(fm *format, p *prog) {
-	x := p.x
+func buildLog(fm *format, p *prog) { p.out = p.log(fm, p.x) }
+
+// log returns ln x, with the special values of math.Log.
+func (p *prog) log(fm *format, x *value) *value {
 	mant := p.mant()
 	minNorm := math.Ldexp(1, 1-p.bias())
 	small := p.cmp(lt, x, p.f(minNorm))
@@ -383,7 +387,7 @@ func buildLog(fm *format, p *prog) {
 	y := p.logCore(fm, f, f, nil, kf)
 	y = p.sel(p.cmp(notGE, x, p.f(0)), p.f(math.NaN()), y)
 	y = p.sel(p.cmp(eq, x, p.f(0)), p.f(math.Inf(-1)), y)
-	p.out = p.sel(p.cmp(eq, x, p.f(math.Inf(1))), p.f(math.Inf(1)), y)
+	return p.sel(p.cmp(eq, x, p.f(math.Inf(1))), p.f(math.Inf(1)), y)
 }
 
 func buildLog1p(fm *format, p *prog) {

@@ -69,7 +69,11 @@ func (g *goGen) line(format string, args ...any) { fmt.Fprintf(g.b, "\t"+format+
 
 func (g *goGen) fn(fallback, name string) {
 	p := g.p
-	fmt.Fprintf(g.b, "func %s(x %s) %s {\n", name, g.ft(), g.ft())
+	if p.y != nil {
+		fmt.Fprintf(g.b, "func %s(x, y %s) %s {\n", name, g.ft(), g.ft())
+	} else {
+		fmt.Fprintf(g.b, "func %s(x %s) %s {\n", name, g.ft(), g.ft())
+	}
 	fma := "math.FMA"
 	if p.elem == 4 {
 		fma = "fma32"

@@ -89,8 +89,10 @@ func buildTan(fm *format, p *prog) {
 // atan u = u + u·z·A(z), z = u². u carries the error of its
 // division as uLo (from the FMA residual and the rounding of a+1), and b
 // is split in two parts.
-func buildAtan(fm *format, p *prog) {
-	x := p.x
+func buildAtan(fm *format, p *prog) { p.out = p.atan(fm, p.x) }
+
+// atan returns atan x.
+func (p *prog) atan(fm *format, x *value) *value {
 	// Beyond 2^60, atan rounds to π/2; the clamp keeps 1/a and its
 	// residual finite for a = Inf (and NaN stays NaN).
 	a := p.min(p.f(0x1p60), p.abs(x))
@@ -118,7 +120,7 @@ func buildAtan(fm *format, p *prog) {
 	// atan(u + uLo) ≈ atan u + uLo·(1 - z).
 	lo := p.add(p.fnma(z, uLo, uLo), bLo)
 	tail := p.fma(p.mul(u, z), p.horner(z, fm.atanA), lo)
-	p.out = p.withSign(p.fastSum(b, u, tail), x)
+	return p.withSign(p.fastSum(b, u, tail), x)
 }
 
 // asinCore returns for a = |x| the mask big = a > 1/2, and t, s, sLo and

@@ -51,13 +51,15 @@ func main() {
 		}
 	}
 
+	progs2 := binaryProgs(fms[8], lanes)
+
 	// Assembly.
 	var s bytes.Buffer
 	s.WriteString(header)
 	s.WriteString("//go:build amd64 && !purego\n\n#include \"textflag.h\"\n\n")
 	var pl pool
 	for _, is := range []*isa{avx512, avx2} {
-		for _, p := range progs {
+		for _, p := range append(progs, progs2...) {
 			g := asmGen{is: is, p: p, pl: &pl, b: &s}
 			g.kernel()
 		}
@@ -98,6 +100,7 @@ func main() {
 		}
 		d.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n\n")
 	}
+	writeBinaryDecls(&d, progs2, lanes)
 	write(*dir, "zkernels_amd64.go", d.Bytes(), true)
 
 	// Pure-Go twins.
@@ -150,6 +153,7 @@ func main() {
 		}
 		o.WriteString("\t}\n}\n\n")
 	}
+	writeBinaryTwins(&o, progs2)
 	write(*dir, "zscalar.go", o.Bytes(), true)
 
 	for _, elem := range []int{8, 4} {

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// The functions of two arguments. Each computes in float64 lanes; a
+// float32 kernel widens its arguments on loading and rounds its result
+// once on storing.
+
+// binaryFunction describes one generated function of two arguments.
+type binaryFunction struct {
+	name  string // lower-case stem
+	api   string // exported name of its operation
+	ios   []int  // the element sizes in memory it exists for
+	build func(fm *format, p *prog)
+	// fallback is the Go expression (of float64 x and y, the arguments
+	// widened) for bailed lanes.
+	fallback string
+}
+
+var binaryFunctions = []binaryFunction{
+	{name: "pow", api: "Pow", ios: []int{4}, build: buildPow32, fallback: "powFallback32(x, y)"},
+	{name: "atan2", api: "Atan2", ios: []int{4, 8}, build: buildAtan2, fallback: "atan2Fallback(x, y)"},
+}
+
+// buildPow32 is x^y for float32 arguments as e^(y·ln x) with Log and
+// Exp's float64 algorithms: within float64's rounding of y·ln x of the
+// exact power, so the float32 result rounds once. A base that is not
+// positive and finite, an exponent that is not finite, and y = 1 bail to
+// powFallback32, which gives the catalog's special values.
+func buildPow32(fm *format, p *prog) {
+	x, y := p.x, p.y
+	p.bail(p.cmp(notGT, x, p.f(0)))
+	p.bail(p.cmp(notLE, x, p.f(math.MaxFloat32)))
+	p.bail(p.cmp(notLE, p.abs(y), p.f(math.MaxFloat32)))
+	p.bail(p.cmp(eq, y, p.f(1)))
+	p.out = p.exp(fm, p.mul(y, p.log(fm, x)))
+}
+
+// buildAtan2 is atan2(x, y), the angle of the point (y, x): t = atan of
+// the ratio of the smaller modulus to the larger, then by the quadrant
+// (k = [|x| > |y|] + 2·[y < 0]) c_k ± t with c_k in {0, π/2, π, π/2}
+// carried in two parts, and x's sign. A ratio that is not a number (two
+// zeros, two infinities, a NaN) bails to the catalog's scalar.Atan2.
+func buildAtan2(fm *format, p *prog) {
+	x, y := p.x, p.y
+	an, ad := p.abs(x), p.abs(y)
+	wide := p.cmp(gt, an, ad)
+	q := p.div(p.sel(wide, ad, an), p.sel(wide, an, ad))
+	p.bail(p.cmp(notGE, q, p.f(0)))
+	t := p.atan(fm, q)
+	// The quadrant's masks again (x and y stay live anyway): fewer
+	// registers across atan, which AVX2's sixteen need.
+	wide = p.cmp(gt, p.abs(x), p.abs(y))
+	below := p.cmp(lt, y, p.f(0))
+	s := p.sel(wide, p.f(-1), p.f(1))
+	s = p.sel(below, p.neg(s), s)
+	cHi := p.sel(wide, p.f(math.Pi/2), p.sel(below, p.f(math.Pi), p.f(0)))
+	cLo := p.sel(wide, p.f(halfPiLo), p.sel(below, p.f(piLo), p.f(0)))
+	r := p.add(p.add(cHi, p.mul(s, t)), cLo)
+	p.out = p.withSign(r, x)
+}
+
+// The parts of π and π/2 below their float64 roundings.
+const (
+	piLo     = 1.2246467991473532e-16
+	halfPiLo = 6.123233995736766e-17
+)
+
+// binaryProgs builds the programs of the binary functions, in float64
+// lanes, and records their lane counts by kernel name.
+func binaryProgs(fm *format, lanes map[string]int) []*prog {
+	var progs []*prog
+	for _, fn := range binaryFunctions {
+		for _, io := range fn.ios {
+			p := newBinaryProg(fn.name, fm.elem, io)
+			p.fallback = fn.fallback
+			fn.build(fm, p)
+			progs = append(progs, p)
+			for _, is := range []*isa{avx512, avx2} {
+				lanes[fmt.Sprintf("%sF%d%s", fn.name, 8*io, is.name)] = is.width / p.elem
+			}
+		}
+	}
+	return progs
+}
+
+// writeBinaryDecls writes the Go declarations of the binary kernels and
+// their dispatch (archApply2_32, archApply2_64).
+func writeBinaryDecls(d *bytes.Buffer, progs []*prog, lanes map[string]int) {
+	for _, is := range []*isa{avx512, avx2} {
+		for _, p := range progs {
+			ct := map[int]string{4: "float32", 8: "float64"}[p.io]
+			fmt.Fprintf(d, "//go:noescape\nfunc %sF%d%s(dst, x, y *%s, n int) int\n\n", p.name, 8*p.io, is.name, ct)
+		}
+	}
+	for _, io := range []int{4, 8} {
+		ct := map[int]string{4: "float32", 8: "float64"}[io]
+		fmt.Fprintf(d, "// archApply2_%d runs the binary o of assembly variant idx, as archApply%d\n// does a unary one; false for another idx or a function without a kernel.\n", 8*io, 8*io)
+		fmt.Fprintf(d, "func archApply2_%d(idx int, o op2, dst, x, y []%s) bool {\n\tn := len(dst)\n\tx, y = x[:n], y[:n]\n\tswitch idx {\n", 8*io, ct)
+		for i, is := range []*isa{avx512, avx2} {
+			fmt.Fprintf(d, "\tcase %d:\n\t\tswitch o {\n", i)
+			for _, fn := range binaryFunctions {
+				if !slices.Contains(fn.ios, io) {
+					continue
+				}
+				k := fmt.Sprintf("%sF%d%s", fn.name, 8*io, is.name)
+				l := lanes[k]
+				fmt.Fprintf(d, "\t\tcase op2%s:\n\t\t\tfor i := 0; i < n; {\n\t\t\t\tif n-i >= %d {\n\t\t\t\t\ti += %s(&dst[i], &x[i], &y[i], n-i)\n\t\t\t\t}\n", fn.api, l, k)
+				fmt.Fprintf(d, "\t\t\t\tfor end := min(i+%d, n); i < end; i++ {\n\t\t\t\t\tdst[i] = %sF%d(x[i], y[i])\n\t\t\t\t}\n\t\t\t}\n", l, fn.name, 8*io)
+			}
+			d.WriteString("\t\tdefault:\n\t\t\treturn false\n\t\t}\n")
+		}
+		d.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n\n")
+	}
+}
+
+// writeBinaryTwins writes the operations' constants and the pure-Go twins
+// of the binary kernels with their dispatch (genericApply2_32 and _64).
+func writeBinaryTwins(o *bytes.Buffer, progs []*prog) {
+	o.WriteString("// The binary operations.\nconst (\n")
+	for i, fn := range binaryFunctions {
+		if i == 0 {
+			fmt.Fprintf(o, "\top2%s op2 = iota\n", fn.api)
+		} else {
+			fmt.Fprintf(o, "\top2%s\n", fn.api)
+		}
+	}
+	o.WriteString("\tnumOps2\n)\n\n")
+	o.WriteString("var op2Names = [numOps2]string{")
+	for _, fn := range binaryFunctions {
+		fmt.Fprintf(o, "%q, ", fn.api)
+	}
+	o.WriteString("}\n\n")
+	for _, p := range progs {
+		g := goGen{p: p, b: o}
+		name := fmt.Sprintf("%sF%d", p.name, 8*p.io)
+		if p.io == p.elem {
+			fmt.Fprintf(o, "// %s is the scalar twin of the %s kernels.\n", name, p.name)
+			g.fn(p.fallback, name)
+			continue
+		}
+		fmt.Fprintf(o, "// %s is the scalar twin of the float%d %s kernels, which compute\n// in float%d lanes (%sWide).\n", name, 8*p.io, p.name, 8*p.elem, name)
+		fmt.Fprintf(o, "func %s(x, y float32) float32 { return float32(%sWide(float64(x), float64(y))) }\n\n", name, name)
+		g.fn(p.fallback, name+"Wide")
+	}
+	for _, io := range []int{4, 8} {
+		ct := map[int]string{4: "float32", 8: "float64"}[io]
+		fmt.Fprintf(o, "// genericApply2_%d runs the binary o of the pure-Go variant.\n", 8*io)
+		fmt.Fprintf(o, "func genericApply2_%d(o op2, dst, x, y []%s) {\n\tx, y = x[:len(dst)], y[:len(dst)]\n\tswitch o {\n", 8*io, ct)
+		for _, fn := range binaryFunctions {
+			if !slices.Contains(fn.ios, io) {
+				continue
+			}
+			fmt.Fprintf(o, "\tcase op2%s:\n\t\tfor i := range dst {\n\t\t\tdst[i] = %sF%d(x[i], y[i])\n\t\t}\n", fn.api, fn.name, 8*io)
+		}
+		fmt.Fprintf(o, "\tdefault:\n\t\tpanic(\"vmath: no float%d kernel for \" + op2Names[o])\n\t}\n}\n\n", 8*io)
+	}
+}
