@@ -9,13 +9,12 @@ import (
 	"github.com/tenferro-go/tenferro/internal/op/scalar"
 )
 
-// The real binary functions Pow, Atan2 and Hypot. Float32 Pow and Atan2
-// of both types are vmath's kernels. Float64 Pow and Hypot run their
-// common case (finite arguments in range) as a loop over a block, through
-// vmath's vector kernels where they need a transcendental, and hand the
-// rare special arguments (zeros, infinities, NaN, extreme magnitudes) to
-// the catalog's scalar definition, so that the special values are
-// exactly the catalog's.
+// The real binary functions Pow, Atan2 and Hypot. Pow and Atan2 are
+// vmath's kernels. Hypot runs its common case (finite arguments in range)
+// as a loop over a block of vector kernels and hands the rare special
+// arguments (zeros, infinities, NaN, extreme magnitudes) to the catalog's
+// scalar definition, so that the special values are exactly the
+// catalog's.
 
 // mathBlock is the number of elements a binary function stages in float64
 // at a time (2 KiB: in L1 beside its arguments).
@@ -38,7 +37,7 @@ func floatBinary[F float32 | float64](k op.Kind, z, x, y []F) {
 		case []float32:
 			vmath.Pow32(zz, any(x).([]float32), any(y).([]float32))
 		case []float64:
-			pow64(zz, any(x).([]float64), any(y).([]float64))
+			vmath.Pow64(zz, any(x).([]float64), any(y).([]float64))
 		}
 	case op.Atan2:
 		vmath.Atan2(z, x, y)
@@ -51,34 +50,6 @@ func floatBinary[F float32 | float64](k op.Kind, z, x, y []F) {
 		}
 	default:
 		panic("elementwise: no kernel for " + k.String())
-	}
-}
-
-// pow64 sets z[i] = x[i]^y[i] for float64 as scalar.Pow defines it:
-// e^(y·ln|x|) with ln|x| in double-double (scalar.LogDD), the exponential
-// of the product's high part by vmath's Exp and its low part applied to
-// first order (scalar.PowFinish, which also gives the special values):
-// within 2 ulps (1 ulp of vmath's Exp and |y·ln x|·2^-62).
-func pow64(z, x, y []float64) {
-	var hiBuf, loBuf [mathBlock]float64
-	for lo := 0; lo < len(z); lo += mathBlock {
-		zs, xs, ys := blockAt(z, x, y, lo)
-		th, tl := hiBuf[:len(zs)], loBuf[:len(zs)]
-		for i, v := range xs {
-			lh, ll := scalar.LogDD(math.Abs(v))
-			yi := ys[i]
-			p := yi * lh
-			th[i], tl[i] = p, math.FMA(yi, lh, -p)+yi*ll
-		}
-		vmath.Exp(th, th)
-		for i, e := range th {
-			xi, yi := xs[i], ys[i]
-			if v := math.FMA(e, tl[i], e); xi > 0 && xi <= math.MaxFloat64 && yi-yi == 0 && yi != 1 && v == v {
-				zs[i] = v
-				continue
-			}
-			zs[i] = scalar.PowFinish(xi, yi, e, tl[i])
-		}
 	}
 }
 

@@ -16,11 +16,14 @@ func binaryPairs(n int, rng *rand.Rand) (xs, ys []float64) {
 	sp := []float64{0, negZ, inf, -inf, nan, 1, -1, 2, -2, 0.5, -3, 3, 5e-324, math.MaxFloat64, 1e-40, math.MaxFloat32}
 	xs, ys = mixed64(opExp, n, rng), mixed64(opExp, n, rng)
 	for i := range xs {
-		switch rng.IntN(4) {
+		switch rng.IntN(5) {
 		case 0:
 			xs[i], ys[i] = sp[rng.IntN(len(sp))], sp[rng.IntN(len(sp))]
 		case 1:
 			xs[i], ys[i] = 0.25+4*rng.Float64(), 20*rng.Float64()-10
+		case 2: // x^y anywhere in the finite range: |y·ln x| up to 700
+			xs[i] = math.Ldexp(1+rng.Float64(), rng.IntN(2000)-1000)
+			ys[i] = (1400*rng.Float64() - 700) / math.Log(xs[i])
 		}
 	}
 	return xs, ys
@@ -45,7 +48,7 @@ var binaryKernels = []struct {
 	ulps64 float64                    // bound against ref64
 	ulps32 float64                    // bound of float32 against ref64 rounded
 }{
-	{o: op2Pow, twin32: powF32, ref64: scalar.Pow, ulps32: 1},
+	{o: op2Pow, has64: true, twin32: powF32, twin64: powF64, ref64: scalar.Pow, ulps64: 2, ulps32: 1},
 	{o: op2Atan2, has64: true, twin32: atan2F32, twin64: atan2F64, ref64: scalar.Atan2, ulps64: 2, ulps32: 1},
 }
 

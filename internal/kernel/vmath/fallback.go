@@ -19,6 +19,9 @@ func powFallback32(x, y float64) float64 {
 	return scalar.PowFinish(x, y, expF64(y*logF64(math.Abs(x))), 0)
 }
 
+// powFallback64 is Pow64 off its fast path: the catalog's scalar.Pow.
+func powFallback64(x, y float64) float64 { return scalar.Pow(x, y) }
+
 // atan2Fallback is Atan2 where the ratio of the moduli is not a number
 // (two zeros, two infinities, a NaN): the catalog's atan2.
 func atan2Fallback(x, y float64) float64 { return scalar.Atan2(x, y) }

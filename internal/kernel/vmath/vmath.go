@@ -2,7 +2,7 @@
 // dst[i] = f(src[i]) for f one of Exp, Expm1, Log, Log1p, Tanh, Sigmoid,
 // Sin, Cos, Tan, Atan, Asin, Acos, Sinh, Cosh, Sqrt, Erf, Erfc and Gelu,
 // in float32 and float64, and of two arguments dst[i] = f(x[i], y[i]) for
-// Atan2 (float32 and float64) and Pow32 (float32).
+// Atan2 and Pow (Pow32, Pow64).
 //
 // # Contract
 //
@@ -41,7 +41,7 @@
 //	Erfc      2.5      3.1      0 beyond 27.23 (float32: 10.05), 2 at -Inf
 //	Gelu      3.5      3.6      -0 below -38.58 (float32: -14.36), NaN at -Inf
 //	Atan2     2        1 (*)    package scalar's Atan2 for two zeros, two infinities or a NaN
-//	Pow32     -        1 (*)    package scalar's PowFinish off the positive finite base
+//	Pow       2        1 (*)    package scalar's Pow off the positive finite base
 //
 // (*) Against the float64 reference rounded to float32: the functions of
 // two arguments compute in float64 lanes (eight per AVX-512 vector), and a
@@ -224,6 +224,13 @@ func Gelu[T Float](dst, src []T) { apply(opGelu, dst, src) }
 // math.Pow, NaN for a negative base and a non-integer exponent, and the
 // sign of an odd integer power of a negative base.
 func Pow32(dst, x, y []float32) { apply2(op2Pow, dst, x, y) }
+
+// Pow64 sets dst[i] = x[i]^y[i] for float64: e^(y·ln x) with ln x in
+// double-double (to about 2^-62 relative), e^p for p = y·hi by Exp's
+// algorithm and the low part applied to first order, within 2 ulps. Bases
+// that are not positive, normal and finite, exponents that are not
+// finite, y = 1, and y·ln x above 709 take the catalog's scalar.Pow.
+func Pow64(dst, x, y []float64) { apply2(op2Pow, dst, x, y) }
 
 // Atan2 sets dst[i] = atan2(x[i], y[i]), the angle of the point (y[i],
 // x[i]) in [-π, π]: atan of the ratio of the smaller modulus to the larger

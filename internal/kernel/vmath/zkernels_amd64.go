@@ -934,6 +934,9 @@ func archApply64(idx int, o op, dst, src []float64) bool {
 func powF32AVX512(dst, x, y *float32, n int) int
 
 //go:noescape
+func powF64AVX512(dst, x, y *float64, n int) int
+
+//go:noescape
 func atan2F32AVX512(dst, x, y *float32, n int) int
 
 //go:noescape
@@ -941,6 +944,9 @@ func atan2F64AVX512(dst, x, y *float64, n int) int
 
 //go:noescape
 func powF32AVX2(dst, x, y *float32, n int) int
+
+//go:noescape
+func powF64AVX2(dst, x, y *float64, n int) int
 
 //go:noescape
 func atan2F32AVX2(dst, x, y *float32, n int) int
@@ -1014,6 +1020,15 @@ func archApply2_64(idx int, o op2, dst, x, y []float64) bool {
 	switch idx {
 	case 0:
 		switch o {
+		case op2Pow:
+			for i := 0; i < n; {
+				if n-i >= 8 {
+					i += powF64AVX512(&dst[i], &x[i], &y[i], n-i)
+				}
+				for end := min(i+8, n); i < end; i++ {
+					dst[i] = powF64(x[i], y[i])
+				}
+			}
 		case op2Atan2:
 			for i := 0; i < n; {
 				if n-i >= 8 {
@@ -1028,6 +1043,15 @@ func archApply2_64(idx int, o op2, dst, x, y []float64) bool {
 		}
 	case 1:
 		switch o {
+		case op2Pow:
+			for i := 0; i < n; {
+				if n-i >= 4 {
+					i += powF64AVX2(&dst[i], &x[i], &y[i], n-i)
+				}
+				for end := min(i+4, n); i < end; i++ {
+					dst[i] = powF64(x[i], y[i])
+				}
+			}
 		case op2Atan2:
 			for i := 0; i < n; {
 				if n-i >= 4 {

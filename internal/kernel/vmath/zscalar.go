@@ -2788,6 +2788,154 @@ func powF32Wide(x, y float64) float64 {
 	return v78
 }
 
+// powF64 is the scalar twin of the pow kernels.
+func powF64(x, y float64) float64 {
+	v3 := !(x >= 0x1p-1022)
+	if v3 {
+		return powFallback64(x, y)
+	}
+	v4 := !(x <= 0x1.fffffffffffffp+1023)
+	if v4 {
+		return powFallback64(x, y)
+	}
+	v5 := math.Float64bits(y)
+	v6 := v5 & 0x7fffffffffffffff
+	v7 := math.Float64frombits(v6)
+	v8 := !(v7 <= 0x1.fffffffffffffp+1023)
+	if v8 {
+		return powFallback64(x, y)
+	}
+	v9 := y == 0x1p+00
+	if v9 {
+		return powFallback64(x, y)
+	}
+	v10 := math.Float64bits(x)
+	v11 := v10 + 0x95f619980c433
+	v12 := v11 >> 52
+	v13 := v12 | 0x4330000000000000
+	v14 := math.Float64frombits(v13)
+	v15 := v14 - 0x1.00000000003ffp+52
+	v16 := v11 & 0xfff0000000000000
+	v17 := v10 - v16
+	v18 := v17 + 0x3ff0000000000000
+	v19 := math.Float64frombits(v18)
+	v20 := v19 - 0x1p+00
+	v21 := v19 + 0x1p+00
+	v22 := 0x1p+00 - v21
+	v23 := v22 + v19
+	v24 := 0x1p+00 / v21
+	v25 := float64(v20 * v24)
+	v26 := math.FMA(-(v25), v21, v20)
+	v27 := float64(v25 * v23)
+	v28 := v26 - v27
+	v29 := float64(v28 * v24)
+	v30 := float64(v25 * v25)
+	v31 := math.FMA(v25, v25, -(v30))
+	v32 := float64(v30 * v25)
+	v33 := math.FMA(v30, v25, -(v32))
+	v34 := float64(v31 * v25)
+	v35 := v33 + v34
+	v36 := float64(v30 * 0x1.8p+01)
+	v37 := float64(v36 * v29)
+	v38 := v35 + v37
+	v39 := float64(v32 * 0x1.5555555555555p-01)
+	v40 := math.FMA(0x1.5555555555555p-01, v32, -(v39))
+	v41 := float64(v38 * 0x1.5555555555555p-01)
+	v42 := v40 + v41
+	v43 := float64(v32 * 0x1.5555555555555p-55)
+	v44 := v42 + v43
+	v45 := float64(v30 * v30)
+	v46 := float64(v45 * v45)
+	v47 := math.FMA(0x1.745d1745d1746p-03, v30, 0x1.c71c71c71c71cp-03)
+	v48 := math.FMA(0x1.2492492492492p-02, v30, 0x1.999999999999ap-02)
+	v49 := math.FMA(v47, v45, v48)
+	v50 := math.FMA(0x1.af286bca1af28p-04, v30, 0x1.e1e1e1e1e1e1ep-04)
+	v51 := math.FMA(0x1.1111111111111p-03, v30, 0x1.3b13b13b13b14p-03)
+	v52 := math.FMA(v50, v45, v51)
+	v53 := math.FMA(0x1.642c8590b2164p-04, v30, 0x1.8618618618618p-04)
+	v54 := float64(v32 * v30)
+	v55 := math.FMA(v53, v46, v52)
+	v56 := math.FMA(v55, v46, v49)
+	v57 := float64(v54 * v56)
+	v58 := float64(v15 * 0x1.62e42fefp-01)
+	v59 := v25 + v25
+	v60 := v58 + v59
+	v61 := v60 - v58
+	v62 := v60 - v61
+	v63 := v58 - v62
+	v64 := v59 - v61
+	v65 := v63 + v64
+	v66 := v60 + v39
+	v67 := v66 - v60
+	v68 := v66 - v67
+	v69 := v60 - v68
+	v70 := v39 - v67
+	v71 := v69 + v70
+	v72 := v29 + v29
+	v73 := v72 + v44
+	v74 := v73 + v57
+	v75 := float64(v15 * 0x1.473de6af278edp-34)
+	v76 := v74 + v75
+	v77 := v65 + v71
+	v78 := v77 + v76
+	v79 := v66 + v78
+	v80 := v66 - v79
+	v81 := v80 + v78
+	v82 := float64(y * v79)
+	v83 := v82 > 0x1.628p+09
+	if v83 {
+		return powFallback64(x, y)
+	}
+	v84 := math.FMA(y, v79, -(v82))
+	v85 := math.FMA(y, v81, v84)
+	v86 := math.FMA(v82, 0x1.71547652b82fep+00, 0x1.8p+52)
+	v87 := v86 - 0x1.8p+52
+	v88 := math.FMA(-(v87), 0x1.62e42fefa39efp-01, v82)
+	v89 := math.FMA(-(v87), 0x1.abc9e3b39803fp-56, v88)
+	v90 := math.FMA(0x1.e632511e9bba7p-30, v89, 0x1.af4dcfd94303cp-26)
+	v91 := math.FMA(v90, v89, 0x1.28022427a8f9cp-22)
+	v92 := math.FMA(v91, v89, 0x1.71de023f725ffp-19)
+	v93 := math.FMA(v92, v89, 0x1.a019f3977f2c8p-16)
+	v94 := math.FMA(v93, v89, 0x1.a01a01abe2ff2p-13)
+	v95 := math.FMA(v94, v89, 0x1.6c16c16f0a097p-10)
+	v96 := math.FMA(v95, v89, 0x1.11111111100e6p-07)
+	v97 := math.FMA(v96, v89, 0x1.5555555554d3dp-05)
+	v98 := math.FMA(v97, v89, 0x1.5555555555557p-03)
+	v99 := math.FMA(v98, v89, 0x1.0000000000001p-01)
+	v100 := math.FMA(v89, v99, 0x1p+00)
+	v101 := math.FMA(v89, v100, 0x1p+00)
+	v102 := math.FMA(v87, 0x1p-01, 0x1.8p+52)
+	v103 := math.Float64bits(v102)
+	v104 := v103 << 52
+	v105 := v104 + 0x3ff0000000000000
+	v106 := math.Float64frombits(v105)
+	v107 := math.Float64bits(v86)
+	v108 := math.Float64bits(v102)
+	v109 := v107 - v108
+	v110 := v109 << 52
+	v111 := v110 + 0x3ff0000000000000
+	v112 := math.Float64frombits(v111)
+	v113 := float64(v101 * v106)
+	v114 := float64(v113 * v112)
+	v115 := v82 > 0x1.62e42fefa39efp+09
+	v116 := v114
+	if v115 {
+		v116 = math.Inf(1)
+	}
+	v117 := v82 < -0x1.74910d52d3051p+09
+	v118 := v116
+	if v117 {
+		v118 = 0
+	}
+	v119 := math.FMA(v118, v85, v118)
+	v120 := v119 == v119
+	v121 := v118
+	if v120 {
+		v121 = v119
+	}
+	return v121
+}
+
 // atan2F32 is the scalar twin of the float32 atan2 kernels, which compute
 // in float64 lanes (atan2F32Wide).
 func atan2F32(x, y float32) float32 { return float32(atan2F32Wide(float64(x), float64(y))) }
@@ -3142,6 +3290,10 @@ func genericApply2_32(o op2, dst, x, y []float32) {
 func genericApply2_64(o op2, dst, x, y []float64) {
 	x, y = x[:len(dst)], y[:len(dst)]
 	switch o {
+	case op2Pow:
+		for i := range dst {
+			dst[i] = powF64(x[i], y[i])
+		}
 	case op2Atan2:
 		for i := range dst {
 			dst[i] = atan2F64(x[i], y[i])

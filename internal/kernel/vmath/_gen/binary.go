@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // The functions of two arguments. Each computes in float64 lanes; a
@@ -18,13 +19,24 @@ type binaryFunction struct {
 	ios   []int  // the element sizes in memory it exists for
 	build func(fm *format, p *prog)
 	// fallback is the Go expression (of float64 x and y, the arguments
-	// widened) for bailed lanes.
+	// widened) for bailed lanes; {bits} stands for 32 or 64, the size of
+	// the elements.
 	fallback string
 }
 
 var binaryFunctions = []binaryFunction{
-	{name: "pow", api: "Pow", ios: []int{4}, build: buildPow32, fallback: "powFallback32(x, y)"},
+	{name: "pow", api: "Pow", ios: []int{4, 8}, build: buildPow, fallback: "powFallback{bits}(x, y)"},
 	{name: "atan2", api: "Atan2", ios: []int{4, 8}, build: buildAtan2, fallback: "atan2Fallback(x, y)"},
+}
+
+// buildPow is x^y: buildPow32 for float32 elements, buildPow64 for
+// float64.
+func buildPow(fm *format, p *prog) {
+	if p.io == 4 {
+		buildPow32(fm, p)
+		return
+	}
+	buildPow64(fm, p)
 }
 
 // buildPow32 is x^y for float32 arguments as e^(y·ln x) with Log and
@@ -78,7 +90,7 @@ func binaryProgs(fm *format, lanes map[string]int) []*prog {
 	for _, fn := range binaryFunctions {
 		for _, io := range fn.ios {
 			p := newBinaryProg(fn.name, fm.elem, io)
-			p.fallback = fn.fallback
+			p.fallback = strings.ReplaceAll(fn.fallback, "{bits}", fmt.Sprint(8*io))
 			fn.build(fm, p)
 			progs = append(progs, p)
 			for _, is := range []*isa{avx512, avx2} {
@@ -161,3 +173,85 @@ func writeBinaryTwins(o *bytes.Buffer, progs []*prog) {
 		fmt.Fprintf(o, "\tdefault:\n\t\tpanic(\"vmath: no float%d kernel for \" + op2Names[o])\n\t}\n}\n\n", 8*io)
 	}
 }
+
+// buildPow64 is x^y for float64 as e^(y·ln x) with ln x in double-double
+// (logDD, about 2^-62 relative): p + pLo = y·ln x (p = y·hi rounded, its
+// FMA residual and y·lo), e = e^p by Exp's algorithm and the result
+// e + e·pLo, within 2 ulps. Bases that are not positive, normal and finite,
+// exponents that are not finite, y = 1 and p above 709 (where e^p may
+// overflow before e^(p + pLo) does) bail to the catalog's scalar.Pow.
+func buildPow64(fm *format, p *prog) {
+	x, y := p.x, p.y
+	p.bail(p.cmp(notGE, x, p.f(0x1p-1022)))
+	p.bail(p.cmp(notLE, x, p.f(math.MaxFloat64)))
+	p.bail(p.cmp(notLE, p.abs(y), p.f(math.MaxFloat64)))
+	p.bail(p.cmp(eq, y, p.f(1)))
+	hi, lo := p.logDD(fm, x)
+	t := p.mul(y, hi)
+	p.bail(p.cmp(gt, t, p.f(709)))
+	tLo := p.fma(y, lo, p.fms(y, hi, t))
+	e := p.exp(fm, t)
+	v := p.fma(e, tLo, e)
+	// e·(1 + tLo) is NaN where e is 0 or +Inf and tLo of the other sign.
+	p.out = p.sel(p.cmp(eq, v, v), v, e)
+}
+
+// twoSum returns s = a + b rounded and its exact error.
+func (p *prog) twoSum(a, b *value) (s, e *value) {
+	s = p.add(a, b)
+	z := p.sub(s, a)
+	return s, p.add(p.sub(a, p.sub(s, z)), p.sub(b, z))
+}
+
+// logDD returns ln x = hi + lo to about 2^-62 relative for positive normal
+// finite x: x = 2^k·m with m in [√½, √2), ln m = 2·atanh(s) for s =
+// (m-1)/(m+1) carried as s + sLo (its residual), and ln x = k·ln2 + 2s +
+// (2/3)·s³ + s⁵·Σ_j 2/(2j+5)·s^(2j), the first three terms summed exactly
+// (two-sums) and (2/3)·s³ in double-double; |s| <= 0.1716, so the rest is
+// below 2^-12 of ln m and its rounding stays below 2^-63 of it.
+func (p *prog) logDD(fm *format, x *value) (hi, lo *value) {
+	mant := p.mant()
+	one := p.bitsOf(1)
+	iv := p.asInt(x)
+	t := p.iadd(iv, p.i(one-fm.sqrtHalfBits))
+	u := p.shr(t, mant) // k + bias
+	kf := p.sub(p.asFloat(p.or(u, p.i(p.bitsOf(math.Ldexp(1, mant))))), p.f(math.Ldexp(1, mant)+float64(p.bias())))
+	m := p.asFloat(p.iadd(p.isub(iv, p.and(t, p.i(^uint64(0)<<mant))), p.i(one)))
+	f := p.sub(m, p.f(1)) // exact
+	d := p.add(m, p.f(1))
+	dLo := p.add(p.sub(p.f(1), d), m) // exact: d + dLo = m + 1
+	inv := p.div(p.f(1), d)
+	s := p.mul(f, inv)
+	sLo := p.mul(p.sub(p.fnma(s, d, f), p.mul(s, dLo)), inv)
+	z := p.mul(s, s)
+	zLo := p.fms(s, s, z)
+	s3 := p.mul(z, s)
+	s3Lo := p.add(p.add(p.fms(z, s, s3), p.mul(zLo, s)), p.mul(p.mul(z, p.f(3)), sLo))
+	th := p.mul(s3, p.f(twoThirdsHi))
+	thLo := p.add(p.add(p.fms(p.f(twoThirdsHi), s3, th), p.mul(s3Lo, p.f(twoThirdsHi))), p.mul(s3, p.f(twoThirdsLo)))
+	// The rest by Estrin's scheme.
+	c := atanhTail
+	z2 := p.mul(z, z)
+	z4 := p.mul(z2, z2)
+	q0 := p.fma(p.fma(p.f(c[3]), z, p.f(c[2])), z2, p.fma(p.f(c[1]), z, p.f(c[0])))
+	q1 := p.fma(p.fma(p.f(c[7]), z, p.f(c[6])), z2, p.fma(p.f(c[5]), z, p.f(c[4])))
+	q2 := p.fma(p.f(c[9]), z, p.f(c[8]))
+	rest := p.mul(p.mul(s3, z), p.fma(p.fma(q2, z4, q1), z4, q0))
+	h1, e1 := p.twoSum(p.mul(kf, p.f(ln2Hi)), p.add(s, s))
+	h2, e2 := p.twoSum(h1, th)
+	small := p.add(p.add(p.add(p.add(sLo, sLo), thLo), rest), p.mul(kf, p.f(ln2Lo)))
+	lo = p.add(p.add(e1, e2), small)
+	hi = p.add(h2, lo)
+	return hi, p.add(p.sub(h2, hi), lo)
+}
+
+// The constants of logDD: 2/3 in two parts, the coefficients 2/(2j+5) of
+// the series' tail, and ln 2 in two parts (k·ln2Hi exact for |k| < 2^20).
+const (
+	twoThirdsHi = 2.0 / 3
+	twoThirdsLo = 3.700743415417188e-17
+	ln2Hi       = 0x1.62e42fefp-1
+	ln2Lo       = 0x1.473de6af278edp-34
+)
+
+var atanhTail = [...]float64{2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13, 2.0 / 15, 2.0 / 17, 2.0 / 19, 2.0 / 21, 2.0 / 23}
