@@ -242,10 +242,12 @@ func BenchmarkGemmSkinny(b *testing.B) {
 	}
 }
 
-// BenchmarkGemmNetworkShapes times the products of an MPS inner product
-// (bond 19, physical 115): the site tensor read as a row-major A
-// (2185×19 times 19×19), and the closing product of an environment with
-// a column-major A of 19 rows (19×1265 times 1265×19).
+// BenchmarkGemmNetworkShapes times products that tensor networks make: an
+// MPS inner product's (bond 19, physical 115: the site tensor read as a
+// row-major A, 2185×19 times 19×19, and an environment's closing product
+// with a column-major A of 19 rows, 19×1265 times 1265×19) and a matrix
+// chain's (a matrix times a block of 21 vectors, and a few rows times a
+// matrix).
 func BenchmarkGemmNetworkShapes(b *testing.B) {
 	v := benchVariants()[0]
 	for _, dt := range []string{"f64", "f32", "c128"} {
@@ -257,6 +259,9 @@ func BenchmarkGemmNetworkShapes(b *testing.B) {
 			{"m2185_n19_k19_rowmajorA", 2185, 19, 19, true},
 			{"m19_n19_k1265", 19, 19, 1265, false},
 			{"m512_n64_k256_rowmajorA", 512, 64, 256, true},
+			{"m480_n21_k272", 480, 21, 272, false},
+			{"m385_n21_k290", 385, 21, 290, false},
+			{"m24_n511_k205", 24, 511, 205, false},
 		} {
 			b.Run(fmt.Sprintf("%s/%s/%s", v, dt, s.name), func(b *testing.B) {
 				benchmarkGemm(b, nil, v, dt, s.m, s.n, s.k, s.transA, false)
