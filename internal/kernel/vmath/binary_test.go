@@ -74,18 +74,7 @@ func TestBinaryTwins(t *testing.T) {
 
 func checkBinary[T Float](t *testing.T, name string, f func(dst, x, y []T), x, y []T, twin func(x, y T) T, same func(a, b T) bool, guard T) {
 	t.Helper()
-	n := len(x)
-	buf := make([]T, n+2*guards)
-	for i := range buf {
-		buf[i] = guard
-	}
-	dst := buf[guards : guards+n]
-	f(dst, x, y)
-	for i, g := range buf {
-		if (i < guards || i >= guards+n) && !same(g, guard) {
-			t.Fatalf("%s: guard %d overwritten with %v", name, i-guards, g)
-		}
-	}
+	dst := guarded(t, name, len(x), guard, same, func(dst []T) { f(dst, x, y) })
 	for i := range x {
 		if want := twin(x[i], y[i]); !same(dst[i], want) {
 			t.Fatalf("%s: element %d: f(%v, %v) = %v, twin %v", name, i, x[i], y[i], dst[i], want)

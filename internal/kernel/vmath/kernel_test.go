@@ -103,18 +103,8 @@ func TestLengths(t *testing.T) {
 func checkLen[T Float](t *testing.T, vname, oname string, k func(dst, src []T), src []T, scalar func(T) T, same func(a, b T) bool, guard T) {
 	t.Helper()
 	n := len(src)
-	buf := make([]T, n+2*guards)
-	for i := range buf {
-		buf[i] = guard
-	}
-	dst := buf[guards : guards+n]
-	k(dst, src)
 	name := fmt.Sprintf("%s %T %s n=%d", vname, guard, oname, n)
-	for i, g := range buf {
-		if (i < guards || i >= guards+n) && !same(g, guard) {
-			t.Fatalf("%s: guard %d overwritten with %v", name, i-guards, g)
-		}
-	}
+	dst := guarded(t, name, n, guard, same, func(dst []T) { k(dst, src) })
 	for i, x := range src {
 		if want := scalar(x); !same(dst[i], want) {
 			t.Fatalf("%s: element %d: f(%v) = %v, twin %v", name, i, x, dst[i], want)
@@ -127,6 +117,24 @@ func checkLen[T Float](t *testing.T, vname, oname string, k func(dst, src []T), 
 			t.Fatalf("%s: in place element %d = %v, out of place %v", name, i, inPlace[i], dst[i])
 		}
 	}
+}
+
+// guarded calls f on a destination of n elements with guards of value
+// guard on both sides, checks that the guards survive, and returns it.
+func guarded[T Float](t *testing.T, name string, n int, guard T, same func(a, b T) bool, f func(dst []T)) []T {
+	t.Helper()
+	buf := make([]T, n+2*guards)
+	for i := range buf {
+		buf[i] = guard
+	}
+	dst := buf[guards : guards+n]
+	f(dst)
+	for i, g := range buf {
+		if (i < guards || i >= guards+n) && !same(g, guard) {
+			t.Fatalf("%s: guard %d overwritten with %v", name, i-guards, g)
+		}
+	}
+	return dst
 }
 
 // The scalar twins by operation.
