@@ -973,10 +973,10 @@ func archApply2_32(idx int, o op2, dst, x, y []float32) bool {
 			}
 		case op2Atan2:
 			for i := 0; i < n; {
-				if n-i >= 8 {
+				if n-i >= 16 {
 					i += atan2F32AVX512(&dst[i], &x[i], &y[i], n-i)
 				}
-				for end := min(i+8, n); i < end; i++ {
+				for end := min(i+16, n); i < end; i++ {
 					dst[i] = atan2F32(x[i], y[i])
 				}
 			}
@@ -996,10 +996,10 @@ func archApply2_32(idx int, o op2, dst, x, y []float32) bool {
 			}
 		case op2Atan2:
 			for i := 0; i < n; {
-				if n-i >= 4 {
+				if n-i >= 8 {
 					i += atan2F32AVX2(&dst[i], &x[i], &y[i], n-i)
 				}
-				for end := min(i+4, n); i < end; i++ {
+				for end := min(i+8, n); i < end; i++ {
 					dst[i] = atan2F32(x[i], y[i])
 				}
 			}

@@ -2936,17 +2936,14 @@ func powF64(x, y float64) float64 {
 	return v121
 }
 
-// atan2F32 is the scalar twin of the float32 atan2 kernels, which compute
-// in float64 lanes (atan2F32Wide).
-func atan2F32(x, y float32) float32 { return float32(atan2F32Wide(float64(x), float64(y))) }
-
-func atan2F32Wide(x, y float64) float64 {
-	v3 := math.Float64bits(x)
-	v4 := v3 & 0x7fffffffffffffff
-	v5 := math.Float64frombits(v4)
-	v6 := math.Float64bits(y)
-	v7 := v6 & 0x7fffffffffffffff
-	v8 := math.Float64frombits(v7)
+// atan2F32 is the scalar twin of the atan2 kernels.
+func atan2F32(x, y float32) float32 {
+	v3 := math.Float32bits(x)
+	v4 := v3 & 0x7fffffff
+	v5 := math.Float32frombits(v4)
+	v6 := math.Float32bits(y)
+	v7 := v6 & 0x7fffffff
+	v8 := math.Float32frombits(v7)
 	v9 := v5 > v8
 	v10 := v5
 	if v9 {
@@ -2959,17 +2956,17 @@ func atan2F32Wide(x, y float64) float64 {
 	v12 := v10 / v11
 	v13 := !(v12 >= 0)
 	if v13 {
-		return atan2Fallback(x, y)
+		return float32(atan2Fallback(float64(x), float64(y)))
 	}
-	v14 := math.Float64bits(v12)
-	v15 := v14 & 0x7fffffffffffffff
-	v16 := math.Float64frombits(v15)
+	v14 := math.Float32bits(v12)
+	v15 := v14 & 0x7fffffff
+	v16 := math.Float32frombits(v15)
 	v17 := v16
 	if 0x1p+60 < v16 {
 		v17 = 0x1p+60
 	}
-	v18 := v17 > 0x1.a827999fcef32p-02
-	v19 := v17 > 0x1.3504f333f9de6p+01
+	v18 := v17 > 0x1.a8279ap-02
+	v19 := v17 > 0x1.3504f4p+01
 	v20 := v17 - 0x1p+00
 	v21 := v17 + 0x1p+00
 	v22 := v17
@@ -2980,7 +2977,7 @@ func atan2F32Wide(x, y float64) float64 {
 	if v19 {
 		v23 = -0x1p+00
 	}
-	v24 := float64(0x1p+00)
+	v24 := float32(0x1p+00)
 	if v18 {
 		v24 = v21
 	}
@@ -2988,24 +2985,24 @@ func atan2F32Wide(x, y float64) float64 {
 	if v19 {
 		v25 = v17
 	}
-	v26 := float64(0)
+	v26 := float32(0)
 	if v18 {
-		v26 = 0x1.921fb54442d18p-01
+		v26 = 0x1.921fb6p-01
 	}
 	v27 := v26
 	if v19 {
-		v27 = 0x1.921fb54442d18p+00
+		v27 = 0x1.921fb6p+00
 	}
-	v28 := float64(0)
+	v28 := float32(0)
 	if v18 {
-		v28 = 0x1.1a62633145c07p-55
+		v28 = -0x1.777a5cp-26
 	}
 	v29 := v28
 	if v19 {
-		v29 = 0x1.1a62633145c07p-54
+		v29 = -0x1.777a5cp-25
 	}
 	v30 := 0x1p+00 / v25
-	v31 := float64(v23 * v30)
+	v31 := float32(v23 * v30)
 	v32 := v21 - v17
 	v33 := v21 - v32
 	v34 := v17 - v33
@@ -3013,7 +3010,7 @@ func atan2F32Wide(x, y float64) float64 {
 	v36 := v34 + v35
 	v37 := -0x1p+00 - v20
 	v38 := v37 + v17
-	v39 := float64(0)
+	v39 := float32(0)
 	if v18 {
 		v39 = v36
 	}
@@ -3021,7 +3018,7 @@ func atan2F32Wide(x, y float64) float64 {
 	if v19 {
 		v40 = 0
 	}
-	v41 := float64(0)
+	v41 := float32(0)
 	if v18 {
 		v41 = v38
 	}
@@ -3029,79 +3026,73 @@ func atan2F32Wide(x, y float64) float64 {
 	if v19 {
 		v42 = 0
 	}
-	v43 := math.FMA(-(v31), v25, v23)
+	v43 := fma32(-(v31), v25, v23)
 	v44 := v43 + v42
-	v45 := math.FMA(-(v31), v40, v44)
-	v46 := float64(v45 * v30)
-	v47 := float64(v31 * v31)
-	v48 := math.FMA(-(v47), v46, v46)
+	v45 := fma32(-(v31), v40, v44)
+	v46 := float32(v45 * v30)
+	v47 := float32(v31 * v31)
+	v48 := fma32(-(v47), v46, v46)
 	v49 := v48 + v29
-	v50 := float64(v31 * v47)
-	v51 := math.FMA(-0x1.254ea48a2f225p-06, v47, 0x1.37c87a704bad2p-05)
-	v52 := math.FMA(v51, v47, -0x1.9ccd518baa172p-05)
-	v53 := math.FMA(v52, v47, 0x1.df0e073654fp-05)
-	v54 := math.FMA(v53, v47, -0x1.10eba0ace3ecdp-04)
-	v55 := math.FMA(v54, v47, 0x1.3b1116e392daap-04)
-	v56 := math.FMA(v55, v47, -0x1.745cf8b9c84ddp-04)
-	v57 := math.FMA(v56, v47, 0x1.c71c70e4bb458p-04)
-	v58 := math.FMA(v57, v47, -0x1.24924922a982ap-03)
-	v59 := math.FMA(v58, v47, 0x1.99999999957afp-03)
-	v60 := math.FMA(v59, v47, -0x1.555555555553cp-02)
-	v61 := math.FMA(v50, v60, v49)
-	v62 := v27 + v31
-	v63 := v27 - v62
-	v64 := v63 + v31
-	v65 := v64 + v61
-	v66 := v62 + v65
-	v67 := math.Float64bits(v66)
-	v68 := math.Float64bits(v12)
-	v69 := v68 & 0x8000000000000000
-	v70 := v67 | v69
-	v71 := math.Float64frombits(v70)
-	v72 := math.Float64bits(x)
-	v73 := v72 & 0x7fffffffffffffff
-	v74 := math.Float64frombits(v73)
-	v75 := math.Float64bits(y)
-	v76 := v75 & 0x7fffffffffffffff
-	v77 := math.Float64frombits(v76)
-	v78 := v74 > v77
-	v79 := y < 0
-	v80 := float64(0x1p+00)
-	if v78 {
-		v80 = -0x1p+00
+	v50 := float32(v31 * v47)
+	v51 := fma32(-0x1.f1e3e2p-05, v47, 0x1.b1ea6p-04)
+	v52 := fma32(v51, v47, -0x1.23b506p-03)
+	v53 := fma32(v52, v47, 0x1.999194p-03)
+	v54 := fma32(v53, v47, -0x1.55554ap-02)
+	v55 := fma32(v50, v54, v49)
+	v56 := v27 + v31
+	v57 := v27 - v56
+	v58 := v57 + v31
+	v59 := v58 + v55
+	v60 := v56 + v59
+	v61 := math.Float32bits(v60)
+	v62 := math.Float32bits(v12)
+	v63 := v62 & 0x80000000
+	v64 := v61 | v63
+	v65 := math.Float32frombits(v64)
+	v66 := math.Float32bits(x)
+	v67 := v66 & 0x7fffffff
+	v68 := math.Float32frombits(v67)
+	v69 := math.Float32bits(y)
+	v70 := v69 & 0x7fffffff
+	v71 := math.Float32frombits(v70)
+	v72 := v68 > v71
+	v73 := y < 0
+	v74 := float32(0x1p+00)
+	if v72 {
+		v74 = -0x1p+00
 	}
-	v81 := math.Float64bits(v80)
-	v82 := v81 ^ 0x8000000000000000
-	v83 := math.Float64frombits(v82)
-	v84 := v80
-	if v79 {
-		v84 = v83
+	v75 := math.Float32bits(v74)
+	v76 := v75 ^ 0x80000000
+	v77 := math.Float32frombits(v76)
+	v78 := v74
+	if v73 {
+		v78 = v77
 	}
-	v85 := float64(0)
-	if v79 {
-		v85 = 0x1.921fb54442d18p+01
+	v79 := float32(0)
+	if v73 {
+		v79 = 0x1.921fb6p+01
 	}
-	v86 := v85
-	if v78 {
-		v86 = 0x1.921fb54442d18p+00
+	v80 := v79
+	if v72 {
+		v80 = 0x1.921fb6p+00
 	}
-	v87 := float64(0)
-	if v79 {
-		v87 = 0x1.1a62633145c07p-53
+	v81 := float32(0)
+	if v73 {
+		v81 = -0x1.777a5cp-24
 	}
-	v88 := v87
-	if v78 {
-		v88 = 0x1.1a62633145c07p-54
+	v82 := v81
+	if v72 {
+		v82 = -0x1.777a5cp-25
 	}
-	v89 := float64(v84 * v71)
-	v90 := v86 + v89
-	v91 := v90 + v88
-	v92 := math.Float64bits(v91)
-	v93 := math.Float64bits(x)
-	v94 := v93 & 0x8000000000000000
-	v95 := v92 | v94
-	v96 := math.Float64frombits(v95)
-	return v96
+	v83 := float32(v78 * v65)
+	v84 := v80 + v83
+	v85 := v84 + v82
+	v86 := math.Float32bits(v85)
+	v87 := math.Float32bits(x)
+	v88 := v87 & 0x80000000
+	v89 := v86 | v88
+	v90 := math.Float32frombits(v89)
+	return v90
 }
 
 // atan2F64 is the scalar twin of the atan2 kernels.

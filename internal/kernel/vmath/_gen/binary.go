@@ -8,8 +8,9 @@ import (
 	"strings"
 )
 
-// The functions of two arguments. Each computes in float64 lanes; a
-// float32 kernel widens its arguments on loading and rounds its result
+// The functions of two arguments. Each computes in float64 lanes unless
+// it computes float32 in float32 lanes (lanes32); a float32 kernel in
+// float64 lanes widens its arguments on loading and rounds its result
 // once on storing.
 
 // binaryFunction describes one generated function of two arguments.
@@ -22,11 +23,16 @@ type binaryFunction struct {
 	// widened) for bailed lanes; {bits} stands for 32 or 64, the size of
 	// the elements.
 	fallback string
+	// lanes32 computes float32 in float32 lanes (else float64 lanes),
+	// with fallback32, an expression of float32 x and y, for bailed lanes.
+	lanes32    bool
+	fallback32 string
 }
 
 var binaryFunctions = []binaryFunction{
 	{name: "pow", api: "Pow", ios: []int{4, 8}, build: buildPow, fallback: "powFallback{bits}(x, y)"},
-	{name: "atan2", api: "Atan2", ios: []int{4, 8}, build: buildAtan2, fallback: "atan2Fallback(x, y)"},
+	{name: "atan2", api: "Atan2", ios: []int{4, 8}, build: buildAtan2, fallback: "atan2Fallback(x, y)",
+		lanes32: true, fallback32: "float32(atan2Fallback(float64(x), float64(y)))"},
 }
 
 // buildPow is x^y: buildPow32 for float32 elements, buildPow64 for
@@ -71,8 +77,14 @@ func buildAtan2(fm *format, p *prog) {
 	below := p.cmp(lt, y, p.f(0))
 	s := p.sel(wide, p.f(-1), p.f(1))
 	s = p.sel(below, p.neg(s), s)
-	cHi := p.sel(wide, p.f(math.Pi/2), p.sel(below, p.f(math.Pi), p.f(0)))
-	cLo := p.sel(wide, p.f(halfPiLo), p.sel(below, p.f(piLo), p.f(0)))
+	// π/2 and π as the lanes' floats and the rest of their values.
+	hp, hpLo, pi, piRest := math.Pi/2, halfPiLo, math.Pi, piLo
+	if p.elem == 4 {
+		hp32, pi32 := float64(float32(hp)), float64(float32(pi))
+		hp, hpLo, pi, piRest = hp32, (hp-hp32)+halfPiLo, pi32, (pi-pi32)+piLo
+	}
+	cHi := p.sel(wide, p.f(hp), p.sel(below, p.f(pi), p.f(0)))
+	cLo := p.sel(wide, p.f(hpLo), p.sel(below, p.f(piRest), p.f(0)))
 	r := p.add(p.add(cHi, p.mul(s, t)), cLo)
 	p.out = p.withSign(r, x)
 }
@@ -83,15 +95,21 @@ const (
 	halfPiLo = 6.123233995736766e-17
 )
 
-// binaryProgs builds the programs of the binary functions, in float64
-// lanes, and records their lane counts by kernel name.
-func binaryProgs(fm *format, lanes map[string]int) []*prog {
+// binaryProgs builds the programs of the binary functions (float64 lanes
+// unless a function computes float32 in float32 lanes) and records their
+// lane counts by kernel name.
+func binaryProgs(fms map[int]*format, lanes map[string]int) []*prog {
 	var progs []*prog
 	for _, fn := range binaryFunctions {
 		for _, io := range fn.ios {
-			p := newBinaryProg(fn.name, fm.elem, io)
-			p.fallback = strings.ReplaceAll(fn.fallback, "{bits}", fmt.Sprint(8*io))
-			fn.build(fm, p)
+			elem := 8
+			fallback := strings.ReplaceAll(fn.fallback, "{bits}", fmt.Sprint(8*io))
+			if io == 4 && fn.lanes32 {
+				elem, fallback = 4, fn.fallback32
+			}
+			p := newBinaryProg(fn.name, elem, io)
+			p.fallback = fallback
+			fn.build(fms[elem], p)
 			progs = append(progs, p)
 			for _, is := range []*isa{avx512, avx2} {
 				lanes[fmt.Sprintf("%sF%d%s", fn.name, 8*io, is.name)] = is.width / p.elem

@@ -51,7 +51,7 @@ func main() {
 		}
 	}
 
-	progs2 := binaryProgs(fms[8], lanes)
+	progs2 := binaryProgs(fms, lanes)
 
 	// Assembly.
 	var s bytes.Buffer
