@@ -87,32 +87,14 @@ func EinsumSlicesInto[T Scalar](e Engine, dst *Tensor[T], p *EinsumPlan, lo, hi 
 }
 
 // runSlices evaluates slices lo..hi-1 of a sliced plan into dst: dst =
-// alpha·Σ slices + beta·dst. An engine that implements
-// backend.SlicedContraction evaluates them its own way (several at once on
-// a team); otherwise each slice's operand views, placed by a
-// backend.SliceCursor (the operands' storage and strides, the slice plan's
-// shapes, an offset per slice), are contracted one after another, the
-// first scaling dst by beta and the others adding with beta 1.
+// alpha·Σ slices + beta·dst, by backend.EinsumSliced (the engine's own
+// evaluation of slices, or one slice after another).
 func runSlices[T Scalar](kern backend.Contraction[T], p *EinsumPlan, dst *Tensor[T], operands []*Tensor[T], lo, hi int, alpha, beta T) error {
 	views := kern.Operands(len(operands))
 	for k, t := range operands {
 		views[k] = t.desc()
 	}
 	defer clear(views)
-	if sc, ok := kern.(backend.SlicedContraction[T]); ok {
-		return sc.EinsumSlices(dst.desc(), p.sliced, views, lo, hi, alpha, beta)
-	}
 	var c backend.SliceCursor[T]
-	c.Reset(p.sliced, views)
-	c.Seek(lo)
-	for s := lo; s < hi; s++ {
-		if s > lo {
-			c.Next()
-			beta = 1
-		}
-		if err := kern.Einsum(dst.desc(), c.Plan(), c.Views(), alpha, beta); err != nil {
-			return err
-		}
-	}
-	return nil
+	return backend.EinsumSliced(kern, &c, dst.desc(), p.sliced, views, lo, hi, alpha, beta)
 }

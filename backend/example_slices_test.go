@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/cpu"
 	"github.com/tenferro-go/tenferro/einsum"
 )
 
@@ -96,4 +97,21 @@ func ExampleSliceCursor_Plan() {
 	// Output:
 	// false [2 2] 0
 	// true [2 1] 4
+}
+
+// EinsumSliced sums the three slices of the chain into dst with the
+// engine's contraction kernels: the product a·b, 2×2.
+func ExampleEinsumSliced() {
+	sp, ops := slicedChain()
+	e := cpu.Serial()
+	defer e.Close()
+	k := backend.KernelsOf[float64](e.Backend()).Contraction
+	dst := &backend.View[float64]{Data: make([]float64, 4), Shape: []int{2, 2}, Strides: []int{1, 2}}
+	var c backend.SliceCursor[float64]
+	if err := backend.EinsumSliced(k, &c, dst, sp, ops, 0, sp.Slices, 1, 0); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(dst.Data)
+	// Output:
+	// [220 280 490 640]
 }

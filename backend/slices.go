@@ -123,3 +123,31 @@ func resize[E any](s []E, n int) []E {
 	}
 	return s[:n]
 }
+
+// EinsumSliced evaluates slices lo..hi-1 of sp into dst,
+//
+//	dst = alpha·Σ_{lo <= s < hi} slice_s(operands) + beta·dst,
+//
+// through k's own EinsumSlices when k is a [SlicedContraction], and
+// otherwise one slice after another through k.Einsum, positioned by c (the
+// first slice scales dst by beta, the others add with beta 1). operands
+// are views of the whole operands (sp.Problem's shapes). c is reset here;
+// a cursor kept by the caller makes repeated calls allocate nothing.
+func EinsumSliced[T Number](k Contraction[T], c *SliceCursor[T], dst *View[T], sp *einsum.SlicedPlan, operands []*View[T], lo, hi int, alpha, beta T) error {
+	if sc, ok := k.(SlicedContraction[T]); ok {
+		return sc.EinsumSlices(dst, sp, operands, lo, hi, alpha, beta)
+	}
+	c.Reset(sp, operands)
+	defer c.Release()
+	c.Seek(lo)
+	for s := lo; s < hi; s++ {
+		if s > lo {
+			c.Next()
+			beta = 1
+		}
+		if err := k.Einsum(dst, c.Plan(), c.Views(), alpha, beta); err != nil {
+			return err
+		}
+	}
+	return nil
+}

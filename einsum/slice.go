@@ -115,8 +115,20 @@ func (sp *SlicedPlan) ConcurrentPeak(w int) float64 {
 // the slices.
 func (sp *SlicedPlan) Concurrency(workers int, limit float64) int {
 	w := max(min(workers, sp.Slices), 1)
-	for w > 1 && limit > 0 && sp.ConcurrentPeak(w) > limit {
+	if limit <= 0 || w == 1 {
+		return w
+	}
+	// ConcurrentPeak(k) <= limit for k <= (limit + out)/(peak + out); the
+	// loops correct the quotient's rounding.
+	out := sp.Problem.OutputSize()
+	if q := math.Floor((limit + out) / (sp.PeakPerSlice + out)); q < float64(w) {
+		w = max(int(q), 1)
+	}
+	for w > 1 && sp.ConcurrentPeak(w) > limit {
 		w--
+	}
+	for w < min(workers, sp.Slices) && sp.ConcurrentPeak(w+1) <= limit {
+		w++
 	}
 	return w
 }

@@ -60,6 +60,7 @@
 package program
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -110,7 +111,9 @@ func WithoutFusion() Option { return func(c *config) { c.noFusion = true } }
 func WithRecompute(maxOps int) Option { return func(c *config) { c.recompute = max(maxOps, 0) } }
 
 // WithEinsumOptions sets the planning options of every einsum (default:
-// the zero einsum.Options, that is einsum.Auto).
+// the zero einsum.Options, that is einsum.Auto). With a MemoryLimit, an
+// einsum that no path fits within it is evaluated in slices, each within
+// the limit (einsum.NewSlicedPlan), several at once where the engine can.
 func WithEinsumOptions(o einsum.Options) Option { return func(c *config) { c.einsum = o } }
 
 // opcode is how a command runs: which capability of the engine.
@@ -149,6 +152,7 @@ type command struct {
 	dst     int
 	args    []int
 	plan    *einsum.Plan
+	sliced  *einsum.SlicedPlan // of einsum commands run in slices (plan is one slice's), else nil
 	alpha   complex128
 	beta    complex128
 	mask    uint64
@@ -468,11 +472,11 @@ func (c *compiler) schedule() error {
 		case nd.Op == op.Matmul:
 			cmd.op = cmdMatmul
 		case nd.Op == op.Einsum:
-			pl, err := c.plan(id, nd)
+			pl, sp, err := c.plan(id, nd)
 			if err != nil {
 				return err
 			}
-			cmd.op, cmd.plan = cmdEinsum, pl
+			cmd.op, cmd.plan, cmd.sliced = cmdEinsum, pl, sp
 		case cat == op.Reduction || cat == op.Scan:
 			for _, a := range nd.Attrs.Axes {
 				cmd.mask |= 1 << uint(a)
@@ -552,7 +556,7 @@ func (c *compiler) schedule() error {
 
 // plan binds and plans einsum node id (with its operands as rewritten by
 // absorbPermutes).
-func (c *compiler) plan(id int, nd trace.Node) (*einsum.Plan, error) {
+func (c *compiler) plan(id int, nd trace.Node) (*einsum.Plan, *einsum.SlicedPlan, error) {
 	shapes := make([][]int, len(c.args[id]))
 	for i, a := range c.args[id] {
 		shapes[i] = c.g.Node(a).Shape
@@ -567,11 +571,19 @@ func (c *compiler) plan(id int, nd trace.Node) (*einsum.Plan, error) {
 		if prob, err = expr.Bind(shapes); err == nil {
 			var pl *einsum.Plan
 			if pl, err = einsum.NewPlan(prob, c.cfg.einsum); err == nil {
-				return pl, nil
+				return pl, nil, nil
+			}
+			if errors.Is(err, einsum.ErrMemoryLimit) {
+				// No path fits the limit: evaluate the contraction in
+				// slices, each within it.
+				var sp *einsum.SlicedPlan
+				if sp, err = einsum.NewSlicedPlan(prob, c.cfg.einsum); err == nil {
+					return sp.Plan, sp, nil
+				}
 			}
 		}
 	}
-	return nil, &tf.Error{Op: "Compile", Arg: "einsum " + nd.Attrs.Subscripts, Expected: "a plannable einsum", Actual: err.Error(), Kind: tf.ErrArgument, Err: err}
+	return nil, nil, &tf.Error{Op: "Compile", Arg: "einsum " + nd.Attrs.Subscripts, Expected: "a plannable einsum", Actual: err.Error(), Kind: tf.ErrArgument, Err: err}
 }
 
 // absorbPermutes lets an einsum read a permuted operand through the

@@ -35,6 +35,9 @@ func (p *Program) describeCmd(b *strings.Builder, i int, cmd *command) {
 	switch cmd.op {
 	case cmdEinsum:
 		fmt.Fprintf(b, " %q", cmd.plan.Problem.Subscripts())
+		if sp := cmd.sliced; sp != nil {
+			fmt.Fprintf(b, " in %d slices over %s", sp.Slices, strings.Join(sp.LabelNames(), ""))
+		}
 	case cmdBinary:
 		fmt.Fprintf(b, " %v", cmd.kind)
 	case cmdUnary:

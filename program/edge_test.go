@@ -158,8 +158,8 @@ func TestCompileAndPrepareErrors(t *testing.T) {
 	abc, _ := tr.Einsum("ij,jk,kl->il", a, b, c)
 	y, _ := tr.Add(must2(tr.Negate(abc)), must2(tr.Input(tf.Float64, 4, 7)))
 	g, _ := tr.Finish(y)
-	// Every intermediate of this chain has at least 20 elements.
-	_, err := program.Compile(g, program.WithEinsumOptions(einsum.Options{MemoryLimit: 10}))
+	// No slice of this chain fits in one element.
+	_, err := program.Compile(g, program.WithEinsumOptions(einsum.Options{MemoryLimit: 1}))
 	if !errors.Is(err, tf.ErrArgument) || !errors.Is(err, einsum.ErrMemoryLimit) {
 		t.Errorf("memory limit: %v", err)
 	}

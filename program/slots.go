@@ -64,7 +64,13 @@ func (c *compiler) assignSlots() {
 		switch cmd.op {
 		case cmdEinsum:
 			dt := p.vals[cmd.dst].dt
-			p.scratch = max(p.scratch, int64(cmd.plan.Peak)*int64(dt.Size()))
+			peak := cmd.plan.Peak
+			if sp := cmd.sliced; sp != nil {
+				// An engine may evaluate as many slices at once as fit
+				// the limit together.
+				peak = sp.ConcurrentPeak(sp.Concurrency(sp.Slices, sp.Limit))
+			}
+			p.scratch = max(p.scratch, int64(peak)*int64(dt.Size()))
 		case cmdTiled:
 			for _, id := range cmd.tile.inner {
 				if v := &p.vals[id]; v.kind == valSlot {

@@ -170,6 +170,9 @@ func (nb numberBuilder[T]) step(b *preparer, c *command) (step, error) {
 		if c.op == cmdMatmul {
 			return &matmulStep[T]{k, r.at(c.dst), r.at(c.args[0]), r.at(c.args[1])}, nil
 		}
+		if c.sliced != nil {
+			return &slicedEinsumStep[T]{k: k, sp: c.sliced, dst: r.at(c.dst), ops: r.list(c.args)}, nil
+		}
 		return &einsumStep[T]{k, c.plan, r.at(c.dst), r.list(c.args)}, nil
 	case cmdFused:
 		f, err := fusedKernel[T](b, c)
@@ -265,6 +268,21 @@ type einsumStep[T backend.Number] struct {
 }
 
 func (s *einsumStep[T]) run() error { return s.k.Einsum(s.dst, s.plan, s.ops, 1, 0) }
+
+// slicedEinsumStep evaluates a contraction that no path fits within the
+// memory limit slice by slice (or as the engine evaluates slices), with a
+// cursor of its own so that a run allocates nothing.
+type slicedEinsumStep[T backend.Number] struct {
+	k   backend.Contraction[T]
+	sp  *einsum.SlicedPlan
+	dst *backend.View[T]
+	ops []*backend.View[T]
+	cur backend.SliceCursor[T]
+}
+
+func (s *slicedEinsumStep[T]) run() error {
+	return backend.EinsumSliced(s.k, &s.cur, s.dst, s.sp, s.ops, 0, s.sp.Slices, 1, 0)
+}
 
 type fusedStep[T backend.Number] struct {
 	f   backend.FusedKernel[T]
