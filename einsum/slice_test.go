@@ -298,3 +298,26 @@ func TestLowPeakOrder(t *testing.T) {
 		t.Error("reordering never lowered a peak")
 	}
 }
+
+// TestConcurrencyDirect: Concurrency equals the most workers, counted
+// down from min(workers, slices), whose ConcurrentPeak fits the limit,
+// also for a worker count far beyond the slices.
+func TestConcurrencyDirect(t *testing.T) {
+	e, _ := Parse("ij,jk,kl->il")
+	p, _ := e.Bind([][]int{{10, 20}, {20, 30}, {30, 5}})
+	sp, err := NewSlicedPlan(p, Options{MemoryLimit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2, 3, 7, 19, 20, 21, 1 << 40} {
+		for limit := 0.0; limit <= 1200; limit += 5 {
+			want := max(min(workers, sp.Slices), 1)
+			for want > 1 && limit > 0 && sp.ConcurrentPeak(want) > limit {
+				want--
+			}
+			if got := sp.Concurrency(workers, limit); got != want {
+				t.Fatalf("Concurrency(%d, %g) = %d, want %d", workers, limit, got, want)
+			}
+		}
+	}
+}
