@@ -32,6 +32,15 @@ var slicedCases = []einsumCase{
 	{"ab,bc,cd,de,ea->", [][]int{{4, 6}, {6, 4}, {4, 9}, {9, 2}, {2, 4}}},
 }
 
+// blockedCases end with a product whose result groups do not fuse in a
+// column-major destination and are written in blocks of at least
+// einsum.BlockMin rows or columns (einsum.GemmLayout).
+var blockedCases = []einsumCase{
+	{"iaj,akl->kilj", [][]int{{33, 4, 3}, {4, 34, 2}}},
+	{"ija,ak->ikj", [][]int{{40, 3, 6}, {6, 5}}},
+	{"iab,bc,cjd->jdi", [][]int{{40, 3, 4}, {4, 5}, {5, 36, 2}}},
+}
+
 // unslicedPeak is the peak of the best plan without a limit.
 func unslicedPeak(t testing.TB, dt tf.DType, sub string, shapes [][]int) float64 {
 	t.Helper()
@@ -133,7 +142,7 @@ func TestEinsumSlicedCases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(61, 62))
 	sliced := 0
 	fracs := []float64{0.5, 0.25, 1.0 / 8, 1.0 / 16}
-	for _, c := range slicedCases {
+	for _, c := range append(slicedCases, blockedCases...) {
 		for _, frac := range fracs {
 			for _, ok := range []bool{
 				checkSlicedCase[float32](t, e, rng, c.sub, c.shapes, frac),
@@ -434,9 +443,15 @@ func TestEinsumPeakModel(t *testing.T) {
 func checkPeakModel(t *testing.T, e *cpu.Engine) {
 	rng := rand.New(rand.NewPCG(73, 74))
 	sliced := 0
-	for range 200 {
-		sub, shapes := randomNetwork(rng, 2+rng.IntN(5))
-		fixBroadcast(sub, shapes)
+	for i := range 200 + len(blockedCases) {
+		var sub string
+		var shapes [][]int
+		if i < len(blockedCases) {
+			sub, shapes = blockedCases[i].sub, blockedCases[i].shapes
+		} else {
+			sub, shapes = randomNetwork(rng, 2+rng.IntN(5))
+			fixBroadcast(sub, shapes)
+		}
 		ops := positiveOps(rng, shapes)
 		for _, frac := range []float64{1, 0.5} {
 			var opts []tf.Option

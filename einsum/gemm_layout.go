@@ -1,9 +1,10 @@
 package einsum
 
 // BlockMin is the fewest rows (columns) a GEMM block of a step's result
-// may have when the result is written in blocks (see GemmLayout): below
-// it, the other side would be packed again for too little work per block,
-// and the result is computed in a compact buffer and copied instead.
+// may have when its row (column) labels are cut into blocks (see
+// GemmLayout; a group that is not cut may be of any size): below it, the
+// other side would be packed again for too little work per block, and the
+// result is computed in a compact buffer and copied instead.
 const BlockMin = 32
 
 // GemmLayout is how the reference executor (the CPU engine's) lowers a
