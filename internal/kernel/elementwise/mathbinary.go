@@ -33,12 +33,7 @@ func floatBinary[F float32 | float64](k op.Kind, z, x, y []F) {
 	x, y = x[:len(z)], y[:len(z)]
 	switch k {
 	case op.Pow:
-		switch zz := any(z).(type) {
-		case []float32:
-			vmath.Pow32(zz, any(x).([]float32), any(y).([]float32))
-		case []float64:
-			vmath.Pow64(zz, any(x).([]float64), any(y).([]float64))
-		}
+		vmath.Pow(z, x, y)
 	case op.Atan2:
 		vmath.Atan2(z, x, y)
 	case op.Hypot:

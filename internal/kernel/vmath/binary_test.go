@@ -29,6 +29,21 @@ func binaryPairs(n int, rng *rand.Rand) (xs, ys []float64) {
 	return xs, ys
 }
 
+// binaryPairs32 returns n float32 argument pairs: binaryPairs narrowed,
+// and powers across float32's own range (|y·ln x| up to 110, so that the
+// fast path meets overflow near 88.7 and subnormal results below -87.3).
+func binaryPairs32(n int, rng *rand.Rand) (xs, ys []float32) {
+	x, y := binaryPairs(n, rng)
+	xs, ys = narrow(x), narrow(y)
+	for i := range xs {
+		if rng.IntN(2) == 0 {
+			xs[i] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(250)-125))
+			ys[i] = float32((205*rng.Float64() - 110) / math.Log(float64(xs[i])))
+		}
+	}
+	return xs, ys
+}
+
 func narrow(v []float64) []float32 {
 	out := make([]float32, len(v))
 	for i, x := range v {
@@ -61,7 +76,7 @@ func TestBinaryTwins(t *testing.T) {
 		for _, v := range supported() {
 			for _, n := range append(testLens, 4099) {
 				x, y := binaryPairs(n, rng)
-				x32, y32 := narrow(x), narrow(y)
+				x32, y32 := binaryPairs32(n, rng)
 				name := fmt.Sprintf("%s %s n=%d", v.name, op2Names[k.o], n)
 				checkBinary(t, name+" float32", v.bin32(k.o), x32, y32, k.twin32, same32, -777.5)
 				if k.has64 {
@@ -106,12 +121,13 @@ func checkBinary[T Float](t *testing.T, name string, f func(dst, x, y []T), x, y
 func TestBinaryReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	x, y := binaryPairs(1<<16, rng)
+	xs32, ys32 := binaryPairs32(1<<16, rng)
 	for _, k := range binaryKernels {
 		for i := range x {
 			if k.has64 {
 				checkRef(t, op2Names[k.o]+" float64", x[i], y[i], k.twin64(x[i], y[i]), k.ref64(x[i], y[i]), k.ulps64, func(v float64) float64 { return ulpOf64(v) })
 			}
-			x32, y32 := float32(x[i]), float32(y[i])
+			x32, y32 := xs32[i], ys32[i]
 			want := float32(k.ref64(float64(x32), float64(y32)))
 			checkRef(t, op2Names[k.o]+" float32", float64(x32), float64(y32), float64(k.twin32(x32, y32)), float64(want), k.ulps32, func(v float64) float64 { return ulpOf32(float32(v)) })
 		}
@@ -142,4 +158,22 @@ func ulpOf64(v float64) float64 {
 func ulpOf32(v float32) float64 {
 	v = float32(math.Abs(float64(v)))
 	return float64(math.Nextafter32(v, float32(math.Inf(1))) - v)
+}
+
+// TestBinaryLongerArguments: arguments longer than dst are read up to
+// len(dst) only.
+func TestBinaryLongerArguments(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	x, y := binaryPairs(100, rng)
+	want := make([]float64, 100)
+	Pow(want, x, y)
+	for _, n := range []int{0, 1, 9, 37} {
+		dst := make([]float64, n)
+		Pow(dst, x, y)
+		for i := range dst {
+			if !same64(dst[i], want[i]) {
+				t.Fatalf("n=%d: element %d = %v, want %v", n, i, dst[i], want[i])
+			}
+		}
+	}
 }

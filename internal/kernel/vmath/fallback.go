@@ -11,7 +11,7 @@ import (
 // every finite x.
 func tanFallback(x float64) float64 { return scalar.Tan(x) }
 
-// powFallback32 is Pow32 where its fast path does not apply (a base that
+// powFallback32 is float32 Pow where its fast path does not apply (a base that
 // is not positive and finite, an exponent that is not finite, y = 1): the
 // catalog's special values and signs (scalar.PowFinish) around the same
 // e^(y·ln|x|) as the fast path, for float32 arguments widened to x and y.
@@ -19,7 +19,7 @@ func powFallback32(x, y float64) float64 {
 	return scalar.PowFinish(x, y, expF64(y*logF64(math.Abs(x))), 0)
 }
 
-// powFallback64 is Pow64 off its fast path: the catalog's scalar.Pow.
+// powFallback64 is float64 Pow off its fast path: the catalog's scalar.Pow.
 func powFallback64(x, y float64) float64 { return scalar.Pow(x, y) }
 
 // atan2Fallback is Atan2 where the ratio of the moduli is not a number

@@ -2,7 +2,7 @@
 // dst[i] = f(src[i]) for f one of Exp, Expm1, Log, Log1p, Tanh, Sigmoid,
 // Sin, Cos, Tan, Atan, Asin, Acos, Sinh, Cosh, Sqrt, Erf, Erfc and Gelu,
 // in float32 and float64, and of two arguments dst[i] = f(x[i], y[i]) for
-// Atan2 and Pow (Pow32, Pow64).
+// Atan2 and Pow.
 //
 // # Contract
 //
@@ -216,21 +216,17 @@ func Erfc[T Float](dst, src []T) { apply(opErfc, dst, src) }
 // Gaussian error linear unit.
 func Gelu[T Float](dst, src []T) { apply(opGelu, dst, src) }
 
-// Pow32 sets dst[i] = x[i]^y[i] for float32: e^(y·ln x) in float64 by
-// the algorithms of Exp and Log, rounded once to float32 (within an ulp of
-// the exact power, nearly always correctly rounded). Bases that are not
-// positive and finite, exponents that are not finite, and y = 1 take the
-// catalog's definition (scalar.PowFinish): x^1 = x, the special values of
-// math.Pow, NaN for a negative base and a non-integer exponent, and the
-// sign of an odd integer power of a negative base.
-func Pow32(dst, x, y []float32) { apply2(op2Pow, dst, x, y) }
-
-// Pow64 sets dst[i] = x[i]^y[i] for float64: e^(y·ln x) with ln x in
-// double-double (to about 2^-62 relative), e^p for p = y·hi by Exp's
-// algorithm and the low part applied to first order, within 2 ulps. Bases
-// that are not positive, normal and finite, exponents that are not
-// finite, y = 1, and y·ln x above 709 take the catalog's scalar.Pow.
-func Pow64(dst, x, y []float64) { apply2(op2Pow, dst, x, y) }
+// Pow sets dst[i] = x[i]^y[i], as e^(y·ln x). Float32 computes it in
+// float64 by the algorithms of Exp and Log and rounds once to float32
+// (within an ulp of the exact power, nearly always correctly rounded).
+// Float64 takes ln x in double-double (to about 2^-62 relative), e^p for
+// p = y·hi by Exp's algorithm and the low part to first order (within 2
+// ulps). Bases that are not positive, normal and finite, exponents that
+// are not finite, y = 1, and (float64) y·ln x above 709 take the
+// catalog's definition: x^1 = x, the special values of math.Pow, NaN for
+// a negative base and a non-integer exponent, and the sign of an odd
+// integer power of a negative base.
+func Pow[T Float](dst, x, y []T) { apply2(op2Pow, dst, x, y) }
 
 // Atan2 sets dst[i] = atan2(x[i], y[i]), the angle of the point (y[i],
 // x[i]) in [-π, π]: atan of the ratio of the smaller modulus to the larger
