@@ -33,6 +33,9 @@ func TestCompileSlicesUnderLimit(t *testing.T) {
 		{mera.Subscripts, mera.Shapes, 0.125},
 	} {
 		for _, dt := range []tf.DType{tf.Float64, tf.Complex128} {
+			if dt == tf.Complex128 && len(c.shapes) > 3 {
+				continue // the MERA in float64 only: its complex run adds seconds, not cases
+			}
 			tr := trace.New()
 			vars := make([]trace.Var, len(c.shapes))
 			for i, s := range c.shapes {
@@ -99,7 +102,7 @@ func checkSlicedRun(t *testing.T, name string, g *trace.Graph, p *program.Progra
 			break
 		}
 	}
-	if n := testing.AllocsPerRun(100, run); n != 0 {
+	if n := testing.AllocsPerRun(10, run); n != 0 {
 		t.Errorf("%s: a warm run allocates %v times", name, n)
 	}
 }
