@@ -115,3 +115,25 @@ func ExampleEinsumSliced() {
 	// Output:
 	// [220 280 490 640]
 }
+
+// EachSlice runs any contraction per slice: here it counts the slices and
+// hands each to the engine's kernels, which sum them into dst.
+func ExampleEachSlice() {
+	sp, ops := slicedChain()
+	e := cpu.Serial()
+	defer e.Close()
+	k := backend.KernelsOf[float64](e.Backend()).Contraction
+	dst := &backend.View[float64]{Data: make([]float64, 4), Shape: []int{2, 2}, Strides: []int{1, 2}}
+	n := 0
+	contract := func(dst *backend.View[float64], plan *einsum.Plan, operands []*backend.View[float64], alpha, beta float64) error {
+		n++
+		return k.Einsum(dst, plan, operands, alpha, beta)
+	}
+	var c backend.SliceCursor[float64]
+	if err := backend.EachSlice(contract, &c, dst, sp, ops, 0, sp.Slices, 1, 0); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(n, dst.Data)
+	// Output:
+	// 3 [220 280 490 640]
+}

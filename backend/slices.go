@@ -129,14 +129,22 @@ func resize[E any](s []E, n int) []E {
 //	dst = alpha·Σ_{lo <= s < hi} slice_s(operands) + beta·dst,
 //
 // through k's own EinsumSlices when k is a [SlicedContraction], and
-// otherwise one slice after another through k.Einsum, positioned by c (the
-// first slice scales dst by beta, the others add with beta 1). operands
-// are views of the whole operands (sp.Problem's shapes). c is reset here;
-// a cursor kept by the caller makes repeated calls allocate nothing.
+// otherwise one slice after another through k.Einsum ([EachSlice]).
+// operands are views of the whole operands (sp.Problem's shapes). c is
+// reset here; a cursor kept by the caller makes repeated calls allocate
+// nothing.
 func EinsumSliced[T Number](k Contraction[T], c *SliceCursor[T], dst *View[T], sp *einsum.SlicedPlan, operands []*View[T], lo, hi int, alpha, beta T) error {
 	if sc, ok := k.(SlicedContraction[T]); ok {
 		return sc.EinsumSlices(dst, sp, operands, lo, hi, alpha, beta)
 	}
+	return EachSlice(k.Einsum, c, dst, sp, operands, lo, hi, alpha, beta)
+}
+
+// EachSlice contracts slices lo..hi-1 of sp one after another with
+// contract, each positioned by c, into dst: the first slice scales dst by
+// beta and the others add with beta 1, so dst = alpha·Σ slices +
+// beta·dst. c is reset here and released at the end.
+func EachSlice[T Number](contract func(dst *View[T], plan *einsum.Plan, operands []*View[T], alpha, beta T) error, c *SliceCursor[T], dst *View[T], sp *einsum.SlicedPlan, operands []*View[T], lo, hi int, alpha, beta T) error {
 	c.Reset(sp, operands)
 	defer c.Release()
 	c.Seek(lo)
@@ -145,7 +153,7 @@ func EinsumSliced[T Number](k Contraction[T], c *SliceCursor[T], dst *View[T], s
 			c.Next()
 			beta = 1
 		}
-		if err := k.Einsum(dst, c.Plan(), c.Views(), alpha, beta); err != nil {
+		if err := contract(dst, c.Plan(), c.Views(), alpha, beta); err != nil {
 			return err
 		}
 	}

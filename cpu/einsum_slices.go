@@ -103,19 +103,12 @@ func (t *sliceTask[T]) RunPart(part, parts int) {
 // dst = alpha·Σ slices + beta·dst (the first slice scales dst by beta, the
 // others add with beta 1).
 func (k *numeric[T]) runSlices(c *backend.SliceCursor[T], dst *backend.View[T], sp *einsum.SlicedPlan, operands []*backend.View[T], lo, hi int, alpha, beta T) error {
-	c.Reset(sp, operands)
-	defer c.Release()
-	c.Seek(lo)
-	for s := lo; s < hi; s++ {
-		if s > lo {
-			c.Next()
-			beta = 1
-		}
-		if err := execEinsum(k, &k.sc().ein, dst, c.Plan(), c.Views(), alpha, beta); err != nil {
-			return err
-		}
-	}
-	return nil
+	return backend.EachSlice(k.einsumSerial, c, dst, sp, operands, lo, hi, alpha, beta)
+}
+
+// einsumSerial evaluates plan on the calling goroutine with k's scratch.
+func (k *numeric[T]) einsumSerial(dst *backend.View[T], plan *einsum.Plan, operands []*backend.View[T], alpha, beta T) error {
+	return execEinsum(k, &k.sc().ein, dst, plan, operands, alpha, beta)
 }
 
 // sliceConcurrency returns how many of n slices of sp (elements of size
