@@ -253,6 +253,7 @@ func gemmStep[T strided.Scalar](k *numeric[T], s *einsumState[T], p *einsum.Prob
 	_, brs, _ := einsum.FuseGroup(ext, st.Contracted, s.sb)
 	n, bcs, _ := einsum.FuseGroup(ext, cols, s.sb)
 	cd, coff, cls := c.data, c.off, c.strides
+	crs, ccs := g.RowStride, g.ColStride
 	if g.CompactResult {
 		// Compute into a compact buffer in Out order, then copy.
 		tc = poolAlloc[T](e.pool, numel(ext, st.Out))
@@ -263,9 +264,9 @@ func gemmStep[T strided.Scalar](k *numeric[T], s *einsumState[T], p *einsum.Prob
 			stc *= ext[l]
 		}
 		cls = s.s2
+		_, crs, _ = einsum.FuseGroup(ext, rows, cls)
+		_, ccs, _ = einsum.FuseGroup(ext, cols, cls)
 	}
-	_, crs, _ := einsum.FuseGroup(ext, rows, cls)
-	_, ccs, _ := einsum.FuseGroup(ext, cols, cls)
 	// Looped labels: the result's blocks (each read by one side only) and
 	// the batch labels; drop extent 1 and fuse runs contiguous in all
 	// three tensors.

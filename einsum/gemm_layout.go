@@ -38,6 +38,10 @@ type GemmLayout struct {
 	InnerLeft, InnerRight int
 	PackLeft, PackRight   bool
 	CompactResult         bool
+	// RowStride and ColStride are the target's strides of the GEMM's rows
+	// and columns when the result is written in place or in blocks (not
+	// CompactResult).
+	RowStride, ColStride int
 
 	left, right []int // scratch of the reordered groups
 }
@@ -50,6 +54,7 @@ func (g *GemmLayout) Decide(ext []int, s *Step, sa, sb, sc []int) {
 	g.CompactResult = false
 	m, crs, ok1 := FuseGroup(ext, s.LeftFree, sc)
 	n, ccs, ok2 := FuseGroup(ext, s.RightFree, sc)
+	g.RowStride, g.ColStride = crs, ccs
 	if !ok1 || !ok2 || !UnitStride(m, n, crs, ccs) {
 		g.left = sortByStride(append(g.left[:0], s.LeftFree...), sc)
 		g.right = sortByStride(append(g.right[:0], s.RightFree...), sc)
@@ -58,6 +63,7 @@ func (g *GemmLayout) Decide(ext []int, s *Step, sa, sb, sc []int) {
 		blocks := (il == len(g.left) || m >= BlockMin) && (ir == len(g.right) || n >= BlockMin)
 		if blocks && UnitStride(m, n, crs, ccs) {
 			g.Left, g.Right, g.InnerLeft, g.InnerRight = g.left, g.right, il, ir
+			g.RowStride, g.ColStride = crs, ccs
 		} else {
 			g.CompactResult = true
 		}
