@@ -75,10 +75,7 @@ func packBColMajor[T Scalar](pan, data []T, base, cs, kc, nr int) {
 			}
 		}
 	default:
-		for j := 0; j < nr; j++ {
-			for p, v := range col(j) {
-				pan[p*nr+j] = v
-			}
-		}
+		// The same transposition as a row-major A panel's.
+		packARowMajor(pan, data, base, cs, kc, nr, nr)
 	}
 }
