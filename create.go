@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
@@ -58,7 +59,7 @@ func eye[T Elem](name string, n, m, k int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	t := wrap(backend.NewStorage(make([]T, size), nil), shape)
+	t := wrap(backend.NewStorage(hugepage.Make[T](size), nil), shape)
 	setDiagonal(&t.v, k)
 	return t, nil
 }
@@ -176,7 +177,7 @@ func Arange[T Scalar](start, stop, step float64) (*Tensor[T], error) {
 	if _, err := checkNew[T](name, shape); err != nil {
 		return nil, err
 	}
-	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	t := wrap(backend.NewStorage(hugepage.Make[T](n), nil), shape)
 	fillArange(&t.v, start, step)
 	return t, nil
 }
@@ -200,7 +201,7 @@ func ArangeN[T Scalar | int64](n int) (*Tensor[T], error) {
 	if _, err := checkNew[T]("ArangeN", shape); err != nil {
 		return nil, err
 	}
-	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	t := wrap(backend.NewStorage(hugepage.Make[T](n), nil), shape)
 	fillReal(&t.v, func(i int) float64 { return float64(i) })
 	return t, nil
 }
@@ -312,7 +313,7 @@ func Linspace[T Scalar](start, stop float64, n int, endpoint bool) (*Tensor[T], 
 	if err != nil {
 		return nil, err
 	}
-	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	t := wrap(backend.NewStorage(hugepage.Make[T](n), nil), shape)
 	fillLinspace(&t.v, start, stop, endpoint)
 	return t, nil
 }
@@ -335,7 +336,7 @@ func Logspace[T Scalar](start, stop float64, n int, endpoint bool, base float64)
 	if err := finite("Logspace", "base", base); err != nil {
 		return nil, err
 	}
-	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	t := wrap(backend.NewStorage(hugepage.Make[T](n), nil), shape)
 	fillLogspace(&t.v, start, stop, endpoint, base)
 	return t, nil
 }
@@ -359,7 +360,7 @@ func Rand[T Scalar](seed uint64, shape ...int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	t := wrap(backend.NewStorage(hugepage.Make[T](n), nil), shape)
 	fillRand(&t.v, newPCG(seed))
 	return t, nil
 }
@@ -422,7 +423,7 @@ func RandN[T Scalar](seed uint64, shape ...int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	t := wrap(backend.NewStorage(hugepage.Make[T](n), nil), shape)
 	fillRandN(&t.v, newPCG(seed))
 	return t, nil
 }
@@ -493,7 +494,7 @@ func RandUniform[T Scalar](seed uint64, lo, hi float64, shape ...int) (*Tensor[T
 	if err != nil {
 		return nil, err
 	}
-	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	t := wrap(backend.NewStorage(hugepage.Make[T](n), nil), shape)
 	fillUniform(&t.v, newPCG(seed), u)
 	return t, nil
 }

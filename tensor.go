@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
@@ -128,7 +129,7 @@ func FromRowMajor[T Elem](data []T, shape ...int) (*Tensor[T], error) {
 		src.v.Strides[d] = s
 		s *= shape[d]
 	}
-	t := wrap(backend.NewStorage(make([]T, n), nil), shape)
+	t := wrap(backend.NewStorage(hugepage.Make[T](n), nil), shape)
 	copyStrided(t, src)
 	return t, nil
 }
@@ -143,7 +144,7 @@ func Full[T Elem](v T, shape ...int) (*Tensor[T], error) {
 }
 
 func full[T Elem](v T, n int, shape []int) *Tensor[T] {
-	buf := make([]T, n)
+	buf := hugepage.Make[T](n)
 	if !zeroBits(v) {
 		for i := range buf {
 			buf[i] = v
@@ -343,7 +344,7 @@ func (t *Tensor[T]) Clone() (*Tensor[T], error) {
 	if _, err := checkNew[T]("Clone", t.v.Shape); err != nil {
 		return nil, err
 	}
-	c := wrap(backend.NewStorage(make([]T, t.Len()), nil), t.v.Shape)
+	c := wrap(backend.NewStorage(hugepage.Make[T](t.Len()), nil), t.v.Shape)
 	copyStrided(c, t)
 	return c, nil
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 	"github.com/tenferro-go/tenferro/internal/op"
 )
 
@@ -116,7 +117,7 @@ func poolAlloc[T backend.Elem](p *bufferPool, n int) *backend.Storage[T] {
 	}
 	p.handOut(int64(n) * int64(dt.Size()))
 	p.mu.Unlock()
-	return backend.NewStorage(make([]T, n), p)
+	return backend.NewStorage(hugepage.Make[T](n), p)
 }
 
 // handOut counts b bytes of storage handed out. Caller holds mu.

@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"unsafe"
+
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 )
 
 // Array is an array read from or written to a .npy file.
@@ -248,7 +250,7 @@ func readData[T element](r io.Reader, h dataHeader) ([]T, error) {
 	perChunk := chunkBytes / size
 	var dst []T
 	if h.known || n <= perChunk {
-		dst = make([]T, n)
+		dst = hugepage.Make[T](n)
 		if direct(size) {
 			if err := fill(r, asBytes(dst), 0, n*size); err != nil {
 				return nil, err
@@ -286,7 +288,7 @@ func readData[T element](r io.Reader, h dataHeader) ([]T, error) {
 			chunks = append(chunks, c)
 			done += m
 		}
-		dst = make([]T, 0, n)
+		dst = hugepage.Make[T](n)[:0]
 		for _, c := range chunks {
 			dst = append(dst, c...)
 		}

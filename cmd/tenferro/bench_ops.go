@@ -374,9 +374,19 @@ func opsCases[T tf.Scalar](e *cpu.Engine, ops []string, n int, budget time.Durat
 		if t, ok := inputs[k]; ok {
 			return t, nil
 		}
-		t, err := tf.FromSlice(drawRange[T](uint64(len(inputs)+1), n, r), n)
+		// The library's own tensor, allocated as a user's tf.Zeros would be
+		// (large ones on huge pages, as NumPy's arrays are).
+		t, err := tf.Zeros[T](n)
+		if err != nil {
+			return nil, err
+		}
+		d, err := t.Data()
+		if err != nil {
+			return nil, err
+		}
+		copy(d, drawRange[T](uint64(len(inputs)+1), n, r))
 		inputs[k] = t
-		return t, err
+		return t, nil
 	}
 	src, err := input(unitRange, 0)
 	if err != nil {
