@@ -3,11 +3,14 @@ package simd
 import (
 	"fmt"
 	"testing"
+
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 )
 
 // BenchmarkStream times z = x + y and z = -x against copy(z, x) on rows of
 // 1M, 4M and 16M elements, with ordinary and with streaming stores; it is
 // how StreamBytes was chosen (the length of z from which streaming wins).
+// The rows are made as the library's tensors are (hugepage.Make).
 //
 //	go test -run - -bench Stream -count 5 ./internal/kernel/simd
 func BenchmarkStream(b *testing.B) {
@@ -17,7 +20,7 @@ func BenchmarkStream(b *testing.B) {
 
 func benchStream[F Float](b *testing.B, name string) {
 	for _, n := range []int{1 << 20, 4 << 20, 16 << 20} {
-		x, y, z := make([]F, n), make([]F, n), make([]F, n)
+		x, y, z := hugepage.Make[F](n), hugepage.Make[F](n), hugepage.Make[F](n)
 		for i := range x {
 			x[i], y[i] = F(i), 1
 		}
