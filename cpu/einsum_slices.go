@@ -6,6 +6,7 @@ import (
 
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/einsum"
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	"github.com/tenferro-go/tenferro/internal/par"
 )
@@ -145,7 +146,7 @@ func (e *Engine) sliceWorkers(w int) []*Engine {
 // resized returns s with n elements, reusing its capacity.
 func resized[E any](s []E, n int) []E {
 	if cap(s) < n {
-		return make([]E, n)
+		return hugepage.Make[E](n)
 	}
 	return s[:n]
 }

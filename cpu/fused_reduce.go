@@ -5,6 +5,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 	"github.com/tenferro-go/tenferro/internal/kernel/elementwise"
 	"github.com/tenferro-go/tenferro/internal/kernel/simd"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
@@ -197,7 +198,7 @@ func (f *fused[T]) reduceBlock(kind op.Kind, dst, store *backend.View[T], inputs
 		s.src = backend.View[T]{Data: out.Data, Off: out.Off, Shape: bs, Strides: store.Strides}
 	} else {
 		if cap(s.buf) < n {
-			s.buf = make([]T, n)
+			s.buf = hugepage.Make[T](n)
 		}
 		st := s.blockStrides[:len(bs)]
 		c := 1

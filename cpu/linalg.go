@@ -7,6 +7,8 @@ import (
 	"github.com/tenferro-go/tenferro/internal/kernel/lapack"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	"github.com/tenferro-go/tenferro/internal/par"
+
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 )
 
 // linalgScratch is what the Linalg kernels of one dtype reuse: the
@@ -37,7 +39,7 @@ type linalgScratch[T strided.Scalar] struct {
 // factors returns room for n elements and np pivots, grown once.
 func (s *linalgScratch[T]) factors(n, np int) ([]T, []int) {
 	if cap(s.buf) < n {
-		s.buf = make([]T, n+n/4)
+		s.buf = hugepage.Make[T](n + n/4)
 	}
 	if cap(s.piv) < np {
 		s.piv = make([]int, np+np/4)

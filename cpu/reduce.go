@@ -6,6 +6,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/backend"
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 	"github.com/tenferro-go/tenferro/internal/kernel/reduce"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	"github.com/tenferro-go/tenferro/internal/op"
@@ -140,7 +141,7 @@ func reduceToReal[T, R strided.Scalar](k *numeric[T], kr *numeric[R], kind op.Ki
 	sc := k.sc()
 	n := op.Count(dst.Shape)
 	if cap(sc.reduced) < n {
-		sc.reduced = make([]T, n)
+		sc.reduced = hugepage.Make[T](n)
 	}
 	st := &sc.reducedStrides
 	step := 1

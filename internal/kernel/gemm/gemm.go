@@ -43,6 +43,7 @@ package gemm
 import (
 	"unsafe"
 
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 	"github.com/tenferro-go/tenferro/internal/par"
 )
 
@@ -108,7 +109,7 @@ func typedBuf[T Scalar](store *[]uint64, n int) []T {
 	size := int(unsafe.Sizeof(z))
 	words := (n*size+7)/8 + 8
 	if len(*store) < words {
-		*store = make([]uint64, words+words/4)
+		*store = hugepage.Make[uint64](words + words/4)
 	}
 	s := *store
 	p := uintptr(unsafe.Pointer(&s[0]))
