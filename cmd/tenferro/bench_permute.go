@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 	"github.com/tenferro-go/tenferro/internal/instances"
 	"github.com/tenferro-go/tenferro/internal/kernel/permute"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
@@ -156,11 +157,13 @@ func permuteCase[T strided.Scalar](p instances.Permutation, r par.Runner, budget
 	for k, a := range p.Perm {
 		srcIter[k] = sv.strides[a]
 	}
-	src := make([]T, sv.span)
+	// Buffers as the library allocates a tensor's storage (large ones on
+	// huge pages); the copy reference runs on the same buffers.
+	src := hugepage.Make[T](sv.span)
 	for i := range src {
 		src[i] = indexValue[T](i)
 	}
-	dst := make([]T, dv.span)
+	dst := hugepage.Make[T](dv.span)
 	dref := strided.Ref[T]{Data: dst, Off: dv.off, Strides: dv.strides}
 	sref := strided.Ref[T]{Data: src, Off: sv.off, Strides: srcIter}
 	if err := dref.Validate("bench permute", "destination", dstShape); err != nil {
