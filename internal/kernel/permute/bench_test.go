@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenferro-go/tenferro/internal/hugepage"
 	"github.com/tenferro-go/tenferro/internal/kernel/strided"
 	st "github.com/tenferro-go/tenferro/internal/kernel/strided/stridedtest"
 	"github.com/tenferro-go/tenferro/internal/par"
@@ -51,11 +52,12 @@ func benchRatio(b *testing.B, r par.Runner, shape, perm []int) {
 		b.Fatal(err)
 	}
 	n := strided.Size(shape)
-	src := make([]float64, n)
+	// Buffers as the library allocates a tensor's storage (huge pages).
+	src := hugepage.Make[float64](n)
 	for i := range src {
 		src[i] = float64(i)
 	}
-	dst := make([]float64, n)
+	dst := hugepage.Make[float64](n)
 	d := strided.Ref[float64]{Data: dst, Strides: ColMajor(dshape)}
 	s := strided.Ref[float64]{Data: src, Strides: sstr}
 	b.SetBytes(int64(16 * n))
