@@ -150,12 +150,16 @@ type Workspace struct {
 	c64  []complex64
 	c128 []complex128
 	// sub are the workspaces of the parts of a split solve, and t32 …
-	// t128 its task, kept so that a warm split allocates nothing.
-	sub   []*Workspace
-	t32   trsmTask[float32]
-	t64   trsmTask[float64]
-	tc64  trsmTask[complex64]
-	tc128 trsmTask[complex128]
+	// t128 the task of a split over columns, kept so that a warm split
+	// allocates nothing.
+	sub []*Workspace
+	// pivots is a copy of the interchanges of a split Laswp, so that the
+	// caller's pivot slice (which may live on its stack) stays its own.
+	pivots []int
+	t32    columnTask[float32]
+	t64    columnTask[float64]
+	tc64   columnTask[complex64]
+	tc128  columnTask[complex128]
 }
 
 // parts returns n workspaces for the parts of a split operation, ws itself
@@ -171,21 +175,21 @@ func (ws *Workspace) parts(n int) []*Workspace {
 	return ws.sub[:n]
 }
 
-// trsmTaskFor returns ws's split-solve task for T.
-func trsmTaskFor[T Scalar](ws *Workspace) *trsmTask[T] {
+// columnTaskFor returns ws's task of a split over columns for T.
+func columnTaskFor[T Scalar](ws *Workspace) *columnTask[T] {
 	switch t := any(&ws.t32).(type) {
-	case *trsmTask[T]:
+	case *columnTask[T]:
 		return t
 	}
 	switch t := any(&ws.t64).(type) {
-	case *trsmTask[T]:
+	case *columnTask[T]:
 		return t
 	}
 	switch t := any(&ws.tc64).(type) {
-	case *trsmTask[T]:
+	case *columnTask[T]:
 		return t
 	}
-	return any(&ws.tc128).(*trsmTask[T])
+	return any(&ws.tc128).(*columnTask[T])
 }
 
 // scratch returns a []T of length n owned by ws, grown when too small. Its

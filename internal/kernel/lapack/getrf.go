@@ -48,7 +48,7 @@ func getrfRec[T Scalar](ws *Workspace, r par.Runner, m, n int, a gemm.Mat[T], ip
 	n2 := n - n1
 	info := getrfRec(ws, r, m, n1, a, ipiv[:n1])
 	a12 := shift(a, 0, n1)
-	Laswp(n2, a12, 0, n1, ipiv)
+	laswpSplit(ws, r, n2, a12, 0, n1, ipiv)
 	trsmLeft(ws, r, true, true, n1, n2, a, a12)
 	if m == n1 {
 		return info
@@ -62,8 +62,34 @@ func getrfRec[T Scalar](ws *Workspace, r par.Runner, m, n int, a gemm.Mat[T], ip
 	for i := range p2 {
 		p2[i] += n1
 	}
-	Laswp(n1, a, n1, mn, ipiv)
+	laswpSplit(ws, r, n1, a, n1, mn, ipiv)
 	return info
+}
+
+// laswpMinSwaps is the number of element interchanges (columns times
+// pivots) from which laswpSplit shares the columns among r's workers (a
+// variable for the tests).
+var laswpMinSwaps = 1 << 15
+
+// laswpSplit is [Laswp] with the n columns shared among r's workers when
+// the interchanges are many: each column's swaps are independent of the
+// others'.
+func laswpSplit[T Scalar](ws *Workspace, r par.Runner, n int, a gemm.Mat[T], k1, k2 int, ipiv []int) {
+	w := par.Width(r)
+	if w < 2 || a.RS != 1 || n < 2*w*8 || n*max(k2-k1, k1-k2) < laswpMinSwaps {
+		Laswp(n, a, k1, k2, ipiv)
+		return
+	}
+	hi := max(k1, k2)
+	if cap(ws.pivots) < hi {
+		ws.pivots = make([]int, hi)
+	}
+	piv := ws.pivots[:hi]
+	copy(piv[min(k1, k2):], ipiv[min(k1, k2):hi])
+	t := columnTaskFor[T](ws)
+	*t = columnTask[T]{n: n, b: a, swap: true, k1: k1, k2: k2, ipiv: piv}
+	par.Run(r, t, w)
+	*t = columnTask[T]{}
 }
 
 // Getf2 is the unblocked LU factorization behind [Getrf] (right-looking,
@@ -198,7 +224,7 @@ func Getrs[T Scalar](ws *Workspace, r par.Runner, op Op, n, nrhs int, lu gemm.Ma
 	}
 	if op == NoTrans {
 		// A = Pᵀ·L·U: X = U⁻¹·L⁻¹·P·B.
-		Laswp(nrhs, b, 0, n, ipiv)
+		laswpSplit(ws, r, nrhs, b, 0, n, ipiv)
 		Trsm(ws, r, Left, Lower, NoTrans, Unit, n, nrhs, 1, lu, b)
 		Trsm(ws, r, Left, Upper, NoTrans, NonUnit, n, nrhs, 1, lu, b)
 		return
@@ -206,7 +232,7 @@ func Getrs[T Scalar](ws *Workspace, r par.Runner, op Op, n, nrhs int, lu gemm.Ma
 	// op(A) = op(U)·op(L)·P: X = Pᵀ·op(L)⁻¹·op(U)⁻¹·B.
 	Trsm(ws, r, Left, Upper, op, NonUnit, n, nrhs, 1, lu, b)
 	Trsm(ws, r, Left, Lower, op, Unit, n, nrhs, 1, lu, b)
-	Laswp(nrhs, b, n, 0, ipiv)
+	laswpSplit(ws, r, nrhs, b, n, 0, ipiv)
 }
 
 // Getri computes inv = A⁻¹ from the LU factorization (lu, ipiv) of the n×n

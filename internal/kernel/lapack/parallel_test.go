@@ -89,4 +89,20 @@ func TestRunnerAllocs(t *testing.T) {
 	if got := testing.AllocsPerRun(10, run); got != 0 {
 		t.Errorf("warm Potrf on a team: %v allocations, want 0", got)
 	}
+	// The LU and its solve split their row interchanges too.
+	prevSwaps := laswpMinSwaps
+	laswpMinSwaps = 1
+	defer func() { laswpMinSwaps = prevSwaps }()
+	x := gemm.Mat[float64]{Data: make([]float64, n*n), RS: 1, CS: n}
+	var ipiv [n]int
+	lu := func() {
+		copy(a.Data, src)
+		copy(x.Data, src)
+		Getrf(&ws, tm, n, n, a, ipiv[:])
+		Getrs(&ws, tm, NoTrans, n, n, a, ipiv[:], x)
+	}
+	lu()
+	if got := testing.AllocsPerRun(10, lu); got != 0 {
+		t.Errorf("warm Getrf and Getrs on a team: %v allocations, want 0", got)
+	}
 }

@@ -77,32 +77,42 @@ func scaleMat[T Scalar](m, n int, alpha T, b gemm.Mat[T]) {
 // recursion would otherwise run on one core).
 func trsmLeft[T Scalar](ws *Workspace, r par.Runner, lower, unit bool, m, n int, a, b gemm.Mat[T]) {
 	if w := par.Width(r); w > 1 && n >= 2*w*8 && m*m*n*flopsPer[T]() >= gemm.ParallelThreshold {
-		t := trsmTaskFor[T](ws)
-		*t = trsmTask[T]{ws: ws.parts(w), lower: lower, unit: unit, m: m, n: n, a: a, b: b}
+		t := columnTaskFor[T](ws)
+		*t = columnTask[T]{ws: ws.parts(w), lower: lower, unit: unit, m: m, n: n, a: a, b: b}
 		par.Run(r, t, w)
-		*t = trsmTask[T]{}
+		*t = columnTask[T]{}
 		return
 	}
 	trsmLeftSerial(ws, r, lower, unit, m, n, a, b)
 }
 
-// trsmTask solves a block of right-hand-side columns per part.
-type trsmTask[T Scalar] struct {
+// columnTask works on a block of the n columns of b per part: a
+// triangular solve of those right-hand sides (a·X = b), or, when swap is
+// set, the row interchanges ipiv[k1:k2] of [Laswp].
+type columnTask[T Scalar] struct {
 	ws          []*Workspace
 	lower, unit bool
 	m, n        int
 	a, b        gemm.Mat[T]
+	swap        bool
+	k1, k2      int
+	ipiv        []int
 }
 
-// RunPart implements par.Task: part p solves columns [lo, hi), a multiple
+// RunPart implements par.Task: part p takes columns [lo, hi), a multiple
 // of 8 wide (the GEMM register tile) except at the end.
-func (t *trsmTask[T]) RunPart(part, parts int) {
+func (t *columnTask[T]) RunPart(part, parts int) {
 	blocks := (t.n + 7) / 8
 	lo, hi := par.Split(blocks, part, parts)
 	lo, hi = lo*8, min(hi*8, t.n)
-	if lo < hi {
-		trsmLeftSerial(t.ws[part], nil, t.lower, t.unit, t.m, hi-lo, t.a, shift(t.b, 0, lo))
+	if lo >= hi {
+		return
 	}
+	if t.swap {
+		Laswp(hi-lo, shift(t.b, 0, lo), t.k1, t.k2, t.ipiv)
+		return
+	}
+	trsmLeftSerial(t.ws[part], nil, t.lower, t.unit, t.m, hi-lo, t.a, shift(t.b, 0, lo))
 }
 
 // flopsPer is the real flops of one multiply-add of T.
