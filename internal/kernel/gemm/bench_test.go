@@ -262,6 +262,11 @@ func BenchmarkGemmNetworkShapes(b *testing.B) {
 			{"m480_n21_k272", 480, 21, 272, false},
 			{"m385_n21_k290", 385, 21, 290, false},
 			{"m24_n511_k205", 24, 511, 205, false},
+			{"m158_n2_k66", 158, 2, 66, false},
+			{"m151_n2_k133", 151, 2, 133, false},
+			{"m1024_n2_k1024", 1024, 2, 1024, false},
+			{"m2_n158_k66", 2, 158, 66, false},
+			{"m160_n56_k2", 160, 56, 2, false},
 		} {
 			b.Run(fmt.Sprintf("%s/%s/%s", v, dt, s.name), func(b *testing.B) {
 				benchmarkGemm(b, nil, v, dt, s.m, s.n, s.k, s.transA, false)

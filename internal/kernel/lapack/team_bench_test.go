@@ -9,7 +9,8 @@ import (
 	"github.com/tenferro-go/tenferro/team"
 )
 
-// BenchmarkFactorTeam times Potrf, Getrf and Geqrf at n = 1024 on the
+// BenchmarkFactorTeam times Potrf, Getrf, Getrs (n right-hand sides) and
+// Geqrf at n = 1024 on the
 // caller alone and on a team of two workers: the 2-thread speedup that
 // docs/linalg.md records.
 //
@@ -34,6 +35,17 @@ func BenchmarkFactorTeam(b *testing.B) {
 			var ws Workspace
 			ipiv := make([]int, n)
 			benchFactor(b, n, false, 2*float64(n)*n*n/3, func(a gemm.Mat[float64]) { Getrf(&ws, r, n, n, a, ipiv) })
+		})
+		b.Run(fmt.Sprintf("getrs/f64/threads=%d", threads), func(b *testing.B) {
+			var ws Workspace
+			ipiv := make([]int, n)
+			lu := gemm.Mat[float64]{Data: benchInput[float64](n, false), RS: 1, CS: n}
+			Getrf(&ws, r, n, n, lu, ipiv)
+			rhs := benchInput[float64](n+1, false)[:n*n]
+			benchFactor(b, n, false, 2*float64(n)*n*n, func(x gemm.Mat[float64]) {
+				copy(x.Data, rhs)
+				Getrs(&ws, r, NoTrans, n, n, lu, ipiv, x)
+			})
 		})
 		b.Run(fmt.Sprintf("geqrf/f64/threads=%d", threads), func(b *testing.B) {
 			var ws Workspace
