@@ -87,7 +87,7 @@ func laswpSplit[T Scalar](ws *Workspace, r par.Runner, n int, a gemm.Mat[T], k1,
 	piv := ws.pivots[:hi]
 	copy(piv[min(k1, k2):], ipiv[min(k1, k2):hi])
 	t := columnTaskFor[T](ws)
-	*t = columnTask[T]{n: n, b: a, swap: true, k1: k1, k2: k2, ipiv: piv}
+	*t = columnTask[T]{kind: columnSwap, n: n, b: a, k1: k1, k2: k2, ipiv: piv}
 	par.Run(r, t, w)
 	*t = columnTask[T]{}
 }

@@ -32,9 +32,9 @@ func (g goRunner) Run(t par.Task, parts int) {
 // parallel threshold lowered so that the updates split, and checks the
 // factors against serial runs.
 func TestRunner(t *testing.T) {
-	prev := gemm.ParallelThreshold
-	gemm.ParallelThreshold = 1000
-	defer func() { gemm.ParallelThreshold = prev }()
+	prev, prevHerk := gemm.ParallelThreshold, herkMinFlops
+	gemm.ParallelThreshold, herkMinFlops = 1000, 1
+	defer func() { gemm.ParallelThreshold, herkMinFlops = prev, prevHerk }()
 	const n = 200
 	r := goRunner{2}
 	var ws, ws1 Workspace
@@ -69,9 +69,9 @@ func TestRunnerAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	prev := gemm.ParallelThreshold
-	gemm.ParallelThreshold = 1000
-	defer func() { gemm.ParallelThreshold = prev }()
+	prev, prevHerk := gemm.ParallelThreshold, herkMinFlops
+	gemm.ParallelThreshold, herkMinFlops = 1000, 1
+	defer func() { gemm.ParallelThreshold, herkMinFlops = prev, prevHerk }()
 	tm, err := team.New(team.Threads(2))
 	if err != nil {
 		t.Fatal(err)

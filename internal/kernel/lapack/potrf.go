@@ -86,11 +86,60 @@ func potrfRec[T Scalar](ws *Workspace, r par.Runner, n int, a gemm.Mat[T], dsq, 
 			conjVec(col, 0, n2, 1)
 		}
 	}
-	herkLower(ws, r, n2, n1, a21, c, a22, dsq)
+	herkSplit(ws, r, n2, n1, a21, c, a22, dsq)
 	if info := potrfRec(ws, r, n2, a22, dsq, cc); info != 0 {
 		return info + n1
 	}
 	return 0
+}
+
+// herkMinFlops is the work (real flops of the triangle) from which
+// herkSplit shares the columns among a runner's workers.
+var herkMinFlops = 1 << 21
+
+// herkSplit is herkLower with the columns of C shared among r's workers,
+// each part (a diagonal block and the rectangle below it) computed
+// serially on a workspace of its own: herkLower's recursion splits only
+// its large products, and its leaves and small products would otherwise
+// run on one core.
+func herkSplit[T Scalar](ws *Workspace, r par.Runner, n, k int, a, c, cm gemm.Mat[T], dsq []T) {
+	w := par.Width(r)
+	if w < 2 || n < 2*w*8 || n*n*k*flopsPer[T]()/2 < herkMinFlops {
+		herkLower(ws, r, n, k, a, c, cm, dsq)
+		return
+	}
+	t := columnTaskFor[T](ws)
+	*t = columnTask[T]{kind: columnHerk, ws: ws.parts(w), n: n, k: k, a: a, c: c, cm: cm, dsq: dsq}
+	par.Run(r, t, w)
+	*t = columnTask[T]{}
+}
+
+// herkPart computes part p of herkSplit: the columns [c0, c1) of the lower
+// triangle, chosen so that every part has about the same area (the
+// triangle's columns left of x·n hold 1 - (1-x)² of it), rounded to
+// multiples of 8.
+func (t *columnTask[T]) herkPart(part, parts int) {
+	bound := func(p int) int {
+		if p >= parts {
+			return t.n
+		}
+		x := 1 - math.Sqrt(1-float64(p)/float64(parts))
+		return min(int(math.Round(x*float64(t.n)/8))*8, t.n)
+	}
+	c0, c1 := bound(part), bound(part+1)
+	if c0 >= c1 {
+		return
+	}
+	ws := t.ws[part]
+	dsq := t.dsq
+	if part > 0 {
+		hl := min(max(herkLeaf, 1), t.n)
+		dsq = scratch[T](ws, hl*hl)
+	}
+	herkLower(ws, nil, c1-c0, t.k, shift(t.a, c0, 0), shift(t.c, c0, 0), shift(t.cm, c0, c0), dsq)
+	if c1 < t.n {
+		gemm.Gemm(&ws.Gemm, nil, t.n-c1, c1-c0, t.k, -1, shift(t.a, c1, 0), transpose(shift(t.c, c0, 0)), 1, shift(t.cm, c1, c0))
+	}
 }
 
 // herkLower computes C −= A·B over the lower triangle of the n×n C, where A

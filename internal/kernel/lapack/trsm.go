@@ -78,7 +78,7 @@ func scaleMat[T Scalar](m, n int, alpha T, b gemm.Mat[T]) {
 func trsmLeft[T Scalar](ws *Workspace, r par.Runner, lower, unit bool, m, n int, a, b gemm.Mat[T]) {
 	if w := par.Width(r); w > 1 && n >= 2*w*8 && m*m*n*flopsPer[T]() >= gemm.ParallelThreshold {
 		t := columnTaskFor[T](ws)
-		*t = columnTask[T]{ws: ws.parts(w), lower: lower, unit: unit, m: m, n: n, a: a, b: b}
+		*t = columnTask[T]{kind: columnSolve, ws: ws.parts(w), lower: lower, unit: unit, m: m, n: n, a: a, b: b}
 		par.Run(r, t, w)
 		*t = columnTask[T]{}
 		return
@@ -86,29 +86,48 @@ func trsmLeft[T Scalar](ws *Workspace, r par.Runner, lower, unit bool, m, n int,
 	trsmLeftSerial(ws, r, lower, unit, m, n, a, b)
 }
 
-// columnTask works on a block of the n columns of b per part: a
-// triangular solve of those right-hand sides (a·X = b), or, when swap is
-// set, the row interchanges ipiv[k1:k2] of [Laswp].
+// columnKind is what a columnTask does to its block of columns.
+type columnKind uint8
+
+const (
+	columnSolve columnKind = iota // the triangular solve a·X = b
+	columnSwap                    // the row interchanges ipiv[k1:k2] of Laswp
+	columnHerk                    // herkLower's update of the columns of cm
+)
+
+// columnTask works on a block of the n columns of b (cm for columnHerk)
+// per part, each part on a workspace of its own.
 type columnTask[T Scalar] struct {
+	kind        columnKind
 	ws          []*Workspace
 	lower, unit bool
 	m, n        int
 	a, b        gemm.Mat[T]
-	swap        bool
 	k1, k2      int
 	ipiv        []int
+	// columnHerk: cm −= a·cᵀ over the lower triangle of the n×n cm, a and c
+	// n×k; dsq is part 0's leaf block (the other parts take their
+	// workspace's scratch).
+	k     int
+	c, cm gemm.Mat[T]
+	dsq   []T
 }
 
 // RunPart implements par.Task: part p takes columns [lo, hi), a multiple
-// of 8 wide (the GEMM register tile) except at the end.
+// of 8 wide (the GEMM register tile) except at the end; columnHerk's
+// parts cover equal areas of the triangle.
 func (t *columnTask[T]) RunPart(part, parts int) {
+	if t.kind == columnHerk {
+		t.herkPart(part, parts)
+		return
+	}
 	blocks := (t.n + 7) / 8
 	lo, hi := par.Split(blocks, part, parts)
 	lo, hi = lo*8, min(hi*8, t.n)
 	if lo >= hi {
 		return
 	}
-	if t.swap {
+	if t.kind == columnSwap {
 		Laswp(hi-lo, shift(t.b, 0, lo), t.k1, t.k2, t.ipiv)
 		return
 	}
