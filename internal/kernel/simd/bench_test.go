@@ -9,7 +9,7 @@ import (
 
 // BenchmarkStream times z = x + y and z = -x against copy(z, x) on rows of
 // 1M, 4M and 16M elements, with ordinary and with streaming stores; it is
-// how StreamBytes was chosen (the length of z from which streaming wins).
+// how StreamBytes was chosen (the working set from which streaming wins).
 // The rows are made as the library's tensors are (hugepage.Make).
 //
 //	go test -run - -bench Stream -count 5 ./internal/kernel/simd

@@ -27,7 +27,10 @@
 // overlap them. The inputs must be at least len(z) long.
 package simd
 
-import "unsafe"
+import (
+	"sync"
+	"unsafe"
+)
 
 // Float is the element types of the package.
 type Float interface{ float32 | float64 }
@@ -70,7 +73,7 @@ const (
 // VV sets z[i] = o(x[i], y[i]) for i < len(z).
 func VV[F Float](o Op, z, x, y []F) {
 	x, y = x[:len(z)], y[:len(z)]
-	h, nt := stream(z)
+	h, nt := stream(z, 3)
 	goVV(o, z[:h], x[:h], y[:h])
 	z, x, y = z[h:], x[h:], y[h:]
 	n := 0
@@ -96,7 +99,7 @@ func VV[F Float](o Op, z, x, y []F) {
 // VS sets z[i] = o(x[i], y) for i < len(z).
 func VS[F Float](o Op, z, x []F, y F) {
 	x = x[:len(z)]
-	h, nt := stream(z)
+	h, nt := stream(z, 2)
 	goVS(o, z[:h], x[:h], y)
 	z, x = z[h:], x[h:]
 	n := 0
@@ -122,7 +125,7 @@ func VS[F Float](o Op, z, x []F, y F) {
 // SV sets z[i] = o(x, y[i]) for i < len(z).
 func SV[F Float](o Op, z []F, x F, y []F) {
 	y = y[:len(z)]
-	h, nt := stream(z)
+	h, nt := stream(z, 2)
 	goSV(o, z[:h], x, y[:h])
 	z, y = z[h:], y[h:]
 	n := 0
@@ -148,7 +151,7 @@ func SV[F Float](o Op, z []F, x F, y []F) {
 // Unary sets z[i] = o(x[i]) for i < len(z), with Clip's bounds a and b.
 func Unary[F Float](o UnaryOp, z, x []F, a, b F) {
 	x = x[:len(z)]
-	h, nt := stream(z)
+	h, nt := stream(z, 2)
 	goUnary(o, z[:h], x[:h], a, b)
 	z, x = z[h:], x[h:]
 	n := 0
@@ -171,23 +174,47 @@ func Unary[F Float](o UnaryOp, z, x []F, a, b F) {
 	goUnary(o, z[n:], x[n:], a, b)
 }
 
-// StreamBytes is the length in bytes of z from which the loops store
-// with non-temporal (streaming) stores, which bypass the caches: a result
-// that large would evict the inputs and everything else from the caches
-// anyway, and streaming spares the read of every destination line before
-// its write. BenchmarkStream chose it on a 2-core Cooper Lake (1 MiB L2
-// per core): at 16 MiB and more of z streaming ran 1.5-2.5x faster, at 8
-// MiB about even to 1.5x faster, at 4 MiB (a float32 row of 1M elements,
-// which stays in the last-level cache) up to 1.7x slower. Rows longer
-// than StreamBytes stream.
-var StreamBytes = 4 << 20
+// StreamBytes is the working set in bytes (every vector a loop reads or
+// writes: 3·len(z) elements for VV, 2·len(z) for the others) above which
+// the loops store with non-temporal (streaming) stores, which bypass the
+// caches: a result that large would evict the inputs and everything else
+// from the caches anyway, and streaming spares the read of every
+// destination line before its write. Below, the vectors stay in the
+// last-level cache between calls, and ordinary stores are faster.
+//
+// A negative value (the default) means half the last-level cache the
+// system reports (LastLevelCache), or 8 MiB when it reports none. Measured
+// with BenchmarkStream: on a 2-core Cooper Lake guest streaming was up to
+// 1.7x slower for 8 MiB of vectors (a float32 negation of 1M elements),
+// about even to 1.5x faster for 16 MiB and 1.5-2.5x faster from 32 MiB; on
+// a Zen 4 guest reporting 32 MiB of L3, ordinary stores were 1.3x faster
+// for 16 MiB (a float64 negation of 1M elements: 0.23 against 0.30 ms) and
+// streaming 1.2-1.4x faster for 24 MiB (a float64 addition).
+var StreamBytes = -1
 
-// stream reports whether the loops over z stream their stores, and the
-// number h of leading elements before the first 64-byte boundary of z,
-// which the pure-Go loop writes (streaming stores need aligned addresses).
-func stream[F Float](z []F) (h int, ok bool) {
+// streamBytes is the threshold StreamBytes sets.
+func streamBytes() int {
+	if StreamBytes >= 0 {
+		return StreamBytes
+	}
+	return autoStreamBytes()
+}
+
+// autoStreamBytes is half the last-level cache, read once.
+var autoStreamBytes = sync.OnceValue(func() int {
+	if c := LastLevelCache(); c > 0 {
+		return c / 2
+	}
+	return 8 << 20
+})
+
+// stream reports whether the loops over z, which touch vectors vectors of
+// its length, stream their stores, and the number h of leading elements
+// before the first 64-byte boundary of z, which the pure-Go loop writes
+// (streaming stores need aligned addresses).
+func stream[F Float](z []F, vectors int) (h int, ok bool) {
 	size := int(unsafe.Sizeof(F(0)))
-	if len(z)*size <= StreamBytes || !Vectorized() {
+	if vectors*len(z)*size <= streamBytes() || !Vectorized() {
 		return 0, false
 	}
 	a := int(uintptr(unsafe.Pointer(unsafe.SliceData(z))))
