@@ -25,7 +25,7 @@ func (k *numeric[T]) Fuse(code []backend.FusedInstr, nin int) (backend.FusedKern
 	}
 	depth, err := elementwise.Check(f.prog, nin)
 	if err != nil {
-		return nil, &tf.Error{Op: "Fuse", Arg: "code", Expected: "a valid stack program", Actual: err.Error(), Kind: tf.ErrArgument, Err: err}
+		return nil, &tf.Error{Op: "Fuse", Arg: "code", Kind: tf.ErrArgument, Err: err}
 	}
 	if depth > backend.MaxFusedStack {
 		return nil, tf.Errorf(tf.ErrArgument, "Fuse", "code", "stack depth <= "+strconv.Itoa(backend.MaxFusedStack), "%d", depth)

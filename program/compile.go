@@ -583,7 +583,7 @@ func (c *compiler) plan(id int, nd trace.Node) (*einsum.Plan, *einsum.SlicedPlan
 			}
 		}
 	}
-	return nil, nil, &tf.Error{Op: "Compile", Arg: "einsum " + nd.Attrs.Subscripts, Expected: "a plannable einsum", Actual: err.Error(), Kind: tf.ErrArgument, Err: err}
+	return nil, nil, &tf.Error{Op: "Compile", Arg: "einsum " + nd.Attrs.Subscripts, Kind: tf.ErrArgument, Err: err}
 }
 
 // absorbPermutes lets an einsum read a permuted operand through the
