@@ -384,7 +384,7 @@ func opsCases[T tf.Scalar](e *cpu.Engine, ops []string, n int, budget time.Durat
 		if err != nil {
 			return nil, err
 		}
-		copy(d, drawRange[T](uint64(len(inputs)+1), n, r))
+		fillRange(d, uint64(len(inputs)+1), r)
 		inputs[k] = t
 		return t, nil
 	}
@@ -448,7 +448,12 @@ func opsCases[T tf.Scalar](e *cpu.Engine, ops []string, n int, budget time.Durat
 // drawRange returns n values uniform in [r[0], r[1]) (both parts for
 // complex T), reproducible from seed.
 func drawRange[T tf.Scalar](seed uint64, n int, r [2]float64) []T {
-	buf := make([]T, n)
+	return fillRange(make([]T, n), seed, r)
+}
+
+// fillRange sets buf to the values drawRange(seed, len(buf), r) returns
+// and returns it.
+func fillRange[T tf.Scalar](buf []T, seed uint64, r [2]float64) []T {
 	tf.FillRand(rand.New(rand.NewPCG(seed, 0x6f7073)), buf)
 	lo, w := r[0], r[1]-r[0]
 	switch b := any(buf).(type) {
