@@ -97,6 +97,9 @@ func laswpSplit[T Scalar](ws *Workspace, r par.Runner, n int, a gemm.Mat[T], k1,
 // nothing and runs on the caller. It is meant for small matrices and narrow
 // panels.
 func Getf2[T Scalar](m, n int, a gemm.Mat[T], ipiv []int) int {
+	if a.RS == 1 && m <= smallLU && n <= smallLU {
+		return getf2Small(m, n, a.Data[a.Off:], a.CS, ipiv)
+	}
 	info := 0
 	mn := min(m, n)
 	for j := 0; j < mn; j++ {
@@ -222,6 +225,10 @@ func Getrs[T Scalar](ws *Workspace, r par.Runner, op Op, n, nrhs int, lu gemm.Ma
 	if n <= 0 || nrhs <= 0 {
 		return
 	}
+	if op == NoTrans && n <= smallLU && nrhs <= n/4 && lu.RS == 1 && b.RS == 1 {
+		getrsSmall(n, nrhs, lu.Data[lu.Off:], lu.CS, ipiv, b.Data[b.Off:], b.CS)
+		return
+	}
 	if op == NoTrans {
 		// A = Pᵀ·L·U: X = U⁻¹·L⁻¹·P·B.
 		laswpSplit(ws, r, nrhs, b, 0, n, ipiv)
@@ -257,13 +264,21 @@ func Getri[T Scalar](ws *Workspace, r par.Runner, n int, lu gemm.Mat[T], ipiv []
 // product may overflow or underflow for large n; [Slogdet] does not.
 func Det[T Scalar](n int, lu gemm.Mat[T], ipiv []int) T {
 	var d T = 1
+	odd := 0
 	for i := 0; i < n; i++ {
 		d *= lu.Data[lu.Off+i*lu.RS+i*lu.CS]
-		if ipiv[i] != i {
-			d = -d
-		}
+		odd ^= differ(ipiv[i], i)
 	}
-	return d
+	// The sign is applied once, from a table: a branch per interchange
+	// would be mispredicted on random pivots.
+	signs := [2]T{1, -1}
+	return d * signs[odd]
+}
+
+// differ is 1 when a != b and 0 otherwise, without a branch.
+func differ(a, b int) int {
+	x := a ^ b
+	return int(uint(x|-x) >> 63)
 }
 
 // Slogdet returns det(A) as sign·exp(logAbs) from the LU factorization

@@ -152,7 +152,8 @@ func sumSqC[C complex64 | complex128](x []C, off, n, inc int) float64 {
 
 // iamax returns the index i in [0, n) of the first element of
 // x[off+i*inc] of largest |Re|+|Im| (LAPACK's i?amax measure), and -1 when
-// n == 0. A NaN element is chosen if it comes first among the maxima seen.
+// n == 0. A NaN is chosen only as the first element (as LAPACK's
+// i?amax, whose comparisons are false for NaN).
 func iamax[T Scalar](x []T, off, n, inc int) int {
 	switch p := any(&x).(type) {
 	case *[]float32:
@@ -168,30 +169,50 @@ func iamax[T Scalar](x []T, off, n, inc int) int {
 }
 
 func iamaxR[F float32 | float64](x []F, off, n, inc int) int {
-	best, bi := -1.0, -1
-	for i := 0; i < n; i++ {
-		v := math.Abs(float64(x[off+i*inc]))
-		if v > best || v != v && bi < 0 {
-			best, bi = v, i
-			if v != v {
-				return i
-			}
+	if n <= 0 {
+		return -1
+	}
+	v := math.Abs(float64(x[off]))
+	if v != v {
+		return 0
+	}
+	best, bi := math.Float64bits(v), 0
+	for i := 1; i < n; i++ {
+		if k := magnitudeKey(math.Abs(float64(x[off+i*inc]))); k > best {
+			best, bi = k, i
 		}
 	}
 	return bi
 }
 
 func iamaxC[C complex64 | complex128](x []C, off, n, inc int) int {
-	best, bi := -1.0, -1
-	for i := 0; i < n; i++ {
+	if n <= 0 {
+		return -1
+	}
+	z := complex128(x[off])
+	v := math.Abs(real(z)) + math.Abs(imag(z))
+	if v != v {
+		return 0
+	}
+	best, bi := math.Float64bits(v), 0
+	for i := 1; i < n; i++ {
 		z := complex128(x[off+i*inc])
-		v := math.Abs(real(z)) + math.Abs(imag(z))
-		if v > best || v != v && bi < 0 {
-			best, bi = v, i
-			if v != v {
-				return i
-			}
+		if k := magnitudeKey(math.Abs(real(z)) + math.Abs(imag(z))); k > best {
+			best, bi = k, i
 		}
 	}
 	return bi
+}
+
+// magnitudeKey maps v >= 0 (or NaN) to an integer that orders as v does
+// (the bits of a non-negative float64 order as its values), NaN to 0 so
+// that a NaN past the first element is never chosen. The comparisons of
+// iamax are then integer ones, which compile to conditional moves instead
+// of branches that random data mispredicts.
+func magnitudeKey(v float64) uint64 {
+	k := math.Float64bits(v)
+	if k > 0x7ff0000000000000 { // above +Inf: a NaN
+		k = 0
+	}
+	return k
 }

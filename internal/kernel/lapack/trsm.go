@@ -248,8 +248,8 @@ func trsv4[T Scalar](lower, unit bool, m int, a gemm.Mat[T], x []T, off, ld int)
 			ap := a.Off + p*a.CS
 			v0, v1, v2, v3 := b0[p], b1[p], b2[p], b3[p]
 			if !unit {
-				d := a.Data[ap+p*a.RS]
-				v0, v1, v2, v3 = v0/d, v1/d, v2/d, v3/d
+				d := 1 / a.Data[ap+p*a.RS]
+				v0, v1, v2, v3 = v0*d, v1*d, v2*d, v3*d
 				b0[p], b1[p], b2[p], b3[p] = v0, v1, v2, v3
 			}
 			if a.RS == 1 {
@@ -278,8 +278,8 @@ func trsv4[T Scalar](lower, unit bool, m int, a gemm.Mat[T], x []T, off, ld int)
 		ap := a.Off + p*a.CS
 		v0, v1, v2, v3 := b0[p], b1[p], b2[p], b3[p]
 		if !unit {
-			d := a.Data[ap+p*a.RS]
-			v0, v1, v2, v3 = v0/d, v1/d, v2/d, v3/d
+			d := 1 / a.Data[ap+p*a.RS]
+			v0, v1, v2, v3 = v0*d, v1*d, v2*d, v3*d
 			b0[p], b1[p], b2[p], b3[p] = v0, v1, v2, v3
 		}
 		if a.RS == 1 {
