@@ -51,6 +51,8 @@ func PrepareSlicedEinsum(dt DType, sp *einsum.SlicedPlan) (*EinsumPlan, error) {
 // Slice s fixes the sliced labels to the values einsum.SlicedPlan.SliceIndex
 // gives; each slice reads views of the operands (no copies) and adds into
 // dst (the first overwrites it), reusing the engine's pooled intermediates.
+// With output labels sliced, a slice adds into its part of dst only, and
+// the parts that no slice of the range writes are zero.
 // Summing the partial results of disjoint ranges that cover every slice
 // gives the contraction. dst must have the output shape, distinct elements
 // and no overlap with any operand; everything is validated before
@@ -75,9 +77,16 @@ func EinsumSlicesInto[T Scalar](e Engine, dst *Tensor[T], p *EinsumPlan, lo, hi 
 		err = unsupported[T](name, "contraction kernels")
 	default:
 		if err = checkPeak(name, p.Peak(), DTypeOf[T]().Size(), be.MemoryBudget()); err == nil {
-			if p.sliced == nil {
+			switch {
+			case p.sliced == nil:
 				err = runEinsum(ks.Contraction, p, dst, operands, 1, 0)
-			} else {
+			case p.sliced.Summed < len(p.sliced.Labels) && hi-lo < p.sliced.Slices:
+				// The range writes only its parts of the output: the
+				// others are zero.
+				if err = ks.Core.Fill(dst.desc(), 0); err == nil {
+					err = runSlices(ks.Contraction, p, dst, operands, lo, hi, 1, 1)
+				}
+			default:
 				err = runSlices(ks.Contraction, p, dst, operands, lo, hi, 1, 0)
 			}
 		}

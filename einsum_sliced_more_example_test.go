@@ -53,3 +53,20 @@ func ExampleEinsumPlan_Peak() {
 	fmt.Println(whole.Peak(), sliced.Peak(), sliced.Slices())
 	// Output: 6 2 3
 }
+
+// A batch label that every intermediate carries cannot be summed away:
+// under a limit below one batch item's worth, only slicing it helps.
+// WithOutputSlicing allows that; each slice then computes its own part of
+// the output, at no extra FLOPs.
+func ExampleWithOutputSlicing() {
+	shapes := [][]int{{4, 6, 16}, {6, 5, 16}, {5, 3, 16}}
+	const sub = "ijb,jkb,klb->ilb"
+	_, err := tf.PrepareEinsum(tf.Float64, sub, shapes, tf.WithMemoryLimit(40))
+	fmt.Println(err != nil)
+	p, _ := tf.PrepareEinsum(tf.Float64, sub, shapes, tf.WithMemoryLimit(40), tf.WithOutputSlicing())
+	sp := p.Sliced()
+	fmt.Println(sp.LabelNames(), sp.Summed, sp.Slices, sp.PeakPerSlice <= 40, sp.FlopOverhead)
+	// Output:
+	// true
+	// [b] 0 8 true 1
+}

@@ -55,14 +55,15 @@ func unslicedPeak(t testing.TB, dt tf.DType, sub string, shapes [][]int) float64
 // under a limit of frac of the unsliced peak, with Einsum, a prepared plan
 // and an accumulating Into form into a strided destination, and compares
 // with the reference. It reports whether the plan was sliced.
-func checkSlicedCase[T tf.Scalar](t *testing.T, e *cpu.Engine, rng *rand.Rand, sub string, shapes [][]int, frac float64) bool {
+func checkSlicedCase[T tf.Scalar](t *testing.T, e *cpu.Engine, rng *rand.Rand, sub string, shapes [][]int, frac float64, extra ...tf.Option) bool {
 	t.Helper()
 	dt := tf.DTypeOf[T]()
 	limit := math.Floor(unslicedPeak(t, dt, sub, shapes) * frac)
 	if limit < 1 {
 		return false
 	}
-	p, err := tf.PrepareEinsum(dt, sub, shapes, tf.WithMemoryLimit(limit))
+	opts := append([]tf.Option{tf.WithMemoryLimit(limit)}, extra...)
+	p, err := tf.PrepareEinsum(dt, sub, shapes, opts...)
 	if errors.Is(err, einsum.ErrLimitTooSmall) {
 		if !errors.Is(err, tf.ErrMemory) {
 			t.Fatalf("%s: %v is not an ErrMemory error", sub, err)
@@ -83,7 +84,7 @@ func checkSlicedCase[T tf.Scalar](t *testing.T, e *cpu.Engine, rng *rand.Rand, s
 	}
 	ref := enginetest.EinsumReference(sub, shapes, data)
 	what := fmt.Sprintf("%s %v %v limit %g (%d slices)", sub, shapes, dt, limit, p.Slices())
-	got, err := tf.EinsumWith(e, sub, ops, tf.WithMemoryLimit(limit))
+	got, err := tf.EinsumWith(e, sub, ops, opts...)
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
@@ -103,7 +104,7 @@ func checkSlicedCase[T tf.Scalar](t *testing.T, e *cpu.Engine, rng *rand.Rand, s
 		dst.Set(castTo[T](x), idx...)
 	})
 	copy(old, enginetest.Dense(dst))
-	if err := tf.EinsumWithInto(e, dst, sub, ops, tf.WithMemoryLimit(limit), tf.Accumulate(2, 0.5)); err != nil {
+	if err := tf.EinsumWithInto(e, dst, sub, ops, append(opts, tf.Accumulate(2, 0.5))...); err != nil {
 		t.Fatalf("%s: accumulate: %v", what, err)
 	}
 	acc := enginetest.Reference{Shape: ref.Shape, Val: make([]complex128, len(ref.Val)), Abs: make([]float64, len(ref.Val)), Depth: ref.Depth + 2}
@@ -159,6 +160,23 @@ func TestEinsumSlicedCases(t *testing.T) {
 	if sliced < 4*len(slicedCases) {
 		t.Errorf("only %d of %d evaluations were sliced", sliced, 4*len(fracs)*len(slicedCases))
 	}
+	// With output labels allowed, the smaller limits slice some of them;
+	// each slice then writes its own part of the destination.
+	outSliced := 0
+	for _, c := range append(slicedCases, blockedCases...) {
+		for _, frac := range fracs[2:] {
+			checkSlicedCase[float64](t, e, rng, c.sub, c.shapes, frac, tf.WithOutputSlicing())
+			checkSlicedCase[complex64](t, e, rng, c.sub, c.shapes, frac, tf.WithOutputSlicing())
+			lim := math.Floor(unslicedPeak(t, tf.Float64, c.sub, c.shapes) * frac)
+			if p, err := tf.PrepareEinsum(tf.Float64, c.sub, c.shapes, tf.WithMemoryLimit(lim), tf.WithOutputSlicing()); err == nil && p.Sliced() != nil && p.Sliced().Summed < len(p.Sliced().Labels) {
+				outSliced++
+			}
+		}
+	}
+	t.Logf("output-sliced plans: %d", outSliced)
+	if outSliced < 3 {
+		t.Errorf("only %d plans sliced an output label", outSliced)
+	}
 	widened := 0
 	for _, c := range slicedCases {
 		for _, frac := range fracs {
@@ -192,15 +210,19 @@ func TestEinsumSlicedRandomNetworks(t *testing.T) {
 		fixBroadcast(sub, shapes)
 		for _, frac := range []float64{0.25, 0.5} {
 			var ok bool
+			var extra []tf.Option
+			if i%3 == 0 {
+				extra = append(extra, tf.WithOutputSlicing())
+			}
 			switch i % 4 {
 			case 0:
-				ok = checkSlicedCase[float32](t, e, rng, sub, shapes, frac)
+				ok = checkSlicedCase[float32](t, e, rng, sub, shapes, frac, extra...)
 			case 1:
-				ok = checkSlicedCase[float64](t, e, rng, sub, shapes, frac)
+				ok = checkSlicedCase[float64](t, e, rng, sub, shapes, frac, extra...)
 			case 2:
-				ok = checkSlicedCase[complex64](t, e, rng, sub, shapes, frac)
+				ok = checkSlicedCase[complex64](t, e, rng, sub, shapes, frac, extra...)
 			default:
-				ok = checkSlicedCase[complex128](t, e, rng, sub, shapes, frac)
+				ok = checkSlicedCase[complex128](t, e, rng, sub, shapes, frac, extra...)
 			}
 			if ok {
 				sliced++

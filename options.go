@@ -8,7 +8,7 @@ import (
 )
 
 // Option configures one call: how an einsum is planned (WithStrategy,
-// WithPath, WithMemoryLimit, WithSeed, WithSliceWorkers) and how an Into form of a
+// WithPath, WithMemoryLimit, WithSeed, WithSliceWorkers, WithOutputSlicing) and how an Into form of a
 // contraction combines its result with the destination (Accumulate).
 // Options are plain values: passing them allocates nothing. An option that
 // does not apply to the operation it is passed to is an ErrArgument error.
@@ -32,6 +32,7 @@ const (
 	optSeed
 	optAccumulate
 	optWorkers
+	optSliceOutput
 )
 
 // WithStrategy selects the einsum path optimizer (default einsum.Auto).
@@ -66,6 +67,14 @@ func WithMemoryLimit(elements float64) Option { return Option{what: optLimit, li
 // (einsum.SlicedPlan.Concurrency).
 func WithSliceWorkers(n int) Option { return Option{what: optWorkers, workers: n} }
 
+// WithOutputSlicing lets a sliced einsum (see WithMemoryLimit) slice output
+// labels too: each slice then computes its own part of the output, which
+// adds no FLOPs beyond the steps that lack the label. It is what fits a
+// network whose every large intermediate carries a batch label under a
+// small limit. Without it only summed labels are sliced
+// (einsum.Options.SliceOutput).
+func WithOutputSlicing() Option { return Option{what: optSliceOutput} }
+
 // WithSeed seeds the randomized path search (default 0).
 func WithSeed(seed uint64) Option { return Option{what: optSeed, seed: seed} }
 
@@ -97,7 +106,7 @@ func gather(name string, dt DType, accept int, opts []Option) (settings, error) 
 	for i, o := range opts {
 		arg := func() string { return "opts[" + strconv.Itoa(i) + "]" } // only on failure
 		switch o.what {
-		case optStrategy, optPath, optLimit, optSeed, optWorkers:
+		case optStrategy, optPath, optLimit, optSeed, optWorkers, optSliceOutput:
 			if accept&acceptPlanning == 0 {
 				return s, newError(name, arg(), "an option of "+name, "an einsum planning option", ErrArgument)
 			}
@@ -111,7 +120,7 @@ func gather(name string, dt DType, accept int, opts []Option) (settings, error) 
 			}
 			s.alpha, s.beta = o.alpha, o.beta
 		default:
-			return s, newError(name, arg(), "an option made by WithStrategy, WithPath, WithMemoryLimit, WithSeed, WithSliceWorkers or Accumulate", "the zero Option", ErrArgument)
+			return s, newError(name, arg(), "an option made by WithStrategy, WithPath, WithMemoryLimit, WithSeed, WithSliceWorkers, WithOutputSlicing or Accumulate", "the zero Option", ErrArgument)
 		}
 		switch o.what {
 		case optStrategy:
@@ -130,6 +139,8 @@ func gather(name string, dt DType, accept int, opts []Option) (settings, error) 
 				return s, newError(name, arg(), "a number of slice workers >= 1", strconv.Itoa(o.workers), ErrArgument)
 			}
 			s.einsum.Workers = o.workers
+		case optSliceOutput:
+			s.einsum.SliceOutput = true
 		}
 	}
 	return s, nil

@@ -137,3 +137,20 @@ func ExampleEachSlice() {
 	// Output:
 	// 3 [220 280 490 640]
 }
+
+// Dst is the part of the destination a slice writes. Slicing the output
+// label i of "ij,jk->ik" (a 2×2 result, column-major) makes each slice a
+// 1×2 row: slice 1 starts at element (1, 0), offset 1, with dst's strides.
+func ExampleSliceCursor_Dst() {
+	_, ops := slicedChain()
+	expr, _ := einsum.Parse("ij,jk->ik")
+	p, _ := expr.Bind([][]int{{2, 3}, {3, 2}})
+	sp, _ := einsum.SliceWith(p, []int{0}, einsum.Options{})
+	dst := &backend.View[float64]{Data: make([]float64, 4), Shape: []int{2, 2}, Strides: []int{1, 2}}
+	var c backend.SliceCursor[float64]
+	c.Reset(sp, ops)
+	c.Seek(1)
+	part := c.Dst(dst)
+	fmt.Println(part.Shape, part.Strides, part.Off)
+	// Output: [1 2] [1 2] 1
+}

@@ -8,6 +8,8 @@ import "github.com/tenferro-go/tenferro/einsum"
 //
 //	dst = alpha·Σ_{lo <= s < hi} slice_s(operands) + beta·dst
 //
+// (with output labels sliced, each slice in its part of dst, and the parts
+// no slice of the range writes left as they are, as [EachSlice] does);
 // operands are views of the whole operands (sp.Problem's shapes);
 // 0 <= lo < hi <= sp.Slices. An engine without it gets the slices one
 // after another through Contraction.Einsum, each positioned by a
@@ -33,13 +35,15 @@ type SlicedContraction[T Elem] interface {
 // to the next slice only changes offsets, so a cursor reset once walks any
 // number of slices without allocating. A cursor is used by one goroutine.
 type SliceCursor[T Elem] struct {
-	sp    *einsum.SlicedPlan
-	plan  *einsum.Plan // the current slice's plan
-	views []View[T]
-	ptrs  []*View[T]
-	base  []int // operand offsets
-	coef  []int // coef[k*m+j]: offset per unit of sliced label j in operand k
-	idx   []int // the current slice's values of the sliced labels
+	sp     *einsum.SlicedPlan
+	plan   *einsum.Plan // the current slice's plan
+	views  []View[T]
+	ptrs   []*View[T]
+	base   []int     // operand offsets
+	coef   []int     // coef[k*m+j]: offset per unit of sliced label j in operand k
+	idx    []int     // the current slice's values of the sliced labels
+	part   []View[T] // one view: Dst's result (a slice, so that a cursor on the stack stays there)
+	pshape []int     // the shape of part[0]
 }
 
 // Reset points the cursor at operands (views of sp.Problem's shapes) and
@@ -91,6 +95,33 @@ func (c *SliceCursor[T]) Next() {
 	c.place()
 }
 
+// Dst returns the part of dst (a view of the whole output, of
+// sp.Problem's output shape) that the current slice writes: dst itself
+// when no output label is sliced, else a view of dst's storage with the
+// output shape of the slice's plan, offset along the axis of each sliced
+// output label j by idx_j·Widths[j]. The view belongs to the cursor, like
+// Views'.
+func (c *SliceCursor[T]) Dst(dst *View[T]) *View[T] {
+	sp := c.sp
+	if sp.Summed == len(sp.Labels) {
+		return dst
+	}
+	out := c.plan.Problem
+	c.pshape = resize(c.pshape, len(out.Output))
+	off := dst.Off
+	for a, l := range out.Output {
+		c.pshape[a] = out.Extents[l]
+		for j := sp.Summed; j < len(sp.Labels); j++ {
+			if sp.Labels[j] == l {
+				off += c.idx[j] * sp.Widths[j] * dst.Strides[a]
+			}
+		}
+	}
+	c.part = resize(c.part, 1)
+	c.part[0] = View[T]{Data: dst.Data, Shape: c.pshape, Strides: dst.Strides, Off: off}
+	return &c.part[0]
+}
+
 // Views returns the operands of the current slice. The slice and its
 // views belong to the cursor; they change with Seek, Next and Reset.
 func (c *SliceCursor[T]) Views() []*View[T] { return c.ptrs }
@@ -102,6 +133,7 @@ func (c *SliceCursor[T]) Plan() *einsum.Plan { return c.plan }
 func (c *SliceCursor[T]) Release() {
 	clear(c.views)
 	clear(c.ptrs)
+	clear(c.part)
 }
 
 func (c *SliceCursor[T]) place() {
@@ -141,19 +173,26 @@ func EinsumSliced[T Number](k Contraction[T], c *SliceCursor[T], dst *View[T], s
 }
 
 // EachSlice contracts slices lo..hi-1 of sp one after another with
-// contract, each positioned by c, into dst: the first slice scales dst by
-// beta and the others add with beta 1, so dst = alpha·Σ slices +
-// beta·dst. c is reset here and released at the end.
+// contract, each positioned by c, into its part of dst (SliceCursor.Dst):
+// the first slice of the range that writes a part scales it by beta and
+// the others add with beta 1, so dst = alpha·Σ slices + beta·dst. With
+// output labels sliced, the parts of dst that no slice of the range writes
+// are left as they are (a range of all the slices writes every part).
+// c is reset here and released at the end.
 func EachSlice[T Number](contract func(dst *View[T], plan *einsum.Plan, operands []*View[T], alpha, beta T) error, c *SliceCursor[T], dst *View[T], sp *einsum.SlicedPlan, operands []*View[T], lo, hi int, alpha, beta T) error {
 	c.Reset(sp, operands)
 	defer c.Release()
 	c.Seek(lo)
+	per := sp.PartSlices()
 	for s := lo; s < hi; s++ {
+		b := beta
 		if s > lo {
 			c.Next()
-			beta = 1
+			if s%per != 0 {
+				b = 1
+			}
 		}
-		if err := contract(dst, c.Plan(), c.Views(), alpha, beta); err != nil {
+		if err := contract(c.Dst(dst), c.Plan(), c.Views(), alpha, b); err != nil {
 			return err
 		}
 	}

@@ -1,8 +1,9 @@
 package cpu
 
 import (
-	tf "github.com/tenferro-go/tenferro"
 	"math"
+
+	tf "github.com/tenferro-go/tenferro"
 
 	"github.com/tenferro-go/tenferro/backend"
 	"github.com/tenferro-go/tenferro/einsum"
@@ -18,7 +19,10 @@ import (
 // and GEMM packing buffers) that shares this engine's buffer pool, and
 // sums its share into a partial result of its own; the first worker sums
 // into the destination, and the partials are added to it at the end, in
-// worker order (so the result depends only on w). w is the most workers
+// worker order (so the result depends only on w). When output labels are
+// sliced, the shares are whole parts of the output instead (runs of
+// einsum.SlicedPlan.PartSlices slices), which the workers write into the
+// destination directly, without partial results. w is the most workers
 // whose combined peak, einsum.SlicedPlan.ConcurrentPeak, fits the plan's
 // limit and the engine's memory budget; with w = 1 the slices run one
 // after another with the team inside each.
@@ -40,6 +44,7 @@ type sliceTask[T strided.Scalar] struct {
 	lo, n       int
 	alpha, beta T
 	errs        []error
+	direct      bool // output labels are sliced: shares are whole parts
 }
 
 // SliceWorkers implements backend.SlicedContraction: the team's width.
@@ -49,14 +54,23 @@ func (k *numeric[T]) SliceWorkers() int { return par.Width(k.e.runner) }
 func (k *numeric[T]) EinsumSlices(dst *backend.View[T], sp *einsum.SlicedPlan, operands []*backend.View[T], lo, hi int, alpha, beta T) error {
 	e := k.e
 	w := e.sliceConcurrency(sp, hi-lo, backend.DTypeOf[T]().Size())
+	direct := sp.Summed < len(sp.Labels)
+	if direct {
+		w = min(w, partsOf(sp, lo, hi))
+	}
 	if w == 1 {
 		return k.runSlices(&k.sc().cursor, dst, sp, operands, lo, hi, alpha, beta)
 	}
 	s := k.sc()
 	t := &s.slices
-	t.sp, t.operands, t.dst, t.lo, t.n, t.alpha, t.beta = sp, operands, dst, lo, hi-lo, alpha, beta
+	t.sp, t.operands, t.dst, t.lo, t.n, t.alpha, t.beta, t.direct = sp, operands, dst, lo, hi-lo, alpha, beta, direct
 	t.workers = e.sliceWorkers(w)
 	t.errs = resized(t.errs, w)
+	if direct {
+		e.runner.Run(t, w)
+		t.sp, t.operands, t.dst, t.workers = nil, nil, nil, nil
+		return firstErr(t.errs)
+	}
 	t.partials = resized(t.partials, w-1)
 	t.storage = resized(t.storage, w-1)
 	s.partialStrides = grow(s.partialStrides, len(dst.Shape))
@@ -71,13 +85,7 @@ func (k *numeric[T]) EinsumSlices(dst *backend.View[T], sp *einsum.SlicedPlan, o
 		t.partials[j] = backend.View[T]{Data: st.Buf(), Shape: dst.Shape, Strides: s.partialStrides}
 	}
 	e.runner.Run(t, w)
-	var err error
-	for j := range t.errs {
-		if err == nil {
-			err = t.errs[j]
-		}
-		t.errs[j] = nil
-	}
+	err := firstErr(t.errs)
 	for j := range t.partials {
 		if err == nil {
 			k.accumulate(dst.Shape, ref(dst), ref(&t.partials[j]), 1, 1)
@@ -89,10 +97,38 @@ func (k *numeric[T]) EinsumSlices(dst *backend.View[T], sp *einsum.SlicedPlan, o
 	return err
 }
 
+// firstErr returns the first non-nil error of errs and clears errs.
+func firstErr(errs []error) error {
+	var err error
+	for j := range errs {
+		if err == nil {
+			err = errs[j]
+		}
+		errs[j] = nil
+	}
+	return err
+}
+
+// partsOf is the number of parts of the output that slices lo..hi-1 of sp
+// write (see einsum.SlicedPlan.PartSlices).
+func partsOf(sp *einsum.SlicedPlan, lo, hi int) int {
+	per := sp.PartSlices()
+	return (hi-1)/per - lo/per + 1
+}
+
 // RunPart implements par.Task: worker part sums its share of the slices.
 func (t *sliceTask[T]) RunPart(part, parts int) {
-	a, b := par.Split(t.n, part, parts)
 	k := t.workers[part].kernels[backend.DTypeOf[T]()].(*backend.Kernels[T]).Contraction.(*numeric[T])
+	if t.direct {
+		// Whole parts of the output, written where they lie.
+		lo, hi := t.lo, t.lo+t.n
+		per := t.sp.PartSlices()
+		a, b := par.Split(partsOf(t.sp, lo, hi), part, parts)
+		first := lo / per
+		t.errs[part] = k.runSlices(&k.sc().cursor, t.dst, t.sp, t.operands, max(lo, (first+a)*per), min(hi, (first+b)*per), t.alpha, t.beta)
+		return
+	}
+	a, b := par.Split(t.n, part, parts)
 	dst, beta := t.dst, t.beta
 	if part > 0 {
 		dst, beta = &t.partials[part-1], 0

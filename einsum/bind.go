@@ -284,6 +284,18 @@ func (p *Problem) OutputSize() float64 {
 	return n
 }
 
+// OutputAxes is the number of output axes that carry label l (0 for a
+// summed label, more than 1 for a label repeated in the output).
+func (p *Problem) OutputAxes(l int) int {
+	n := 0
+	for _, o := range p.Output {
+		if o == l {
+			n++
+		}
+	}
+	return n
+}
+
 // Term renders a list of label ids with the problem's names.
 func (p *Problem) Term(labels []int) string {
 	var b strings.Builder

@@ -110,7 +110,8 @@
 // problem with the sliced labels' extents set to 1) and each needs only
 // that plan's peak. It chooses the labels dynamically, re-optimizing the
 // path after each one, to keep the total cost (slices × FLOPs of one
-// slice) small, and never slices an output label. A SlicedPlan reports the
+// slice) small. It slices output labels only with Options.SliceOutput
+// (each slice then computes its part of the output). A SlicedPlan reports the
 // sliced labels and extents, the number of slices, the peak per slice and
 // the FLOP overhead over the unsliced contraction; SliceWith rebuilds one
 // from given labels and a slice path. A limit below the smallest slice

@@ -111,6 +111,12 @@ type Options struct {
 	// (0 or 1: one). Only NewSlicedPlan reads it: it may slice further so
 	// that that many slices fit the memory limit together.
 	Workers int
+	// SliceOutput lets NewSlicedPlan slice output labels too (those that
+	// appear once in the output). Each slice then computes its own part of
+	// the output instead of a term added into all of it, which costs no
+	// FLOPs beyond the steps that lack the label: the way to slice a batch
+	// label that every intermediate carries. Only NewSlicedPlan reads it.
+	SliceOutput bool
 }
 
 // Key renders the options that influence the plan, for cache keys.
@@ -119,6 +125,9 @@ func (o Options) Key() string {
 	fmt.Fprintf(&b, "%s/m%g/s%d/r%d", o.Strategy, o.MemoryLimit, o.Seed, o.Restarts)
 	if o.Workers > 1 {
 		fmt.Fprintf(&b, "/w%d", o.Workers)
+	}
+	if o.SliceOutput {
+		b.WriteString("/so")
 	}
 	if o.Strategy == Given {
 		b.WriteByte('/')

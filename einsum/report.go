@@ -153,7 +153,10 @@ type SlicedReport struct {
 	// SlicedWidths holds the values of each sliced label one slice takes
 	// (1 unless the label is cut into chunks of several values).
 	SlicedWidths []int `json:"sliced_widths"`
-	Slices       int   `json:"slices"`
+	// SlicedOutput counts the output labels at the end of SlicedLabels
+	// (each slice computes a part of the output on them).
+	SlicedOutput int `json:"sliced_output_labels"`
+	Slices       int `json:"slices"`
 	// Limit is the memory limit the plan was made for, in elements (0:
 	// none); PeakPerSlice is what one slice needs. Workers is the number
 	// of slices planned to run at once within Limit, and ConcurrentPeak
@@ -176,6 +179,7 @@ func (sp *SlicedPlan) Summary() SlicedReport {
 		SlicedLabels:   sp.LabelNames(),
 		SlicedExtents:  sp.Extents,
 		SlicedWidths:   sp.Widths,
+		SlicedOutput:   len(sp.Labels) - sp.Summed,
 		Slices:         sp.Slices,
 		Limit:          sp.Limit,
 		PeakPerSlice:   sp.PeakPerSlice,
@@ -202,6 +206,9 @@ func (sp *SlicedPlan) Report() string {
 			parts[j] = fmt.Sprintf("%s (%d)", name, r.SlicedExtents[j])
 			if w := r.SlicedWidths[j]; w > 1 {
 				parts[j] = fmt.Sprintf("%s (%d, in %d chunks of %d)", name, r.SlicedExtents[j], r.SlicedExtents[j]/w, w)
+			}
+			if j >= len(r.SlicedLabels)-r.SlicedOutput {
+				parts[j] += " [output]"
 			}
 		}
 		fmt.Fprintf(&b, "         Sliced labels:  %s\n", strings.Join(parts, ", "))

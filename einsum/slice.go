@@ -22,12 +22,18 @@ const MaxSlices = 1 << 40
 // Every slice has the same shapes, so one Plan (of the problem with every
 // sliced label's extent set to 1) serves all of them, and an executor
 // needs only one slice's intermediates at a time: its peak is Plan.Peak
-// instead of the unsliced plan's. Output labels are never sliced, so each
-// slice adds into the whole output. A SlicedPlan is immutable and safe
+// instead of the unsliced plan's. A sliced summed label makes each slice a
+// term added into the whole output. A sliced output label (only when
+// asked: Options.SliceOutput, or SliceWith naming it) makes each slice
+// compute the part of the output where that label takes the slice's
+// values instead; for such labels the sum above is read with each term
+// placed in its part of the output. A SlicedPlan is immutable and safe
 // for concurrent use; its slices must not be modified.
 //
 // Slice s (0 <= s < Slices) fixes label Labels[j] to (s / Π_{i<j}
-// Extents[i]) mod Extents[j]: the first sliced label varies fastest.
+// Extents[i]) mod Extents[j]: the first sliced label varies fastest. The
+// summed labels come first and the output labels last, so the slices that
+// write one part of the output are consecutive (PartSlices of them).
 type SlicedPlan struct {
 	// Problem is the full (unsliced) problem.
 	Problem *Problem
@@ -36,10 +42,14 @@ type SlicedPlan struct {
 	// operands' shapes have it on the axes of sliced labels); label ids
 	// are Problem's.
 	Plan *Plan
-	// Labels holds the sliced label ids of Problem in increasing order and
+	// Labels holds the sliced label ids of Problem, the summed ones in
+	// increasing order and then the output ones in increasing order, and
 	// Extents their extents (every one > 1). Both are empty when the
 	// contraction is not sliced.
 	Labels, Extents []int
+	// Summed is the number of summed labels in Labels: Labels[:Summed]
+	// are summed, Labels[Summed:] are output labels.
+	Summed int
 	// Widths holds how many consecutive values of each sliced label one
 	// slice takes, below its extent (1: one value per slice, the usual
 	// slicing). Label j is cut into Chunks(j) = ⌈Extents[j] / Widths[j]⌉
@@ -94,6 +104,18 @@ func (sp *SlicedPlan) LabelNames() []string {
 		out[j] = sp.Problem.Names[l]
 	}
 	return out
+}
+
+// PartSlices is the number of consecutive slices that write the same part
+// of the output: the product of the summed labels' numbers of chunks
+// (Slices when no output label is sliced). Slice s writes part
+// s / PartSlices.
+func (sp *SlicedPlan) PartSlices() int {
+	n := 1
+	for j := range sp.Summed {
+		n *= sp.Chunks(j)
+	}
+	return n
 }
 
 // ConcurrentPeak is the peak, in elements besides the operands and the
@@ -205,7 +227,8 @@ func slicedProblem(p *Problem, set []bool, width []int, tail int) (*Problem, err
 func lastChunk(e, w int) int { return e - (e-1)/w*w }
 
 // SliceWith slices the given labels of p (label ids, any order, no
-// repeats, none of them an output label, each of extent >= 1) and plans
+// repeats, each of extent >= 1; an output label may be sliced unless it is
+// repeated in the output) and plans
 // one slice with opts; opts.MemoryLimit, if set, bounds every intermediate
 // of the slice as it does for NewPlan. With Given, opts.Path is the path
 // of one slice. UnslicedFlops is the cost of the slice's path applied to
@@ -242,8 +265,8 @@ func SliceWithWidths(p *Problem, labels, widths []int, opts Options) (*SlicedPla
 			return nil, newErr("slice", ErrOption, -1, "", "sliced label id %d out of range [0, %d)", l, p.NumLabels)
 		case set[l]:
 			return nil, newErr("slice", ErrOption, -1, p.Names[l], "label '%s' is sliced twice", p.Names[l])
-		case slices.Contains(p.OutputUnique, l):
-			return nil, newErr("slice", ErrOption, -1, p.Names[l], "label '%s' is an output label, which is never sliced", p.Names[l])
+		case p.OutputAxes(l) > 1:
+			return nil, newErr("slice", ErrOption, -1, p.Names[l], "label '%s' is repeated in the output, which is never sliced", p.Names[l])
 		case p.Extents[l] < 1:
 			return nil, newErr("slice", ErrOption, -1, p.Names[l], "label '%s' has extent %d: there is nothing to slice", p.Names[l], p.Extents[l])
 		case widths != nil && (widths[j] < 1 || widths[j] > p.Extents[l]):
@@ -294,12 +317,15 @@ func tailPlan(p *Problem, set []bool, width []int, tail int, pl *Plan) (*Plan, e
 func assemble(p *Problem, set []bool, width []int, pl, tp *Plan, unsliced, limit float64) (*SlicedPlan, error) {
 	sp := &SlicedPlan{Problem: p, Plan: pl, Labels: []int{}, Extents: []int{}, Widths: []int{}, TailLabel: -1, Slices: 1, Limit: limit, Workers: 1, PeakPerSlice: pl.Peak}
 	n := 1.0
-	for l, s := range set {
-		w := 1
-		if width != nil && width[l] > 0 {
-			w = width[l]
-		}
-		if s && p.Extents[l] > w {
+	for _, out := range [2]bool{false, true} {
+		for l, s := range set {
+			w := 1
+			if width != nil && width[l] > 0 {
+				w = width[l]
+			}
+			if !s || p.Extents[l] <= w || (p.OutputAxes(l) > 0) != out {
+				continue
+			}
 			if p.Extents[l]%w != 0 {
 				sp.TailLabel, sp.Tail = len(sp.Labels), tp
 			}
@@ -307,6 +333,9 @@ func assemble(p *Problem, set []bool, width []int, pl, tp *Plan, unsliced, limit
 			sp.Extents = append(sp.Extents, p.Extents[l])
 			sp.Widths = append(sp.Widths, w)
 			n *= float64((p.Extents[l] + w - 1) / w)
+		}
+		if !out {
+			sp.Summed = len(sp.Labels)
 		}
 	}
 	if n > MaxSlices {

@@ -109,3 +109,27 @@ func ExampleSlicedPlan_PlanOf() {
 	fmt.Println()
 	// Output: 6 6 6 2
 }
+
+// PartSlices counts the consecutive slices that write one part of the
+// output. Slicing j (summed, 3 values) and i (output, 2 values) of
+// ij,jk,kl->il gives 6 slices: slices 0-2 write row i = 0, slices 3-5 row
+// i = 1.
+func ExampleSlicedPlan_PartSlices() {
+	expr, _ := einsum.Parse("ij,jk,kl->il")
+	prob, _ := expr.Bind([][]int{{2, 3}, {3, 4}, {4, 2}})
+	sp, _ := einsum.SliceWith(prob, []int{0, 1}, einsum.Options{})
+	fmt.Println(sp.LabelNames(), sp.Summed, sp.Slices, sp.PartSlices())
+	// Output: [j i] 1 6 3
+}
+
+// OutputAxes counts the output axes that carry a label: 0 for a summed
+// label, 2 for one repeated in the output.
+func ExampleProblem_OutputAxes() {
+	expr, _ := einsum.Parse("ij,jk->iik")
+	prob, _ := expr.Bind([][]int{{2, 3}, {3, 4}})
+	for l, name := range prob.Names {
+		fmt.Print(name, ":", prob.OutputAxes(l), " ")
+	}
+	fmt.Println()
+	// Output: i:2 j:0 k:1
+}

@@ -31,7 +31,8 @@ const (
 // slice's plan) is at most opts.MemoryLimit elements, choosing the labels
 // to slice so that the total cost, slices × FLOPs of one slice, stays
 // small. opts.MemoryLimit 0 means no limit; the other options select the
-// optimizer as for NewPlan. Output labels are never sliced.
+// optimizer as for NewPlan. Output labels are sliced only with
+// opts.SliceOutput (and then only those that appear once in the output).
 //
 // When the best unsliced plan without a limit fits, it is returned
 // unsliced (Slices 1). Otherwise the search slices dynamically: on the
@@ -136,7 +137,7 @@ func newSlicedPlan(p *Problem, opts Options) (*SlicedPlan, error) {
 	}
 	s := &slicer{p: p, opts: opts, limit: limit, base: base, memo: map[string]*Plan{}, minPeak: base.Peak}
 	for l, x := range p.Extents {
-		if x > 1 && !slices.Contains(p.OutputUnique, l) {
+		if n := p.OutputAxes(l); x > 1 && (n == 0 || n == 1 && opts.SliceOutput) {
 			s.cands = append(s.cands, l)
 		}
 	}
@@ -342,17 +343,36 @@ func (s *slicer) run() (*SlicedPlan, error) {
 		consider(bestSet, s.best(bestSet, true, 0))
 	}
 	var tail int
-	s.width, tail, bestPl = s.widen(bestSet, bestPl)
+	s.width, tail, bestPl, _, _ = s.widen(bestSet, bestPl)
 	tp := s.tail(bestSet, tail, bestPl)
-	if s.opts.Strategy != Given {
-		if q := s.best(bestSet, true, 0); s.fits(q) && s.cost(bestSet, q) < s.cost(bestSet, bestPl) {
-			if tq := s.tail(bestSet, tail, q); tail < 0 || s.fits(tq) {
-				bestPl, tp = q, tq
-			}
+	// Replanning at the chosen widths may find a path of a lower peak,
+	// which may in turn take wider chunks: alternate the two while the
+	// cost falls (a few rounds).
+	for round := 0; round < widenRounds && s.opts.Strategy != Given; round++ {
+		q := s.best(bestSet, true, 0)
+		if !s.fits(q) {
+			break
 		}
+		if tq := s.tail(bestSet, tail, q); tail >= 0 && !s.fits(tq) {
+			break
+		}
+		// The replanned path, widened anew if that helps, replaces the
+		// current one when it costs less.
+		w, t, p, c := s.width, tail, q, s.cost(bestSet, q)
+		if ww, wt, wp, wc, better := s.widen(bestSet, q); better {
+			w, t, p, c = ww, wt, wp, wc
+		}
+		if c >= s.cost(bestSet, bestPl) {
+			break
+		}
+		s.width, tail, bestPl = w, t, p
+		tp = s.tail(bestSet, tail, bestPl)
 	}
 	return assemble(s.p, bestSet, s.width, bestPl, tp, s.base.Flops, s.limit)
 }
+
+// widenRounds bounds the alternations of replanning and widening.
+const widenRounds = 3
 
 // tail plans, on pl's path, the slices that take the shorter last chunk
 // of label tail under s.width (nil for tail -1 or when planning fails).
@@ -372,11 +392,14 @@ func (s *slicer) tail(set []bool, tail int, pl *Plan) *Plan {
 // take divisors of their extents. Since the peak grows with the width on
 // a fixed path, the widest fitting width is found by bisection. It
 // returns the widths by label id (0: not widened), the label with a
-// shorter last chunk (-1: none) and the plan of one full slice.
-func (s *slicer) widen(set []bool, pl *Plan) ([]int, int, *Plan) {
+// shorter last chunk (-1: none), the plan of one full slice, its cost and
+// whether any width lowered the cost of pl at the current widths s.width
+// (if not, the widths are all 0 and the plan is pl).
+func (s *slicer) widen(set []bool, pl *Plan) ([]int, int, *Plan, float64, bool) {
 	width := make([]int, s.p.NumLabels)
 	tail := -1
 	cost := s.cost(set, pl)
+	better := false
 	// plan returns the slice plan with label l at width w, the cost of
 	// all slices (those of a shorter last chunk at their own plan's) and
 	// whether the plans fit.
@@ -423,14 +446,14 @@ func (s *slicer) widen(set []bool, pl *Plan) ([]int, int, *Plan) {
 			continue
 		}
 		if c < cost {
-			pl, cost = q, c
+			pl, cost, better = q, c, true
 			width[l] = cands[i]
 			if e%cands[i] != 0 {
 				tail = l
 			}
 		}
 	}
-	return width, tail, pl
+	return width, tail, pl, cost, better
 }
 
 // widthsDown returns the widths between 2 and n-1 that cut n into

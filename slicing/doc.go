@@ -16,8 +16,11 @@
 // Every slice needs only one slice's intermediates, so its peak is much
 // smaller than the contraction's; the total cost is Slices times the
 // FLOPs of one slice, FlopOverhead times the cost of the unsliced
-// contraction. Output labels are never sliced: every slice adds into the
-// whole output.
+// contraction. New slices summed labels only: every slice adds into the
+// whole output. NewWith with einsum.Options.SliceOutput may also slice
+// output labels; a slice then writes only its part of the output, and a
+// range's partial result is zero elsewhere, so the sum of the partials is
+// still the contraction.
 //
 // # Flow
 //

@@ -6,6 +6,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/cpu"
+	"github.com/tenferro-go/tenferro/einsum"
 	"github.com/tenferro-go/tenferro/slicing"
 )
 
@@ -91,4 +92,24 @@ func ExampleReducer_Add() {
 	// true <nil>
 	// false tenferro: slicing.Reducer.Add: lo, hi: invalid argument: expected a range disjoint from the added [0, 10) or equal to it, got [5, 15)
 	// false
+}
+
+// A batch label that every intermediate carries: under 320 bytes (40
+// float64 values), New finds no slicing of the summed labels j and k
+// that fits, while NewWith with SliceOutput slices the batch label b, in
+// 8 chunks of 2 values, at no extra FLOPs: each slice computes its part
+// of the 4 × 3 × 16 result.
+func ExampleNewWith() {
+	const sub = "ijb,jkb,klb->ilb"
+	shapes := [][]int{{4, 6, 16}, {6, 5, 16}, {5, 3, 16}}
+	_, err := slicing.New(tf.Float64, sub, shapes, 320)
+	fmt.Println(err != nil)
+	p, err := slicing.NewWith(tf.Float64, sub, shapes, 320, einsum.Options{SliceOutput: true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(p.SlicedLabels, p.SlicedWidths, p.Slices, p.SlicePeakBytes <= 320, p.FlopOverhead, p.OutputShape)
+	// Output:
+	// true
+	// [b] [2] 8 true 1 [4 3 16]
 }

@@ -78,10 +78,23 @@ type compiled struct {
 // (intermediates, as einsum.Plan.Peak counts them, in bytes of dt) fits
 // limitBytes; limitBytes <= 0 means no limit (Slices == 1). A limit below
 // the smallest possible slice peak is an error wrapping ErrLimitTooSmall
-// that names the minimum in bytes. Output labels are never sliced. See
-// einsum.NewSlicedPlan for the search.
+// that names the minimum in bytes. New slices summed labels only; see
+// NewWith. See einsum.NewSlicedPlan for the search.
 func New(dt tf.DType, subscripts string, shapes [][]int, limitBytes int64) (*Plan, error) {
-	const name = "slicing.New"
+	return newPlan("slicing.New", dt, subscripts, shapes, limitBytes, einsum.Options{})
+}
+
+// NewWith is New with the search's options (opts.Strategy, Seed,
+// Restarts, Workers and SliceOutput; its MemoryLimit and Path are
+// ignored). With opts.SliceOutput the plan may slice output labels: each
+// slice then computes its own part of the output, and the partial result
+// of a range of slices is zero outside the parts its slices write, so the
+// reducer's sum is still the contraction.
+func NewWith(dt tf.DType, subscripts string, shapes [][]int, limitBytes int64, opts einsum.Options) (*Plan, error) {
+	return newPlan("slicing.NewWith", dt, subscripts, shapes, limitBytes, opts)
+}
+
+func newPlan(name string, dt tf.DType, subscripts string, shapes [][]int, limitBytes int64, opts einsum.Options) (*Plan, error) {
 	if !dt.IsNumber() {
 		return nil, tf.Errorf(tf.ErrDType, name, "dt", "f32, f64, c64 or c128", "%v", dt)
 	}
@@ -99,7 +112,11 @@ func New(dt tf.DType, subscripts string, shapes [][]int, limitBytes int64) (*Pla
 	if limitBytes > 0 {
 		limit = float64(limitBytes) / size
 	}
-	sp, err := einsum.NewSlicedPlan(prob, einsum.Options{MemoryLimit: limit})
+	if opts.Strategy == einsum.Given {
+		opts.Strategy = einsum.Auto
+	}
+	opts.MemoryLimit, opts.Path = limit, nil
+	sp, err := einsum.NewSlicedPlan(prob, opts)
 	if err != nil {
 		var ee *einsum.Error
 		if errors.Is(err, ErrLimitTooSmall) && errors.As(err, &ee) && len(ee.Extents) == 2 {
@@ -234,6 +251,9 @@ func (q *Plan) same(p *Plan) bool {
 		slices.Equal(q.OutputShape, p.OutputShape)
 }
 
+// isOut reports whether label l is an output label.
+func isOut(p *einsum.Problem, l int) bool { return p.OutputAxes(l) > 0 }
+
 // compile checks that p's fields agree and prepares its execution.
 func compile(name string, p *Plan) (*compiled, error) {
 	bad := func(arg, expected, format string, args ...any) error {
@@ -265,10 +285,10 @@ func compile(name string, p *Plan) (*compiled, error) {
 		switch {
 		case l < prob.Ellipsis:
 			return nil, bad(arg, "a label of the subscripts", "%q", s)
-		case j > 0 && l <= ids[j-1]:
-			return nil, bad(arg, "labels in increasing order, each once", "%q after %q", s, p.SlicedLabels[j-1])
-		case slices.Contains(prob.OutputUnique, l):
-			return nil, bad(arg, "a summed label (output labels are never sliced)", "output label %q", s)
+		case prob.OutputAxes(l) > 1:
+			return nil, bad(arg, "a label that is not repeated in the output", "%q, repeated in the output", s)
+		case j > 0 && (l <= ids[j-1] && isOut(prob, l) == isOut(prob, ids[j-1]) || !isOut(prob, l) && isOut(prob, ids[j-1])):
+			return nil, bad(arg, "the summed labels in increasing order, then the output labels in increasing order, each once", "%q after %q", s, p.SlicedLabels[j-1])
 		case p.SlicedExtents[j] != prob.Extents[l] || prob.Extents[l] < 2:
 			return nil, bad("p.SlicedExtents["+strconv.Itoa(j)+"]", "the extent of label "+strconv.Quote(s)+", "+strconv.Itoa(prob.Extents[l])+", which must be > 1", "%d", p.SlicedExtents[j])
 		}

@@ -17,6 +17,7 @@ import (
 
 	tf "github.com/tenferro-go/tenferro"
 	"github.com/tenferro-go/tenferro/distributed"
+	"github.com/tenferro-go/tenferro/einsum"
 	"github.com/tenferro-go/tenferro/npy"
 	"github.com/tenferro-go/tenferro/slicing"
 )
@@ -42,9 +43,10 @@ func runContractCmd(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 0, "give up after this long (0: wait for the workers without limit)")
 	connectTimeout := fs.Duration("connect-timeout", 5*time.Second, "bound on connecting to the server")
 	quiet := fs.Bool("quiet", false, "print no plan summary and no progress")
+	sliceOutput := fs.Bool("slice-output", false, "let slicing cut output labels too: each slice then computes its own part of the output")
 	outFile := fs.String("o", "", "output .npy file (required)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tenferro contract --nats URL [--memory-limit BYTES] [--slices-per-task N] [--timeout D] -o OUT.npy SUBSCRIPTS IN.npy...")
+		fmt.Fprintln(stderr, "usage: tenferro contract --nats URL [--memory-limit BYTES] [--slice-output] [--slices-per-task N] [--timeout D] -o OUT.npy SUBSCRIPTS IN.npy...")
 		fmt.Fprintln(stderr, "  plans a sliced contraction, hands its slices to `tenferro worker` processes through NATS JetStream and sums their results")
 		fs.PrintDefaults()
 	}
@@ -81,7 +83,7 @@ func runContractCmd(args []string, stdout, stderr io.Writer) int {
 	for i, v := range vals {
 		shapes[i] = v.Shape()
 	}
-	plan, err := slicing.New(vals[0].DType(), rest[0], shapes, limit)
+	plan, err := slicing.NewWith(vals[0].DType(), rest[0], shapes, limit, einsum.Options{SliceOutput: *sliceOutput})
 	if err != nil {
 		return fail(stderr, "contract", err)
 	}

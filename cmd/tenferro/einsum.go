@@ -33,8 +33,9 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 	outFile := fs.String("o", "", "output .npy file (required)")
 	budgetFlag := fs.String("memory-budget", "", "bytes the inputs together, and the evaluation, may take (suffixes KiB, MiB, GiB, ...; 0: no budget); default: "+strconv.FormatInt(tf.DefaultMemoryBudget(), 10)+" (see tenferro.DefaultMemoryBudget)")
 	limitFlag := fs.String("memory-limit", "0", "peak of the intermediates allowed, in bytes of the operands' dtype (suffixes KiB, MiB, GiB, ...; 0: none besides the budget); a contraction whose best path needs more is sliced and its slices summed")
+	sliceOutput := fs.Bool("slice-output", false, "let slicing cut output labels too: each slice then computes its own part of the output")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tenferro einsum [--path P] [--threads N] [--memory-budget BYTES] [--memory-limit BYTES] -o OUT.npy SUBSCRIPTS IN.npy...")
+		fmt.Fprintln(stderr, "usage: tenferro einsum [--path P] [--threads N] [--memory-budget BYTES] [--memory-limit BYTES] [--slice-output] -o OUT.npy SUBSCRIPTS IN.npy...")
 		fmt.Fprintln(stderr, "  subscripts name the axes of each file in NumPy's order (a C-order file's a[i,j] is element (i,j))")
 		fmt.Fprintln(stderr, "  the budget, less the output, bounds the intermediates too: above it the contraction runs sliced")
 		fs.PrintDefaults()
@@ -85,6 +86,9 @@ func runEinsumCmd(args []string, stdout, stderr io.Writer) int {
 		// In elements of the promoted dtype; a limit below one element
 		// leaves room for no intermediate at all.
 		opts = append(opts, tf.WithMemoryLimit(float64(limitBytes)/float64(vals[0].DType().Size())))
+	}
+	if *sliceOutput {
+		opts = append(opts, tf.WithOutputSlicing())
 	}
 	e, err := newEngine(*threads)
 	if err != nil {

@@ -27,7 +27,8 @@ func init() {
 // The slicing fields: SlicedLabels and SlicedExtents are the labels the
 // contraction is sliced on (empty when it is not), SlicedWidths the values
 // of each label one slice takes (1 unless it is cut into wider chunks),
-// Slices their number of slices, FlopOverhead the FLOPs of all slices over those of the unsliced
+// SlicedOutput how many of the labels, at the end of the list, are output
+// labels (--slice-output), Slices their number of slices, FlopOverhead the FLOPs of all slices over those of the unsliced
 // contraction, SlicePeakBytes the planned peak of one slice's
 // intermediates in bytes of the dtype, TotalFlops the FLOPs of all slices.
 // When the contraction is sliced, Path, Steps, Flops, NaiveFlops,
@@ -51,6 +52,7 @@ type pathJSON struct {
 	SlicedLabels        []string   `json:"sliced_labels"`
 	SlicedExtents       []int      `json:"sliced_extents"`
 	SlicedWidths        []int      `json:"sliced_widths"`
+	SlicedOutput        int        `json:"sliced_output_labels"`
 	Slices              int        `json:"slices"`
 	FlopOverhead        count      `json:"flop_overhead"`
 	SlicePeakBytes      count      `json:"slice_peak_bytes"`
@@ -85,8 +87,9 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 	memLimit := fs.String("memory-limit", "0", "peak of one slice's intermediates allowed, in bytes of --dtype (suffixes KiB, MiB, GiB, ...; 0: no limit); a contraction whose best path needs more is sliced")
 	dtypeFlag := fs.String("dtype", "f64", "element type the memory limit counts bytes of: f32, f64, c64 or c128")
 	asJSON := fs.Bool("json", false, "print a JSON object instead of the report")
+	sliceOutput := fs.Bool("slice-output", false, "let slicing cut output labels too: each slice then computes its own part of the output")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tenferro path [--optimize S] [--memory-limit BYTES] [--dtype D] [--json] SUBSCRIPTS SHAPE...")
+		fmt.Fprintln(stderr, "usage: tenferro path [--optimize S] [--memory-limit BYTES] [--slice-output] [--dtype D] [--json] SUBSCRIPTS SHAPE...")
 		fmt.Fprintln(stderr, "  SHAPE is like 2x3 (column-major extents), 5, or scalar (or '') for rank 0")
 		fmt.Fprintln(stderr, "  with --memory-limit the report shows the sliced labels, the number of slices, the peak")
 		fmt.Fprintln(stderr, "  of one slice and the FLOP overhead of slicing, then the plan of one slice")
@@ -119,7 +122,7 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	size := float64(dt.Size())
-	sp, err := planPath(rest[0], shapes, einsum.Options{Strategy: strategy, MemoryLimit: float64(limitBytes) / size})
+	sp, err := planPath(rest[0], shapes, einsum.Options{Strategy: strategy, MemoryLimit: float64(limitBytes) / size, SliceOutput: *sliceOutput})
 	if err != nil {
 		var ee *einsum.Error
 		if errors.Is(err, einsum.ErrLimitTooSmall) && errors.As(err, &ee) && len(ee.Extents) == 2 {
@@ -139,7 +142,7 @@ func runPath(args []string, stdout, stderr io.Writer) int {
 			Flops: count(r.OptimizedFlops), NaiveFlops: count(r.NaiveFlops), Speedup: count(r.Speedup),
 			LargestIntermediate: count(r.LargestIntermediate), NaiveScaling: r.NaiveScaling,
 			OptimizedScaling: r.OptimizedScaling, Steps: steps, Final: r.Final,
-			DType: dt.String(), SlicedLabels: sp.LabelNames(), SlicedExtents: sp.Extents, SlicedWidths: sp.Widths, Slices: sp.Slices,
+			DType: dt.String(), SlicedLabels: sp.LabelNames(), SlicedExtents: sp.Extents, SlicedWidths: sp.Widths, SlicedOutput: len(sp.Labels) - sp.Summed, Slices: sp.Slices,
 			FlopOverhead: count(sp.FlopOverhead), SlicePeakBytes: count(sp.PeakPerSlice * size), TotalFlops: count(sp.Flops),
 		})
 	}

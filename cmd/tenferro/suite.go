@@ -63,6 +63,7 @@ type suiteConfig struct {
 	runs     int
 	seed     uint64
 	fraction float64 // --memory-fraction (0: none)
+	output   bool    // --slice-output
 }
 
 func runSuite(args []string, stdout, stderr io.Writer) int {
@@ -73,10 +74,11 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 5, "timed evaluations per instance (after one untimed)")
 	seed := fs.Uint64("seed", 1, "seed of the built-in suite and of the random inputs")
 	asJSON := fs.Bool("json", false, "print a JSON array of rows instead of a table")
+	sliceOutput := fs.Bool("slice-output", false, "with --memory-fraction, let slicing cut output labels too (each slice computes its own part of the output)")
 	fraction := fs.Float64("memory-fraction", 0, "also plan each instance under this fraction (0 < F < 1) of its unsliced peak, evaluate it sliced and report slices, FLOP overhead, time and peak against the plan")
 	plotTo := addPlotFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tenferro suite [--instances DIR] [--strategy opt_flops|opt_size|auto] [--threads N] [--runs N] [--memory-fraction F] [--json] [--plot FILE] [NAME...]")
+		fmt.Fprintln(stderr, "usage: tenferro suite [--instances DIR] [--strategy opt_flops|opt_size|auto] [--threads N] [--runs N] [--memory-fraction F [--slice-output]] [--json] [--plot FILE] [NAME...]")
 		fs.PrintDefaults()
 	}
 	names, code, done := commandArgs(fs, args)
@@ -112,7 +114,7 @@ func runSuite(args []string, stdout, stderr io.Writer) int {
 	if insts, err = selectInstances(insts, names); err != nil {
 		return fail(stderr, "suite", err)
 	}
-	cfg := suiteConfig{strategy: *strategy, threads: *threads, runs: *runs, seed: *seed, fraction: *fraction}
+	cfg := suiteConfig{strategy: *strategy, threads: *threads, runs: *runs, seed: *seed, fraction: *fraction, output: *sliceOutput}
 	rows := make([]suiteRow, 0, len(insts))
 	failed := false
 	for i, in := range insts {
@@ -280,7 +282,7 @@ func runTyped[T tf.Scalar](in instances.Instance, cfg suiteConfig) (suiteRow, er
 	}
 	row.Check, row.CheckNote = checkResult(e, plan, subs, in.Shapes, alts, ops, first)
 	if cfg.fraction > 0 {
-		row.Sliced = runSliced(e, plan, subs, in.Shapes, ops, first, row.MedianMS, cfg.fraction, cfg.runs)
+		row.Sliced = runSliced(e, plan, subs, in.Shapes, ops, first, row.MedianMS, cfg.fraction, cfg.output, cfg.runs)
 	}
 	first.Release()
 	return row, nil

@@ -48,7 +48,7 @@ const maxSlicedOverhead = 100
 // search chooses the path of one slice itself (a shipped path is made for
 // the unsliced problem: kept through the slicing, it forces far more
 // slices than a path replanned around them).
-func runSliced[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, shapes [][]int, ops []*tf.Tensor[T], first *tf.Tensor[T], unslicedMS float64, frac float64, runs int) *slicedRow {
+func runSliced[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, shapes [][]int, ops []*tf.Tensor[T], first *tf.Tensor[T], unslicedMS float64, frac float64, output bool, runs int) *slicedRow {
 	size := plan.DType().Size()
 	limit := math.Floor(plan.Plan().Peak * frac)
 	r := &slicedRow{Fraction: frac, LimitBytes: int64(limit) * int64(size)}
@@ -56,7 +56,11 @@ func runSliced[T tf.Scalar](e *cpu.Engine, plan *tf.EinsumPlan, subs string, sha
 		r.Note = "nothing to slice: the plan holds no intermediate"
 		return r
 	}
-	sp, err := tf.PrepareEinsum(plan.DType(), subs, shapes, tf.WithMemoryLimit(limit), tf.WithSliceWorkers(e.Threads()))
+	opts := []tf.Option{tf.WithMemoryLimit(limit), tf.WithSliceWorkers(e.Threads())}
+	if output {
+		opts = append(opts, tf.WithOutputSlicing())
+	}
+	sp, err := tf.PrepareEinsum(plan.DType(), subs, shapes, opts...)
 	switch {
 	case errors.Is(err, einsum.ErrLimitTooSmall) || errors.Is(err, einsum.ErrMemoryLimit):
 		r.Note = err.Error()
