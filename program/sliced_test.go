@@ -153,3 +153,36 @@ func TestCompileLimitTooSmall(t *testing.T) {
 		t.Errorf("limit 1: %v", err)
 	}
 }
+
+// TestCompileSlicesOutputLabels: with einsum.Options.SliceOutput, a batch
+// label that every intermediate carries is sliced (no slicing of summed
+// labels fits the limit): each slice writes its part of the output, on a
+// serial and a team engine, with the same checks as above.
+func TestCompileSlicesOutputLabels(t *testing.T) {
+	const sub = "ijb,jkb,klb->ilb"
+	shapes := [][]int{{4, 6, 16}, {6, 5, 16}, {5, 3, 16}}
+	for _, dt := range []tf.DType{tf.Float64, tf.Complex128} {
+		tr := trace.New()
+		vars := make([]trace.Var, len(shapes))
+		for i, s := range shapes {
+			vars[i] = must2(tr.Input(dt, s...))
+		}
+		g, err := tr.Finish(must2(tr.Einsum(sub, vars...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := program.Compile(g, program.WithEinsumOptions(einsum.Options{MemoryLimit: 40})); !errors.Is(err, einsum.ErrLimitTooSmall) {
+			t.Fatalf("%v without SliceOutput: %v", dt, err)
+		}
+		p, err := program.Compile(g, program.WithEinsumOptions(einsum.Options{MemoryLimit: 40, SliceOutput: true}))
+		if err != nil {
+			t.Fatalf("%v: %v", dt, err)
+		}
+		if !strings.Contains(p.String(), "slices over b") {
+			t.Fatalf("%v: not sliced over b:\n%s", dt, p)
+		}
+		for _, e := range []*cpu.Engine{newEngine(t), newTeamEngine(t)} {
+			checkSlicedRun(t, fmt.Sprintf("%s %v", sub, dt), g, p, e)
+		}
+	}
+}
