@@ -3,6 +3,7 @@ package einsum
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,5 +86,53 @@ func TestSlicedPublicInstances(t *testing.T) {
 			continue
 		}
 		sliceInstance(t, in)
+	}
+}
+
+// TestSliceOutputPublicBatches: the language-model batches, whose every
+// large intermediate carries the batch label, slice within a small FLOP
+// overhead at 1/8 and 1/32 of their peak once output labels may be sliced
+// (summed labels alone: 31x at 1/8, or no slicing at all), and the search
+// with output labels never costs more than the one without.
+func TestSliceOutputPublicBatches(t *testing.T) {
+	dir, ok := instances.FindDir()
+	if !ok {
+		t.Skip("no public einsum instances (set " + instances.EnvDir + ")")
+	}
+	ins, err := instances.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, in := range ins {
+		if !strings.HasPrefix(in.Name, "lm_batch_likelihood") || (testing.Short() && len(in.Shapes) > 40) {
+			continue
+		}
+		seen++
+		e, _ := ParseSymbols(in.Subscripts)
+		p, err := e.Bind(in.Shapes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, err := NewPlan(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ div, most float64 }{{8, 1.3}, {32, 2}} {
+			limit := math.Floor(base.Peak / c.div)
+			sp, err := NewSlicedPlan(p, Options{MemoryLimit: limit, SliceOutput: true})
+			if err != nil {
+				t.Fatalf("%s at 1/%g: %v", in.Name, c.div, err)
+			}
+			if sp.PeakPerSlice > limit || sp.FlopOverhead > c.most || sp.Summed == len(sp.Labels) {
+				t.Errorf("%s at 1/%g: labels %v (%d summed), peak %g (limit %g), FLOP overhead %.3g (at most %g)", in.Name, c.div, sp.LabelNames(), sp.Summed, sp.PeakPerSlice, limit, sp.FlopOverhead, c.most)
+			}
+			if only, err := NewSlicedPlan(p, Options{MemoryLimit: limit}); err == nil && slicedCost(only) < slicedCost(sp) {
+				t.Errorf("%s at 1/%g: the search with output labels costs %g, without %g", in.Name, c.div, slicedCost(sp), slicedCost(only))
+			}
+		}
+	}
+	if seen == 0 {
+		t.Skip("no language-model batch among the public instances")
 	}
 }

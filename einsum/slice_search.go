@@ -135,13 +135,31 @@ func newSlicedPlan(p *Problem, opts Options) (*SlicedPlan, error) {
 	if limit == 0 || base.Peak <= limit {
 		return assemble(p, none, nil, base, nil, base.Flops, limit)
 	}
-	s := &slicer{p: p, opts: opts, limit: limit, base: base, memo: map[string]*Plan{}, minPeak: base.Peak}
-	for l, x := range p.Extents {
-		if n := p.OutputAxes(l); x > 1 && (n == 0 || n == 1 && opts.SliceOutput) {
-			s.cands = append(s.cands, l)
+	search := func(output bool) (*SlicedPlan, error) {
+		s := &slicer{p: p, opts: opts, limit: limit, base: base, memo: map[string]*Plan{}, minPeak: base.Peak}
+		for l, x := range p.Extents {
+			if n := p.OutputAxes(l); x > 1 && (n == 0 || n == 1 && output) {
+				s.cands = append(s.cands, l)
+			}
 		}
+		return s.run()
 	}
-	return s.run()
+	sp, err := search(opts.SliceOutput)
+	if !opts.SliceOutput {
+		return sp, err
+	}
+	// More labels to choose from can lead the greedy search astray: keep
+	// the slicing of summed labels alone when it costs less.
+	if summed, e := search(false); e == nil && (err != nil || slicedCost(summed) < slicedCost(sp)) {
+		return summed, nil
+	}
+	return sp, err
+}
+
+// slicedCost is the search's objective for a sliced plan: its FLOPs and
+// stepFlops per step of every slice.
+func slicedCost(sp *SlicedPlan) float64 {
+	return sp.Flops + stepFlops*float64(len(sp.Plan.Steps))*float64(sp.Slices)
 }
 
 // slicer holds the state of one NewSlicedPlan search.
@@ -368,7 +386,58 @@ func (s *slicer) run() (*SlicedPlan, error) {
 		s.width, tail, bestPl = w, t, p
 		tp = s.tail(bestSet, tail, bestPl)
 	}
+	if s.opts.Strategy != Given {
+		tail, bestPl, tp = s.trialWidths(bestSet, tail, bestPl, tp)
+	}
 	return assemble(s.p, bestSet, s.width, bestPl, tp, s.base.Flops, s.limit)
+}
+
+// trialWidths plans the slicing set again with the largest sliced label at
+// trial widths, divisors of its extent from twice its current width on,
+// each at least twice the last, while the replanned slice fits: a path
+// planned for one value of a label may hold a peak that grows fast with
+// the chunk width, where a path planned for wider chunks holds less per
+// value. Each replanned path is also widened anew. The cheapest fitting
+// configuration (the current one, tail, pl and tp, included) is kept in
+// s.width and returned.
+func (s *slicer) trialWidths(set []bool, tail int, pl, tp *Plan) (int, *Plan, *Plan) {
+	labels := s.largestFirst(set)
+	if len(labels) == 0 {
+		return tail, pl, tp
+	}
+	l := labels[0]
+	best := slices.Clone(s.width)
+	if best == nil {
+		best = make([]int, s.p.NumLabels)
+	}
+	bestCost := s.cost(set, pl)
+	cur := max(best[l], 1)
+	last := cur
+	for _, w := range slices.Backward(divisorsDown(s.p.Extents[l])) {
+		if w < 2*last {
+			continue
+		}
+		last = w
+		s.width = slices.Clone(best)
+		s.width[l] = w
+		q := s.best(set, false, 0)
+		if !s.fits(q) {
+			break
+		}
+		qt := s.tail(set, tail, q)
+		if tail >= 0 && !s.fits(qt) {
+			break
+		}
+		if c := s.cost(set, q); c < bestCost {
+			best, bestCost, pl, tp = slices.Clone(s.width), c, q, qt
+		}
+		if ww, wt, wp, wc, better := s.widen(set, q); better && wc < bestCost {
+			s.width = ww
+			best, bestCost, tail, pl, tp = ww, wc, wt, wp, s.tail(set, wt, wp)
+		}
+	}
+	s.width = best
+	return tail, pl, tp
 }
 
 // widenRounds bounds the alternations of replanning and widening.
