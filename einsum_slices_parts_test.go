@@ -118,10 +118,18 @@ func checkOutputParts(t *testing.T, e, serial *cpu.Engine, name string, p *tf.Ei
 		t.Fatal(err)
 	}
 	got, _ := tf.Zeros[float64](p.OutputShape()...)
+	e.ClearBufferPool()
+	e.ResetAllocationPeak()
 	if err := tf.EinsumPlannedInto(e, got, p, ops...); err != nil {
 		t.Fatal(err)
 	}
 	closeToRel(t, name, got, want, 1e-12)
+	// The workers write their parts in place: no partial results, and
+	// the pool stays within the slices' peaks together.
+	w := e.ConcurrentSlices(p)
+	if measured, hi := float64(e.AllocationStats().PeakInUseBytes), sp.ConcurrentPeak(w)*8; measured > hi || hi != float64(w)*sp.PeakPerSlice*8 {
+		t.Errorf("%s: the pool held %g bytes, the plan allows %g for %d slices at once", name, measured, hi, w)
+	}
 	again, _ := tf.Zeros[float64](p.OutputShape()...)
 	if err := tf.EinsumPlannedInto(e, again, p, ops...); err != nil {
 		t.Fatal(err)

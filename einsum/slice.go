@@ -126,9 +126,20 @@ func (sp *SlicedPlan) PartSlices() int {
 //	w·PeakPerSlice + (w-1)·size(output).
 //
 // It is an upper bound: the workers need not reach their peaks at the same
-// moment. ConcurrentPeak(1) is PeakPerSlice.
+// moment. ConcurrentPeak(1) is PeakPerSlice. When output labels are
+// sliced, the workers take whole parts of the output and write them into
+// the destination, and the peak is w·PeakPerSlice.
 func (sp *SlicedPlan) ConcurrentPeak(w int) float64 {
-	return float64(w)*sp.PeakPerSlice + float64(max(w-1, 0))*sp.Problem.OutputSize()
+	return float64(w)*sp.PeakPerSlice + float64(max(w-1, 0))*sp.partialSize()
+}
+
+// partialSize is the size of a worker's partial result: the output's, or 0
+// when output labels are sliced (workers write their parts in place).
+func (sp *SlicedPlan) partialSize() float64 {
+	if sp.Summed < len(sp.Labels) {
+		return 0
+	}
+	return sp.Problem.OutputSize()
 }
 
 // Concurrency returns the number of workers, between 1 and workers, that
@@ -142,7 +153,7 @@ func (sp *SlicedPlan) Concurrency(workers int, limit float64) int {
 	}
 	// ConcurrentPeak(k) <= limit for k <= (limit + out)/(peak + out); the
 	// loops correct the quotient's rounding.
-	out := sp.Problem.OutputSize()
+	out := sp.partialSize()
 	if q := math.Floor((limit + out) / (sp.PeakPerSlice + out)); q < float64(w) {
 		w = max(int(q), 1)
 	}
