@@ -31,7 +31,15 @@ const (
 	luFactor  solveKind = iota // factor items of a into buf and piv
 	luSolve                    // x = a⁻¹·b from the factors
 	luInverse                  // x = a⁻¹ from the factors
+	gjInvert                   // invert items of a into buf (Gauss-Jordan)
+	gjStore                    // x = the inverses in buf
 )
+
+// gjMaxOrder is the largest order Inv inverts by Gauss-Jordan elimination
+// (lapack.Gjinv, one pass of contiguous column updates) instead of LU
+// factors and Getri, whose solves cost more in setup than such matrices
+// cost in arithmetic.
+const gjMaxOrder = 16
 
 // solveBody runs one phase of Solve or Inv over items (of a's batch for
 // luFactor, of x's otherwise).
@@ -46,6 +54,20 @@ type solveBody[T strided.Scalar] struct {
 func (b *solveBody[T]) run(ws *lapack.Workspace, r par.Runner, lo, hi int) *backend.LinalgFailure {
 	var room [strided.MaxRank]int
 	n := b.n
+	if b.kind == gjInvert {
+		bt := startBatch(b.a.Shape[2:], room[:], lo)
+		for q := lo; q < hi; q++ {
+			f := compact(b.buf, q*n*n, n)
+			if fail := load(f, mat(b.a, itemOff(b.a, bt.idx)), n, n, full, q); fail != nil {
+				return fail
+			}
+			if info := lapack.Gjinv(n, f, b.piv[q*n:(q+1)*n]); info != 0 {
+				return &backend.LinalgFailure{Reason: backend.Singular, Item: q, Index: info - 1}
+			}
+			bt.next()
+		}
+		return nil
+	}
 	if b.kind == luFactor {
 		bt := startBatch(b.a.Shape[2:], room[:], lo)
 		for q := lo; q < hi; q++ {
@@ -65,11 +87,14 @@ func (b *solveBody[T]) run(ws *lapack.Workspace, r par.Runner, lo, hi int) *back
 		q := bt.item(b.a.Shape[2:])
 		lu, ip := compact(b.buf, q*n*n, n), b.piv[q*n:(q+1)*n]
 		xm := mat(b.x, itemOff(b.x, bt.idx))
-		if b.kind == luSolve {
+		switch b.kind {
+		case luSolve:
 			nrhs := b.x.Shape[1]
 			copyMat(xm, mat(b.b, itemOff(b.b, bt.idx)), n, nrhs, full)
 			lapack.Getrs(ws, r, lapack.NoTrans, n, nrhs, lu, ip, xm)
-		} else {
+		case gjStore:
+			copyMat(xm, lu, n, n, full)
+		default:
 			lapack.Getri(ws, r, n, lu, ip, xm)
 		}
 		bt.next()
@@ -92,8 +117,23 @@ func (k *numeric[T]) Solve(x, a, b *backend.View[T]) error {
 }
 
 // Inv implements backend.Linalg: every item is factored first, then
-// inverted into dst.
+// inverted into dst. Up to gjMaxOrder, every item is inverted into scratch
+// by Gauss-Jordan elimination first (the same pivots, so the same errors),
+// then stored into dst.
 func (k *numeric[T]) Inv(dst, a *backend.View[T]) error {
+	if n := a.Shape[0]; n <= gjMaxOrder {
+		s := &k.sc().lin
+		items := prod(a.Shape[2:])
+		buf, piv := s.factors(n*n*items, n*items)
+		sb := &s.solve
+		*sb = solveBody[T]{kind: gjInvert, a: a, n: n, buf: buf, piv: piv}
+		defer func() { *sb = solveBody[T]{} }()
+		if err := k.forEach(sb, items, cube(n)); err != nil {
+			return err
+		}
+		sb.kind, sb.x = gjStore, dst
+		return k.forEach(sb, prod(dst.Shape[2:]), n*n)
+	}
 	buf, piv, err := k.luBatch(a)
 	if err != nil {
 		return err
