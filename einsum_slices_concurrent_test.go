@@ -62,16 +62,21 @@ func concurrentCases(t *testing.T) []concurrentCase {
 	// The sliced cases (diagonals, broadcast axes, ellipses, batch labels)
 	// with extents 4 times larger, so that the slices are worth spreading.
 	for _, c := range slicedCases {
-		shapes := make([][]int, len(c.shapes))
-		for k, sh := range c.shapes {
-			for _, x := range sh {
-				if x > 1 {
-					x *= 4
-				}
-				shapes[k] = append(shapes[k], x)
+		add(c.sub, c.sub, scaledShapes(c.shapes, 4), 0.5)
+	}
+	return out
+}
+
+// scaledShapes multiplies every extent above 1 by f (broadcast axes stay).
+func scaledShapes(shapes [][]int, f int) [][]int {
+	out := make([][]int, len(shapes))
+	for k, sh := range shapes {
+		for _, x := range sh {
+			if x > 1 {
+				x *= f
 			}
+			out[k] = append(out[k], x)
 		}
-		add(c.sub, c.sub, shapes, 0.5)
 	}
 	return out
 }

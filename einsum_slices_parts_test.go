@@ -24,15 +24,7 @@ func TestEinsumSlicesOutputParts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(95, 96))
 	checked, mixedChecked, accChecked := 0, 0, 0
 	for _, c := range slicedCases {
-		shapes := make([][]int, len(c.shapes))
-		for k, sh := range c.shapes {
-			for _, x := range sh {
-				if x > 1 {
-					x *= 4
-				}
-				shapes[k] = append(shapes[k], x)
-			}
-		}
+		shapes := scaledShapes(c.shapes, 4)
 		// Slice the output label of largest extent (whatever the search
 		// would choose under a limit).
 		whole, err := tf.PrepareEinsum(tf.Float64, c.sub, shapes)

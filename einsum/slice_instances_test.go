@@ -69,10 +69,10 @@ func TestSlicedBuiltinSuite(t *testing.T) {
 	}
 }
 
-// TestSlicedPublicInstances slices the public workloads when they are
-// present (see instances.FindDir); with -short only those of up to 100
-// operands.
-func TestSlicedPublicInstances(t *testing.T) {
+// publicInstances loads the public workloads, skipping the test when they
+// are absent (see instances.FindDir).
+func publicInstances(t *testing.T) []instances.Instance {
+	t.Helper()
 	dir, ok := instances.FindDir()
 	if !ok {
 		t.Skip("no public einsum instances (set " + instances.EnvDir + ")")
@@ -81,7 +81,14 @@ func TestSlicedPublicInstances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, in := range ins {
+	return ins
+}
+
+// TestSlicedPublicInstances slices the public workloads when they are
+// present (see instances.FindDir); with -short only those of up to 100
+// operands.
+func TestSlicedPublicInstances(t *testing.T) {
+	for _, in := range publicInstances(t) {
 		if testing.Short() && len(in.Shapes) > 100 {
 			continue
 		}
@@ -95,16 +102,8 @@ func TestSlicedPublicInstances(t *testing.T) {
 // (summed labels alone: 31x at 1/8, or no slicing at all), and the search
 // with output labels never costs more than the one without.
 func TestSliceOutputPublicBatches(t *testing.T) {
-	dir, ok := instances.FindDir()
-	if !ok {
-		t.Skip("no public einsum instances (set " + instances.EnvDir + ")")
-	}
-	ins, err := instances.LoadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	seen := 0
-	for _, in := range ins {
+	for _, in := range publicInstances(t) {
 		if !strings.HasPrefix(in.Name, "lm_batch_likelihood") || (testing.Short() && len(in.Shapes) > 40) {
 			continue
 		}

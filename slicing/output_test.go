@@ -3,7 +3,6 @@ package slicing_test
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -37,14 +36,7 @@ func TestOutputSlicedRanges(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.sub, err)
 		}
-		var buf bytes.Buffer
-		if err := p.Write(&buf); err != nil {
-			t.Fatal(err)
-		}
-		q, err := slicing.Read(&buf)
-		if err != nil {
-			t.Fatalf("%s: Read(Write): %v", c.sub, err)
-		}
+		q := roundTrip(t, p)
 		out := 0
 		for _, l := range q.SlicedLabels {
 			if strings.Contains(strings.Split(q.Subscripts, "->")[1], l) {
@@ -54,30 +46,7 @@ func TestOutputSlicedRanges(t *testing.T) {
 		if out > 0 {
 			outSliced++
 		}
-		ops := make([]tf.Value, len(c.shapes))
-		for k, s := range c.shapes {
-			ops[k] = randomValue(rng, tf.Float64, s)
-		}
-		r, err := slicing.NewReducer(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for lo := 0; lo < q.Slices; {
-			hi := min(lo+1+rng.IntN(7), q.Slices)
-			partial, _ := tf.NewValue(tf.Float64, q.OutputShape...)
-			if err := slicing.ContractRange(e, q, lo, hi, ops, partial); err != nil {
-				t.Fatalf("%s [%d, %d): %v", c.sub, lo, hi, err)
-			}
-			if _, err := r.Add(lo, hi, partial); err != nil {
-				t.Fatal(err)
-			}
-			lo = hi
-		}
-		got, err := r.Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		near(t, fmt.Sprintf("%s %v (%d slices)", c.sub, q.SlicedLabels, q.Slices), got, unsliced(t, e, tf.Float64, c.sub, ops), tolOf(tf.Float64))
+		checkRanges(t, e, rng, c.sub, c.shapes, tf.Float64, q)
 		if out > 0 && out < len(q.SlicedLabels) {
 			// Output labels come last: moving one first is refused.
 			bad := *q

@@ -163,54 +163,65 @@ func TestContractRangesReduce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range cases {
 		for _, dt := range dtypes {
-			p := plan(t, dt, c.sub, c.shapes)
-			var buf bytes.Buffer
-			if err := p.Write(&buf); err != nil {
-				t.Fatal(err)
-			}
-			q, err := slicing.Read(&buf)
-			if err != nil {
-				t.Fatalf("%s: Read(Write): %v", c.sub, err)
-			}
-			ops := make([]tf.Value, len(c.shapes))
-			for k, s := range c.shapes {
-				ops[k] = randomValue(rng, dt, s)
-			}
-			if err := q.Check(ops); err != nil {
-				t.Fatal(err)
-			}
-			r, err := slicing.NewReducer(q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for lo := 0; lo < q.Slices; {
-				hi := min(lo+1+rng.IntN(5), q.Slices)
-				partial, _ := tf.NewValue(dt, q.OutputShape...)
-				if err := slicing.ContractRange(e, q, lo, hi, ops, partial); err != nil {
-					t.Fatalf("%s [%d, %d): %v", c.sub, lo, hi, err)
-				}
-				for range 1 + rng.IntN(2) { // sometimes sent twice
-					added, err := r.Add(lo, hi, partial)
-					if err != nil {
-						t.Fatal(err)
-					}
-					_ = added
-				}
-				if done, total := r.Progress(); done != hi || total != q.Slices {
-					t.Fatalf("progress %d/%d after [%d, %d)", done, total, lo, hi)
-				}
-				lo = hi
-			}
-			if !r.Done() {
-				t.Fatal("not done")
-			}
-			got, err := r.Result()
-			if err != nil {
-				t.Fatal(err)
-			}
-			near(t, fmt.Sprintf("%s %v (%d slices)", c.sub, dt, q.Slices), got, unsliced(t, e, dt, c.sub, ops), tolOf(dt))
+			checkRanges(t, e, rng, c.sub, c.shapes, dt, roundTrip(t, plan(t, dt, c.sub, c.shapes)))
 		}
 	}
+}
+
+// roundTrip writes p as JSON and reads it back.
+func roundTrip(t *testing.T, p *slicing.Plan) *slicing.Plan {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	q, err := slicing.Read(&buf)
+	if err != nil {
+		t.Fatalf("%s: Read(Write): %v", p.Subscripts, err)
+	}
+	return q
+}
+
+// checkRanges evaluates the slices of q in random ranges with
+// ContractRange (some sent twice), sums them with a Reducer and compares
+// with the unsliced contraction of random operands.
+func checkRanges(t *testing.T, e *cpu.Engine, rng *rand.Rand, sub string, shapes [][]int, dt tf.DType, q *slicing.Plan) {
+	t.Helper()
+	ops := make([]tf.Value, len(shapes))
+	for k, s := range shapes {
+		ops[k] = randomValue(rng, dt, s)
+	}
+	if err := q.Check(ops); err != nil {
+		t.Fatal(err)
+	}
+	r, err := slicing.NewReducer(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lo := 0; lo < q.Slices; {
+		hi := min(lo+1+rng.IntN(5), q.Slices)
+		partial, _ := tf.NewValue(dt, q.OutputShape...)
+		if err := slicing.ContractRange(e, q, lo, hi, ops, partial); err != nil {
+			t.Fatalf("%s [%d, %d): %v", sub, lo, hi, err)
+		}
+		for range 1 + rng.IntN(2) { // sometimes sent twice
+			if _, err := r.Add(lo, hi, partial); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if done, total := r.Progress(); done != hi || total != q.Slices {
+			t.Fatalf("progress %d/%d after [%d, %d)", done, total, lo, hi)
+		}
+		lo = hi
+	}
+	if !r.Done() {
+		t.Fatal("not done")
+	}
+	got, err := r.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, fmt.Sprintf("%s %v %v (%d slices)", sub, dt, q.SlicedLabels, q.Slices), got, unsliced(t, e, dt, sub, ops), tolOf(dt))
 }
 
 // TestReducerRanges: duplicates are not added twice, overlapping unequal
