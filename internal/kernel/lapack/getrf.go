@@ -225,6 +225,8 @@ func Getrs[T Scalar](ws *Workspace, r par.Runner, op Op, n, nrhs int, lu gemm.Ma
 	if n <= 0 || nrhs <= 0 {
 		return
 	}
+	// A few right sides of a small system take getrsSmall's column loops;
+	// from n/4 of them on, Trsm's four-column kernel (trsv4) is faster.
 	if op == NoTrans && n <= smallLU && nrhs <= n/4 && lu.RS == 1 && b.RS == 1 {
 		getrsSmall(n, nrhs, lu.Data[lu.Off:], lu.CS, ipiv, b.Data[b.Off:], b.CS)
 		return
