@@ -132,3 +132,55 @@ func BenchmarkLeaf(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSmallLU times the LU factorization and a solve with one right
+// side of small matrices (n = 4, 8, 16) through the loops for unit row
+// stride (getf2Small, getrsSmall) and, for comparison in the same run,
+// through the general loops (the same matrix stored row-major), and
+// Gjinv's inversion against Getrf and Getri.
+func BenchmarkSmallLU(b *testing.B) {
+	for _, n := range []int{4, 8, 16} {
+		b.Run(fmt.Sprintf("f64/%d", n), func(b *testing.B) { benchSmallLU[float64](b, n) })
+		b.Run(fmt.Sprintf("c128/%d", n), func(b *testing.B) { benchSmallLU[complex128](b, n) })
+	}
+}
+
+func benchSmallLU[T Scalar](b *testing.B, n int) {
+	src := benchInput[T](n, false)
+	rhs := benchInput[T](n+1, false)[:n]
+	ipiv := make([]int, n)
+	var ws Workspace
+	for _, rowMajor := range []bool{false, true} {
+		name := "small"
+		a := gemm.Mat[T]{Data: make([]T, n*n), RS: 1, CS: n}
+		x := gemm.Mat[T]{Data: make([]T, n), RS: 1, CS: n}
+		if rowMajor {
+			// Getf2's general loops, and Getrs through Trsm.
+			name = "general"
+			a.RS, a.CS = n, 1
+		}
+		b.Run("solve/"+name, func(b *testing.B) {
+			for b.Loop() {
+				copy(a.Data, src)
+				copy(x.Data, rhs)
+				Getrf(&ws, nil, n, n, a, ipiv)
+				Getrs(&ws, nil, NoTrans, n, 1, a, ipiv, x)
+			}
+		})
+	}
+	a := gemm.Mat[T]{Data: make([]T, n*n), RS: 1, CS: n}
+	inv := gemm.Mat[T]{Data: make([]T, n*n), RS: 1, CS: n}
+	b.Run("inv/gjinv", func(b *testing.B) {
+		for b.Loop() {
+			copy(a.Data, src)
+			Gjinv(n, a, ipiv)
+		}
+	})
+	b.Run("inv/getrf+getri", func(b *testing.B) {
+		for b.Loop() {
+			copy(a.Data, src)
+			Getrf(&ws, nil, n, n, a, ipiv)
+			Getri(&ws, nil, n, a, ipiv, inv)
+		}
+	})
+}
