@@ -54,28 +54,21 @@ type solveBody[T strided.Scalar] struct {
 func (b *solveBody[T]) run(ws *lapack.Workspace, r par.Runner, lo, hi int) *backend.LinalgFailure {
 	var room [strided.MaxRank]int
 	n := b.n
-	if b.kind == gjInvert {
+	if b.kind == luFactor || b.kind == gjInvert {
 		bt := startBatch(b.a.Shape[2:], room[:], lo)
 		for q := lo; q < hi; q++ {
 			f := compact(b.buf, q*n*n, n)
 			if fail := load(f, mat(b.a, itemOff(b.a, bt.idx)), n, n, full, q); fail != nil {
 				return fail
 			}
-			if info := lapack.Gjinv(n, f, b.piv[q*n:(q+1)*n]); info != 0 {
-				return &backend.LinalgFailure{Reason: backend.Singular, Item: q, Index: info - 1}
+			ip := b.piv[q*n : (q+1)*n]
+			var info int
+			if b.kind == gjInvert {
+				info = lapack.Gjinv(n, f, ip)
+			} else {
+				info = lapack.Getrf(ws, r, n, n, f, ip)
 			}
-			bt.next()
-		}
-		return nil
-	}
-	if b.kind == luFactor {
-		bt := startBatch(b.a.Shape[2:], room[:], lo)
-		for q := lo; q < hi; q++ {
-			f := compact(b.buf, q*n*n, n)
-			if fail := load(f, mat(b.a, itemOff(b.a, bt.idx)), n, n, full, q); fail != nil {
-				return fail
-			}
-			if info := lapack.Getrf(ws, r, n, n, f, b.piv[q*n:(q+1)*n]); info != 0 {
+			if info != 0 {
 				return &backend.LinalgFailure{Reason: backend.Singular, Item: q, Index: info - 1}
 			}
 			bt.next()
